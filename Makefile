@@ -1,0 +1,53 @@
+# sfu - SFrame stack unwinder.  `make help` lists the targets.
+
+BUILD ?= build
+HOSTCC ?= gcc
+SANITIZE ?= -fsanitize=address,undefined -fno-sanitize-recover=all
+HOST_CFLAGS ?= -std=c99 -O1 -g -Wall -Wextra -Wundef -Werror -D_DEFAULT_SOURCE
+
+CORE_HDRS := core/sfu.h core/sfu_format.h
+
+.PHONY: help deps toolchains tools test run bench size fuzz clean
+
+help:
+	@echo "make run         build both QEMU firmware images and show their panic backtraces"
+	@echo "make test        install what is missing, then run every test suite"
+	@echo "make bench       speed per frame: sfu against frame pointers, libgcc, libunwind"
+	@echo "make size        code size and stack use of the core, against libgcc's unwinder"
+	@echo "make fuzz        run the libFuzzer harnesses for FUZZ_SECONDS each"
+	@echo "make tools       build tools/sfu-dump (host)"
+	@echo "make toolchains  build the trixie (V2) and sid (V3) toolchain chroots"
+	@echo "make clean       remove build/"
+
+# Debian packages on the host, then the two toolchain chroots (cached in
+# /var/cache/sfu-chroots).  Both are no-ops when already there.
+deps:
+	@tools/toolchain.sh host-deps
+
+toolchains: deps
+	@tools/toolchain.sh ensure trixie sid
+
+tools: $(BUILD)/sfu-dump
+
+$(BUILD)/sfu-dump: tools/sfu-dump.c tools/sfu_elf.h $(CORE_HDRS)
+	@mkdir -p $(BUILD)
+	$(HOSTCC) $(HOST_CFLAGS) $(SANITIZE) -o $@ tools/sfu-dump.c
+
+test: toolchains
+	@test/run-all.sh
+
+run: toolchains
+	@$(MAKE) --no-print-directory -C examples run
+
+bench: toolchains
+	@bash test/bench/run.sh
+
+size: deps
+	@bash test/size/run.sh
+
+FUZZ_SECONDS ?= 180
+fuzz: toolchains
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) bash test/fuzz/run-fuzz.sh
+
+clean:
+	rm -rf $(BUILD)

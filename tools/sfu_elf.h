@@ -1,0 +1,262 @@
+/* sfu_elf.h - host-side ELF helpers for sfu's tools and tests (uses libc).
+ *
+ * Reads ELF32/ELF64 files of either byte order by hand, finds every section
+ * named .sframe, and returns a copy of its bytes with the relocations that
+ * objdump 2.47 applies (x86_64 relocatable objects; see sfu-dump.c), plus the
+ * symbol table for symbolizing.  Not part of the freestanding core.
+ */
+#ifndef SFU_ELF_H
+#define SFU_ELF_H
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- ELF, read by hand in the file's own class and byte order ---------- */
+
+struct elf {
+	const uint8_t *p;
+	size_t n;
+	int is64, big;
+	uint16_t machine, type;
+};
+
+static inline uint64_t rd(const struct elf *e, uint64_t off, unsigned len, int *ok)
+{
+	uint64_t v = 0;
+	unsigned i;
+	if (off > e->n || len > e->n - off) {
+		*ok = 0;
+		return 0;
+	}
+	for (i = 0; i < len; i++)
+		v = (v << 8) | e->p[off + (e->big ? i : len - 1 - i)];
+	return v;
+}
+
+static inline void wr(uint8_t *p, unsigned len, int big, uint64_t v)
+{
+	unsigned i;
+	for (i = 0; i < len; i++)
+		p[big ? len - 1 - i : i] = (uint8_t)(v >> (8 * i));
+}
+
+struct shdr {
+	uint32_t name, type, link, info;
+	uint64_t flags, addr, off, size, entsize;
+};
+
+static inline int get_shdr(const struct elf *e, unsigned idx, struct shdr *s)
+{
+	int ok = 1;
+	uint64_t shoff = rd(e, e->is64 ? 0x28 : 0x20, e->is64 ? 8 : 4, &ok);
+	uint64_t shentsize = rd(e, e->is64 ? 0x3a : 0x2e, 2, &ok);
+	uint64_t b = shoff + (uint64_t)idx * shentsize;
+	if (e->is64) {
+		s->name = (uint32_t)rd(e, b, 4, &ok);
+		s->type = (uint32_t)rd(e, b + 4, 4, &ok);
+		s->flags = rd(e, b + 8, 8, &ok);
+		s->addr = rd(e, b + 16, 8, &ok);
+		s->off = rd(e, b + 24, 8, &ok);
+		s->size = rd(e, b + 32, 8, &ok);
+		s->link = (uint32_t)rd(e, b + 40, 4, &ok);
+		s->info = (uint32_t)rd(e, b + 44, 4, &ok);
+		s->entsize = rd(e, b + 56, 8, &ok);
+	} else {
+		s->name = (uint32_t)rd(e, b, 4, &ok);
+		s->type = (uint32_t)rd(e, b + 4, 4, &ok);
+		s->flags = rd(e, b + 8, 4, &ok);
+		s->addr = rd(e, b + 12, 4, &ok);
+		s->off = rd(e, b + 16, 4, &ok);
+		s->size = rd(e, b + 20, 4, &ok);
+		s->link = (uint32_t)rd(e, b + 24, 4, &ok);
+		s->info = (uint32_t)rd(e, b + 28, 4, &ok);
+		s->entsize = rd(e, b + 36, 4, &ok);
+	}
+	if (s->type != 8 /* SHT_NOBITS */ && (s->off > e->n || s->size > e->n - s->off))
+		ok = 0;
+	return ok;
+}
+
+static inline unsigned num_sections(const struct elf *e)
+{
+	int ok = 1;
+	return (unsigned)rd(e, e->is64 ? 0x3c : 0x30, 2, &ok);
+}
+
+static inline const char *sec_name(const struct elf *e, const struct shdr *s)
+{
+	int ok = 1;
+	struct shdr str;
+	unsigned shstrndx = (unsigned)rd(e, e->is64 ? 0x3e : 0x32, 2, &ok);
+	if (!get_shdr(e, shstrndx, &str) || s->name >= str.size)
+		return "";
+	/* Names must end inside the string table. */
+	if (!memchr(e->p + str.off + s->name, 0, str.size - s->name))
+		return "";
+	return (const char *)e->p + str.off + s->name;
+}
+
+/* Apply the relocations of `rel` (SHT_RELA or SHT_REL) to buf, a copy of
+ * section `target`, with every section at address 0 as objdump does for
+ * relocatable files.  Returns 0, or -1 on a relocation type we do not know
+ * (the caller then dumps the raw bytes and says so). */
+static inline int apply_relocs(const struct elf *e, const struct shdr *rel, uint8_t *buf, uint64_t bufsize)
+{
+	struct shdr symtab;
+	uint64_t entsize = rel->entsize ? rel->entsize : (e->is64 ? (rel->type == 4 ? 24 : 16) : (rel->type == 4 ? 12 : 8));
+	uint64_t i, n = entsize ? rel->size / entsize : 0;
+	int ok = 1;
+
+	if (!get_shdr(e, rel->link, &symtab))
+		return -1;
+	for (i = 0; i < n; i++) {
+		uint64_t b = rel->off + i * entsize, off, info, sym, type, symval, symoff;
+		int64_t addend = 0;
+		unsigned len = 0, pcrel = 0;
+		uint64_t v;
+		off = rd(e, b, e->is64 ? 8 : 4, &ok);
+		info = rd(e, b + (e->is64 ? 8 : 4), e->is64 ? 8 : 4, &ok);
+		sym = e->is64 ? info >> 32 : info >> 8;
+		type = e->is64 ? (info & 0xffffffffu) : (info & 0xffu);
+		symoff = symtab.off + sym * (e->is64 ? 24 : 16);
+		symval = rd(e, symoff + (e->is64 ? 8 : 4), e->is64 ? 8 : 4, &ok);
+		switch (e->machine) {
+		case 62: /* EM_X86_64 */
+			if (type == 2) { len = 4; pcrel = 1; }       /* R_X86_64_PC32 */
+			else if (type == 24) { len = 8; pcrel = 1; } /* R_X86_64_PC64 */
+			else if (type == 1) { len = 8; }             /* R_X86_64_64 */
+			else if (type == 10 || type == 11) { len = 4; } /* 32, 32S */
+			break;
+		case 183: /* EM_AARCH64 */
+			if (type == 261) { len = 4; pcrel = 1; }      /* R_AARCH64_PREL32 */
+			else if (type == 260) { len = 8; pcrel = 1; } /* R_AARCH64_PREL64 */
+			else if (type == 257) { len = 8; }            /* R_AARCH64_ABS64 */
+			else if (type == 258) { len = 4; }            /* R_AARCH64_ABS32 */
+			break;
+		case 22: /* EM_S390 */
+			if (type == 5) { len = 4; pcrel = 1; }       /* R_390_PC32 */
+			else if (type == 23) { len = 8; pcrel = 1; } /* R_390_PC64 */
+			else if (type == 22) { len = 8; }            /* R_390_64 */
+			else if (type == 4) { len = 4; }             /* R_390_32 */
+			break;
+		}
+		if (!len || !ok || off > bufsize || len > bufsize - off)
+			return -1;
+		if (rel->type == 4) { /* SHT_RELA */
+			addend = (int64_t)rd(e, b + (e->is64 ? 16 : 8), e->is64 ? 8 : 4, &ok);
+			if (!e->is64)
+				addend = (int32_t)addend;
+		} else {
+			struct elf be = { buf, bufsize, e->is64, e->big, 0, 0 };
+			int ok2 = 1;
+			addend = (int64_t)rd(&be, off, len, &ok2);
+			if (len == 4)
+				addend = (int32_t)addend;
+		}
+		/* Section symbols and local symbols: value relative to a section
+		 * at address 0, which is what objdump's simple relocation uses. */
+		v = symval + (uint64_t)addend - (pcrel ? off : 0);
+		wr(buf + off, len, e->big, v);
+	}
+	return ok ? 0 : -1;
+}
+
+static inline uint8_t *slurp(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf = NULL;
+	size_t cap = 0, len = 0;
+	if (!f)
+		return NULL;
+	for (;;) {
+		size_t got;
+		if (len == cap) {
+			uint8_t *nb;
+			cap = cap ? cap * 2 : 1 << 16;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = nb;
+		}
+		got = fread(buf + len, 1, cap - len, f);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	fclose(f);
+	*n = len;
+	return buf;
+}
+
+
+/* One .sframe section of a file: bytes (malloc'd copy), size, address. */
+struct sfu_elf_sframe {
+	uint8_t *bytes;
+	uint64_t size, addr;
+	int reloc_failed; /* relocations present but not all understood */
+};
+
+/* Open path; on success e->p is malloc'd (free with free((void*)e->p)).
+ * Returns 0, or -1 with a message in err. */
+static inline int sfu_elf_open(const char *path, struct elf *e, char *err, size_t errn)
+{
+	size_t n;
+	uint8_t *buf = slurp(path, &n);
+	int ok = 1;
+	if (!buf) {
+		snprintf(err, errn, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (n < 0x34 || memcmp(buf, "\177ELF", 4) != 0 || (buf[4] != 1 && buf[4] != 2) || (buf[5] != 1 && buf[5] != 2)) {
+		snprintf(err, errn, "%s: not an ELF file", path);
+		free(buf);
+		return -1;
+	}
+	e->p = buf;
+	e->n = n;
+	e->is64 = buf[4] == 2;
+	e->big = buf[5] == 2;
+	e->type = (uint16_t)rd(e, 0x10, 2, &ok);
+	e->machine = (uint16_t)rd(e, 0x12, 2, &ok);
+	return 0;
+}
+
+/* The k-th .sframe section (k = 0, 1, ...): 1 if found, 0 if none, -1 on
+ * allocation failure.  relocate: apply relocations as objdump 2.47 does. */
+static inline int sfu_elf_sframe_get(const struct elf *e, unsigned k, int relocate, struct sfu_elf_sframe *out)
+{
+	unsigned i, j, nsec = num_sections(e), seen = 0;
+	for (i = 1; i < nsec; i++) {
+		struct shdr s;
+		if (!get_shdr(e, i, &s) || strcmp(sec_name(e, &s), ".sframe") != 0)
+			continue;
+		if (seen++ != k)
+			continue;
+		out->bytes = malloc(s.size ? s.size : 1);
+		if (!out->bytes)
+			return -1;
+		memcpy(out->bytes, e->p + s.off, s.size);
+		out->size = s.size;
+		out->addr = s.addr;
+		out->reloc_failed = 0;
+		if (relocate && e->type == 1 /* ET_REL */ && e->machine == 62 /* EM_X86_64 */) {
+			for (j = 1; j < nsec; j++) {
+				struct shdr r;
+				if (!get_shdr(e, j, &r) || (r.type != 4 && r.type != 9) || r.info != i)
+					continue;
+				if (apply_relocs(e, &r, out->bytes, s.size) != 0)
+					out->reloc_failed = 1;
+			}
+		}
+		return 1;
+	}
+	return 0;
+}
+
+#endif /* SFU_ELF_H */
