@@ -108,7 +108,11 @@
 #endif
 
 #ifdef SFU_STATIC
+#if defined(__GNUC__) || defined(__clang__)
+#define SFU_DEF static __attribute__((unused)) /* a TU may use only some */
+#else
 #define SFU_DEF static
+#endif
 #else
 #define SFU_DEF extern
 #endif
@@ -201,14 +205,15 @@ typedef struct sfu_fde {
 	uint8_t pauth_key;
 } sfu_fde;
 
-/* A decoded frame row entry: the data words as stored (sign-extended). */
+/* A decoded frame row entry.  The data words stay in the section (their
+ * bounds are checked by sfu_fre_get); sfu_fre_word reads one. */
 typedef struct sfu_fre {
 	uint32_t start;  /* PC offset from the function start */
 	uint32_t next;   /* FRE sub-section offset of the next FRE */
+	uint32_t words;  /* section offset of the first data word */
 	uint8_t info;    /* FRE info byte */
 	uint8_t count;   /* data words */
 	uint8_t wsize;   /* bytes per data word: 1, 2 or 4 */
-	int32_t words[SFU_FRE_MAX_WORDS];
 } sfu_fre;
 
 /* How one quantity (CFA, RA, FP) of the caller is recovered. */
@@ -318,6 +323,10 @@ SFU_DEF int sfu_fde_get(const sfu_section *sec, uint32_t idx, sfu_fde *fde);
  * FRE is at fre->next. */
 SFU_DEF int sfu_fre_get(const sfu_section *sec, const sfu_fde *fde, uint32_t off, sfu_fre *fre);
 
+/* Data word i (< fre->count) of an FRE decoded by sfu_fre_get, sign-extended
+ * from its stored width; 0 for i out of range. */
+SFU_DEF int32_t sfu_fre_word(const sfu_section *sec, const sfu_fre *fre, unsigned i);
+
 /* Turn an FRE of fde into recovery rules. */
 SFU_DEF int sfu_row_from_fre(const sfu_section *sec, const sfu_fde *fde, const sfu_fre *fre, sfu_row *row);
 
@@ -366,7 +375,7 @@ SFU_DEF const char *sfu_strerror(int err);
 #define SFU_IMPLEMENTATION_DONE
 
 #ifdef SFU_STATIC
-#define SFU__FN static
+#define SFU__FN SFU_DEF
 #else
 #define SFU__FN
 #endif
@@ -426,13 +435,13 @@ static bool sfu__version_ok(unsigned v)
 
 SFU__FN int sfu_section_init(sfu_section *sec, const void *data, size_t size, uint64_t addr)
 {
-	sfu_section s;
+	sfu_section *s = sec; /* filled in place: no struct copy (memcpy) */
 	const uint8_t *p = (const uint8_t *)data;
 	uint64_t fdeoff, freoff, hdr_end, fde_end, fre_end, nfdes, nfres, frelen;
 	unsigned valid_flags;
 
 	if (!sec || (!data && size))
-		return SFU_E_ARG;
+		return SFU_E_ARG; /* on any error *sec is left partly filled: do not use it */
 	if (size == 0)
 		return SFU_E_EMPTY;
 	if (size > 0xffffffffu)
@@ -440,77 +449,77 @@ SFU__FN int sfu_section_init(sfu_section *sec, const void *data, size_t size, ui
 	if (size < 4)
 		return SFU_E_TRUNC_HDR;
 
-	s.data = p;
-	s.size = (uint32_t)size;
-	s.addr = addr;
+	s->data = p;
+	s->size = (uint32_t)size;
+	s->addr = addr;
 	/* The magic decides the byte order (spec 2.1.1). */
 	if (p[0] == 0xe2 && p[1] == 0xde && SFU_LITTLE)
-		s.big = 0;
+		s->big = 0;
 	else if (p[0] == 0xde && p[1] == 0xe2 && SFU_BIG)
-		s.big = 1;
+		s->big = 1;
 	else
 		return SFU_E_MAGIC;
 
-	s.version = p[SFU_HDR_VERSION];
-	if (!sfu__version_ok(s.version))
+	s->version = p[SFU_HDR_VERSION];
+	if (!sfu__version_ok(s->version))
 		return SFU_E_VERSION;
 	if (size < SFU_HDR_SIZE)
 		return SFU_E_TRUNC_HDR;
 
-	s.flags = p[SFU_HDR_FLAGS];
-	if (s.version == SFU_VERSION_1)
+	s->flags = p[SFU_HDR_FLAGS];
+	if (s->version == SFU_VERSION_1)
 		valid_flags = SFU_F_FDE_SORTED | SFU_F_FRAME_POINTER;
 	else
 		/* FRAME_POINTER is V1-V2 only, but it costs nothing to tolerate it
 		 * in V3 and it changes nothing we compute. */
 		valid_flags = SFU_F_FDE_SORTED | SFU_F_FRAME_POINTER | SFU_F_FDE_FUNC_START_PCREL;
-	if (s.flags & ~valid_flags)
+	if (s->flags & ~valid_flags)
 		return SFU_E_FLAGS;
 
-	s.abi = p[SFU_HDR_ABI];
-	switch (s.abi) {
+	s->abi = p[SFU_HDR_ABI];
+	switch (s->abi) {
 	case SFU_ABI_AARCH64_LE:
 	case SFU_ABI_AMD64_LE:
-		if (s.big)
+		if (s->big)
 			return SFU_E_ABI;
 		break;
 	case SFU_ABI_AARCH64_BE:
 	case SFU_ABI_S390X_BE:
-		if (!s.big)
+		if (!s->big)
 			return SFU_E_ABI;
 		break;
 	default:
 		return SFU_E_ABI;
 	}
-	s.fixed_fp = (int8_t)sfu__sext(p[SFU_HDR_FIXED_FP], 1);
-	s.fixed_ra = (int8_t)sfu__sext(p[SFU_HDR_FIXED_RA], 1);
+	s->fixed_fp = (int8_t)sfu__sext(p[SFU_HDR_FIXED_FP], 1);
+	s->fixed_ra = (int8_t)sfu__sext(p[SFU_HDR_FIXED_RA], 1);
 	/* amd64 keeps the RA at a fixed CFA offset, which must be on the stack
 	 * below the CFA and word aligned; the others track it per FRE. */
-	if (s.abi == SFU_ABI_AMD64_LE) {
-		if (s.fixed_ra >= 0 || (s.fixed_ra & 7) != 0)
+	if (s->abi == SFU_ABI_AMD64_LE) {
+		if (s->fixed_ra >= 0 || (s->fixed_ra & 7) != 0)
 			return SFU_E_FIXED_OFF;
-	} else if (s.fixed_ra != 0) {
+	} else if (s->fixed_ra != 0) {
 		return SFU_E_FIXED_OFF;
 	}
-	if (s.fixed_fp != 0)
+	if (s->fixed_fp != 0)
 		return SFU_E_FIXED_OFF; /* no supported ABI fixes the FP slot */
 
-	s.aux_len = p[SFU_HDR_AUXLEN];
-	hdr_end = (uint64_t)SFU_HDR_SIZE + s.aux_len;
+	s->aux_len = p[SFU_HDR_AUXLEN];
+	hdr_end = (uint64_t)SFU_HDR_SIZE + s->aux_len;
 	if (hdr_end > size)
 		return SFU_E_AUXHDR;
 
-	nfdes = sfu__get(&s, SFU_HDR_NUM_FDES, 4);
-	nfres = sfu__get(&s, SFU_HDR_NUM_FRES, 4);
-	frelen = sfu__get(&s, SFU_HDR_FRE_LEN, 4);
-	fdeoff = sfu__get(&s, SFU_HDR_FDEOFF, 4);
-	freoff = sfu__get(&s, SFU_HDR_FREOFF, 4);
-	s.fde_size = (uint8_t)(s.version == SFU_VERSION_1   ? SFU_V1_FDE_SIZE
-	                       : s.version == SFU_VERSION_2 ? SFU_V2_FDE_SIZE
+	nfdes = sfu__get(s, SFU_HDR_NUM_FDES, 4);
+	nfres = sfu__get(s, SFU_HDR_NUM_FRES, 4);
+	frelen = sfu__get(s, SFU_HDR_FRE_LEN, 4);
+	fdeoff = sfu__get(s, SFU_HDR_FDEOFF, 4);
+	freoff = sfu__get(s, SFU_HDR_FREOFF, 4);
+	s->fde_size = (uint8_t)(s->version == SFU_VERSION_1   ? SFU_V1_FDE_SIZE
+	                       : s->version == SFU_VERSION_2 ? SFU_V2_FDE_SIZE
 	                                                    : SFU_V3_FDE_SIZE);
 
 	/* 64-bit sums of 32-bit values: no overflow. */
-	fde_end = hdr_end + fdeoff + nfdes * s.fde_size;
+	fde_end = hdr_end + fdeoff + nfdes * s->fde_size;
 	if (hdr_end + fdeoff > size || fde_end > size)
 		return SFU_E_FDE_BOUNDS;
 	fre_end = hdr_end + freoff + frelen;
@@ -521,15 +530,14 @@ SFU__FN int sfu_section_init(sfu_section *sec, const void *data, size_t size, ui
 		return SFU_E_LAYOUT;
 	/* Each FRE takes at least 2 bytes (start offset + info), each V3 FDE
 	 * adds a 5-byte attribute there. */
-	if (nfres * 2u + (s.version == SFU_VERSION_3 ? nfdes * SFU_V3_ATTR_SIZE : 0u) > frelen)
+	if (nfres * 2u + (s->version == SFU_VERSION_3 ? nfdes * SFU_V3_ATTR_SIZE : 0u) > frelen)
 		return SFU_E_FRE_COUNT;
 
-	s.num_fdes = (uint32_t)nfdes;
-	s.num_fres = (uint32_t)nfres;
-	s.fre_len = (uint32_t)frelen;
-	s.fde_base = (uint32_t)(hdr_end + fdeoff);
-	s.fre_base = (uint32_t)(hdr_end + freoff);
-	*sec = s;
+	s->num_fdes = (uint32_t)nfdes;
+	s->num_fres = (uint32_t)nfres;
+	s->fre_len = (uint32_t)frelen;
+	s->fde_base = (uint32_t)(hdr_end + fdeoff);
+	s->fre_base = (uint32_t)(hdr_end + freoff);
 	return SFU_OK;
 }
 
@@ -539,44 +547,44 @@ SFU__FN int sfu_fde_get(const sfu_section *sec, uint32_t idx, sfu_fde *fde)
 {
 	uint32_t off;
 	uint64_t v, start_field;
-	sfu_fde f;
+	sfu_fde *f = fde; /* filled in place */
 
 	if (!sec || !fde || idx >= sec->num_fdes)
 		return SFU_E_ARG;
 	off = sec->fde_base + idx * (uint32_t)sec->fde_size; /* bounded at init */
-	f.info2 = 0;
-	f.rep_size = 0;
-	f.signal = 0;
-	f.type = SFU_FDE_TYPE_DEFAULT;
+	f->info2 = 0;
+	f->rep_size = 0;
+	f->signal = 0;
+	f->type = SFU_FDE_TYPE_DEFAULT;
 
 	if (sec->version == SFU_VERSION_3) {
 		uint32_t attr;
-		f.raw_start = (int64_t)sfu__get(sec, off + SFU_V3_FDE_START, 8);
-		f.size = (uint32_t)sfu__get(sec, off + SFU_V3_FDE_SIZE_F, 4);
+		f->raw_start = (int64_t)sfu__get(sec, off + SFU_V3_FDE_START, 8);
+		f->size = (uint32_t)sfu__get(sec, off + SFU_V3_FDE_SIZE_F, 4);
 		v = sfu__get(sec, off + SFU_V3_FDE_FREOFF, 4);
 		/* The attribute sits at the FRE offset, inside the FRE sub-section. */
 		if (!sfu__in(sec->fre_len, (uint32_t)v, SFU_V3_ATTR_SIZE))
 			return SFU_E_FDE_FREOFF;
 		attr = sec->fre_base + (uint32_t)v;
-		f.num_fres = (uint32_t)sfu__get(sec, attr + SFU_V3_ATTR_NFRES, 2);
-		f.info = (uint8_t)sfu__get(sec, attr + SFU_V3_ATTR_INFO, 1);
-		f.info2 = (uint8_t)sfu__get(sec, attr + SFU_V3_ATTR_INFO2, 1);
-		f.rep_size = (uint8_t)sfu__get(sec, attr + SFU_V3_ATTR_REPSIZE, 1);
-		f.fre_off = (uint32_t)v + SFU_V3_ATTR_SIZE;
-		f.signal = (uint8_t)SFU_FDE_INFO_SIGNAL(f.info);
-		if (SFU_FDE_INFO2_TYPE(f.info2) > SFU_FDE_TYPE_FLEX || (f.info2 & 0xe0u))
+		f->num_fres = (uint32_t)sfu__get(sec, attr + SFU_V3_ATTR_NFRES, 2);
+		f->info = (uint8_t)sfu__get(sec, attr + SFU_V3_ATTR_INFO, 1);
+		f->info2 = (uint8_t)sfu__get(sec, attr + SFU_V3_ATTR_INFO2, 1);
+		f->rep_size = (uint8_t)sfu__get(sec, attr + SFU_V3_ATTR_REPSIZE, 1);
+		f->fre_off = (uint32_t)v + SFU_V3_ATTR_SIZE;
+		f->signal = (uint8_t)SFU_FDE_INFO_SIGNAL(f->info);
+		if (SFU_FDE_INFO2_TYPE(f->info2) > SFU_FDE_TYPE_FLEX || (f->info2 & 0xe0u))
 			return SFU_E_FDE_TYPE;
-		f.type = (uint8_t)SFU_FDE_INFO2_TYPE(f.info2);
+		f->type = (uint8_t)SFU_FDE_INFO2_TYPE(f->info2);
 		start_field = SFU_V3_FDE_START;
 	} else {
-		f.raw_start = sfu__sext(sfu__get(sec, off + SFU_V12_FDE_START, 4), 4);
-		f.size = (uint32_t)sfu__get(sec, off + SFU_V12_FDE_SIZE_F, 4);
-		f.fre_off = (uint32_t)sfu__get(sec, off + SFU_V12_FDE_FREOFF, 4);
-		f.num_fres = (uint32_t)sfu__get(sec, off + SFU_V12_FDE_NFRES, 4);
-		f.info = (uint8_t)sfu__get(sec, off + SFU_V12_FDE_INFO, 1);
+		f->raw_start = sfu__sext(sfu__get(sec, off + SFU_V12_FDE_START, 4), 4);
+		f->size = (uint32_t)sfu__get(sec, off + SFU_V12_FDE_SIZE_F, 4);
+		f->fre_off = (uint32_t)sfu__get(sec, off + SFU_V12_FDE_FREOFF, 4);
+		f->num_fres = (uint32_t)sfu__get(sec, off + SFU_V12_FDE_NFRES, 4);
+		f->info = (uint8_t)sfu__get(sec, off + SFU_V12_FDE_INFO, 1);
 		if (sec->version == SFU_VERSION_2)
-			f.rep_size = (uint8_t)sfu__get(sec, off + SFU_V2_FDE_REPSIZE, 1);
-		if (f.fre_off > sec->fre_len)
+			f->rep_size = (uint8_t)sfu__get(sec, off + SFU_V2_FDE_REPSIZE, 1);
+		if (f->fre_off > sec->fre_len)
 			return SFU_E_FDE_FREOFF;
 		start_field = SFU_V12_FDE_START;
 	}
@@ -584,22 +592,21 @@ SFU__FN int sfu_fde_get(const sfu_section *sec, uint32_t idx, sfu_fde *fde)
 	/* Function start: from the section start, or (PCREL) from the field
 	 * itself (spec 2.3.1, V2 erratum 1).  Address arithmetic wraps modulo
 	 * 2^64 like the target's. */
-	f.start = sec->addr + (uint64_t)f.raw_start;
+	f->start = sec->addr + (uint64_t)f->raw_start;
 	if (sec->flags & SFU_F_FDE_FUNC_START_PCREL)
-		f.start += (uint64_t)off + start_field;
+		f->start += (uint64_t)off + start_field;
 
-	f.fre_type = (uint8_t)SFU_FDE_INFO_FRE_TYPE(f.info);
-	f.pctype = (uint8_t)SFU_FDE_INFO_PCTYPE(f.info);
-	f.pauth_key = (uint8_t)SFU_FDE_INFO_PAUTH_KEY(f.info);
-	if (f.fre_type > SFU_FRE_TYPE_ADDR4)
+	f->fre_type = (uint8_t)SFU_FDE_INFO_FRE_TYPE(f->info);
+	f->pctype = (uint8_t)SFU_FDE_INFO_PCTYPE(f->info);
+	f->pauth_key = (uint8_t)SFU_FDE_INFO_PAUTH_KEY(f->info);
+	if (f->fre_type > SFU_FRE_TYPE_ADDR4)
 		return SFU_E_FRE_TYPE;
-	if (f.pctype == SFU_FDE_PCTYPE_MASK && sec->version != SFU_VERSION_1 && f.rep_size == 0)
+	if (f->pctype == SFU_FDE_PCTYPE_MASK && sec->version != SFU_VERSION_1 && f->rep_size == 0)
 		return SFU_E_REP_SIZE;
 	/* Each FRE needs at least 2 bytes; a count that cannot fit is corrupt
 	 * (fre_off <= fre_len was checked above). */
-	if ((uint64_t)f.num_fres * 2u > (uint64_t)(sec->fre_len - f.fre_off))
+	if ((uint64_t)f->num_fres * 2u > (uint64_t)(sec->fre_len - f->fre_off))
 		return SFU_E_FRE_COUNT;
-	*fde = f;
 	return SFU_OK;
 }
 
@@ -609,7 +616,7 @@ SFU__FN int sfu_fre_get(const sfu_section *sec, const sfu_fde *fde, uint32_t off
 {
 	static const uint8_t addr_bytes[3] = { 1, 2, 4 };
 	uint32_t end = sec->fre_base + sec->fre_len;
-	uint32_t pos, ab, i, ws;
+	uint32_t pos, ab, ws;
 	uint64_t v;
 
 	if (off > sec->fre_len)
@@ -631,10 +638,17 @@ SFU__FN int sfu_fre_get(const sfu_section *sec, const sfu_fde *fde, uint32_t off
 	fre->count = (uint8_t)SFU_FRE_INFO_COUNT(fre->info);
 	if (!sfu__in(end, pos, fre->count * ws))
 		return SFU_E_FRE_TRUNC;
-	for (i = 0; i < fre->count; i++, pos += ws)
-		fre->words[i] = (int32_t)sfu__sext(sfu__get(sec, pos, ws), ws);
-	fre->next = pos - sec->fre_base;
+	fre->words = pos;
+	fre->next = pos + fre->count * ws - sec->fre_base;
 	return SFU_OK;
+}
+
+SFU__FN int32_t sfu_fre_word(const sfu_section *sec, const sfu_fre *fre, unsigned i)
+{
+	if (i >= fre->count)
+		return 0;
+	/* In bounds: sfu_fre_get checked words + count * wsize. */
+	return (int32_t)sfu__sext(sfu__get(sec, fre->words + i * fre->wsize, fre->wsize), fre->wsize);
 }
 
 static bool sfu__is_sp(unsigned abi, unsigned long r)
@@ -720,14 +734,14 @@ SFU__FN int sfu_row_from_fre(const sfu_section *sec, const sfu_fde *fde, const s
 		int err;
 		if (n < 2)
 			return SFU_E_FRE_WORDS;
-		err = sfu__flex_rule(abi, fre->wsize, fre->words[0], fre->words[1], true, &row->cfa);
+		err = sfu__flex_rule(abi, fre->wsize, sfu_fre_word(sec, fre, 0), sfu_fre_word(sec, fre, 1), true, &row->cfa);
 		if (err)
 			return err;
 		if (i < n) {
-			if (fre->words[i] != 0) {
+			if (sfu_fre_word(sec, fre, i) != 0) {
 				if (i + 1 >= n)
 					return SFU_E_FRE_WORDS;
-				err = sfu__flex_rule(abi, fre->wsize, fre->words[i], fre->words[i + 1], false, &row->ra);
+				err = sfu__flex_rule(abi, fre->wsize, sfu_fre_word(sec, fre, i), sfu_fre_word(sec, fre, i + 1), false, &row->ra);
 				if (err)
 					return err;
 				i += 2;
@@ -736,10 +750,10 @@ SFU__FN int sfu_row_from_fre(const sfu_section *sec, const sfu_fde *fde, const s
 			}
 		}
 		if (i < n) {
-			if (fre->words[i] != 0) {
+			if (sfu_fre_word(sec, fre, i) != 0) {
 				if (i + 1 >= n)
 					return SFU_E_FRE_WORDS;
-				err = sfu__flex_rule(abi, fre->wsize, fre->words[i], fre->words[i + 1], false, &row->fp);
+				err = sfu__flex_rule(abi, fre->wsize, sfu_fre_word(sec, fre, i), sfu_fre_word(sec, fre, i + 1), false, &row->fp);
 				if (err)
 					return err;
 				i += 2;
@@ -757,22 +771,22 @@ SFU__FN int sfu_row_from_fre(const sfu_section *sec, const sfu_fde *fde, const s
 		return SFU_E_FRE_WORDS;
 	if (s390x) {
 		/* Stored scaled and adjusted (spec 3.1.3). */
-		int64_t o = SFU_S390X_CFA_DECODE((int64_t)fre->words[0]);
+		int64_t o = SFU_S390X_CFA_DECODE((int64_t)sfu_fre_word(sec, fre, 0));
 		if (o < INT32_MIN || o > INT32_MAX)
 			return SFU_E_FRE_WORDS;
 		row->cfa.off = (int32_t)o;
 	} else {
-		row->cfa.off = fre->words[0];
+		row->cfa.off = sfu_fre_word(sec, fre, 0);
 	}
 	if (abi == SFU_ABI_AMD64_LE) {
 		if (n >= 2) {
 			row->fp.kind = SFU_RULE_DEREF;
-			row->fp.off = fre->words[1];
+			row->fp.off = sfu_fre_word(sec, fre, 1);
 		}
 		return SFU_OK;
 	}
 	if (n >= 2) {
-		int32_t w = fre->words[1];
+		int32_t w = sfu_fre_word(sec, fre, 1);
 		if (s390x && w == SFU_S390X_RA_OFFSET_INVALID) {
 			row->ra.kind = SFU_RULE_SAME; /* padding: RA not saved */
 		} else if (s390x && sec->version == SFU_VERSION_2 && SFU_V2_S390X_WORD_IS_REGNUM(w)) {
@@ -784,7 +798,7 @@ SFU__FN int sfu_row_from_fre(const sfu_section *sec, const sfu_fde *fde, const s
 		}
 	}
 	if (n >= 3) {
-		int32_t w = fre->words[2];
+		int32_t w = sfu_fre_word(sec, fre, 2);
 		if (s390x && sec->version == SFU_VERSION_2 && SFU_V2_S390X_WORD_IS_REGNUM(w)) {
 			row->fp.kind = SFU_RULE_OFF;
 			row->fp.base = (uint16_t)SFU_V2_S390X_WORD_REGNUM((uint32_t)w);
@@ -870,7 +884,7 @@ SFU__FN int sfu_find_fde(const sfu_section *sec, uint64_t pc, sfu_fde *fde, uint
 SFU__FN int sfu_find_row(const sfu_section *sec, uint64_t pc, sfu_row *row)
 {
 	sfu_fde fde;
-	sfu_fre fre, best;
+	sfu_fre buf[2], *fre = &buf[0], *best = &buf[1], *t;
 	uint32_t k, off, prev = 0, pcoff;
 	bool have = false;
 	int err;
@@ -883,11 +897,11 @@ SFU__FN int sfu_find_row(const sfu_section *sec, uint64_t pc, sfu_row *row)
 	if (fde.num_fres == 0) {
 		/* V3: a DEFAULT FDE with no FREs marks an outermost frame. */
 		if (sec->version == SFU_VERSION_3) {
-			fre.start = 0;
-			fre.info = 0;
-			fre.count = 0;
-			fre.wsize = 1;
-			return sfu_row_from_fre(sec, &fde, &fre, row);
+			fre->start = 0;
+			fre->info = 0;
+			fre->count = 0;
+			fre->wsize = 1;
+			return sfu_row_from_fre(sec, &fde, fre, row);
 		}
 		return SFU_E_NOINFO;
 	}
@@ -897,21 +911,23 @@ SFU__FN int sfu_find_row(const sfu_section *sec, uint64_t pc, sfu_row *row)
 	/* Scan until the first FRE that starts past the PC. */
 	off = fde.fre_off;
 	for (k = 0; k < fde.num_fres; k++) {
-		err = sfu_fre_get(sec, &fde, off, &fre);
+		err = sfu_fre_get(sec, &fde, off, fre);
 		if (err)
 			return err;
-		if (k && fre.start < prev)
+		if (k && fre->start < prev)
 			return SFU_E_FRE_ORDER;
-		prev = fre.start;
-		if (fre.start > pcoff)
+		prev = fre->start;
+		if (fre->start > pcoff)
 			break;
+		t = best; /* keep this one, decode the next into the other buffer */
 		best = fre;
+		fre = t;
 		have = true;
-		off = fre.next;
+		off = best->next;
 	}
 	if (!have)
 		return SFU_E_NOINFO;
-	return sfu_row_from_fre(sec, &fde, &best, row);
+	return sfu_row_from_fre(sec, &fde, best, row);
 }
 
 SFU__FN int sfu_find_row_n(const sfu_section *secs, size_t nsecs, uint64_t pc, sfu_row *row)
@@ -979,6 +995,18 @@ SFU__FN int sfu_section_validate(const sfu_section *sec, uint32_t *bad_fde)
 
 /* ---- the walk ------------------------------------------------------------------- */
 
+/* Field by field: a struct assignment may become a call to memcpy, which a
+ * freestanding image need not have. */
+static void sfu__set_regs(sfu_regs *d, const sfu_regs *r)
+{
+	d->pc = r->pc;
+	d->sp = r->sp;
+	d->fp = r->fp;
+	d->ra = r->ra;
+	d->dwarf = r->dwarf;
+	d->ndwarf = r->ndwarf;
+}
+
 static unsigned sfu__align(unsigned abi)
 {
 	/* Minimum CFA alignment: AAPCS64 keeps SP 16-aligned at every call; on
@@ -1032,7 +1060,7 @@ SFU__FN int sfu_cursor_init(sfu_cursor *c, const sfu_section *secs, size_t nsecs
 	c->secs = secs;
 	c->nsecs = nsecs;
 	c->port = port;
-	c->regs = *regs;
+	sfu__set_regs(&c->regs, regs);
 	c->cfa = 0;
 	c->depth = 0;
 	c->exact = 1;
@@ -1115,7 +1143,7 @@ SFU__FN int sfu_cursor_step(sfu_cursor *c)
 			if ((c->port->stack_lo || c->port->stack_hi) &&
 			    (t.sp < c->port->stack_lo || t.sp > c->port->stack_hi))
 				return SFU_E_STACK_BOUNDS;
-			c->regs = t;
+			sfu__set_regs(&c->regs, &t);
 			c->cfa = t.sp;
 			c->exact = 1;
 			c->full = 1;
@@ -1179,7 +1207,7 @@ done:
 #endif
 	if (next.pc == 0)
 		return SFU_END; /* RA of 0: conventional end of the stack */
-	c->regs = next;
+	sfu__set_regs(&c->regs, &next);
 	c->cfa = cfa;
 	c->exact = next_exact;
 	c->full = 0;

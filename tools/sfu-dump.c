@@ -146,8 +146,8 @@ static int dump_function(const sfu_section *s, uint32_t idx)
 		/* "U": a padding word stands where the RA rule would be (s390x
 		 * default FDEs: word 1 == 0; FLEX: control word 2 == 0). */
 		if ((s->abi == SFU_ABI_S390X_BE && fde.type == SFU_FDE_TYPE_DEFAULT && fre.count >= 2 &&
-		     fre.words[1] == SFU_S390X_RA_OFFSET_INVALID) ||
-		    (fde.type == SFU_FDE_TYPE_FLEX && fre.count > 2 && fre.words[2] == 0))
+		     sfu_fre_word(s, &fre, 1) == SFU_S390X_RA_OFFSET_INVALID) ||
+		    (fde.type == SFU_FDE_TYPE_FLEX && fre.count > 2 && sfu_fre_word(s, &fre, 2) == 0))
 			snprintf(ra, sizeof ra, "U");
 		else if (fde.type == SFU_FDE_TYPE_FLEX && fre.count > 2)
 			rule_text(ra, sizeof ra, &row.ra); /* an explicit FLEX RA rule */
