@@ -245,7 +245,7 @@ typedef struct sfu_row {
 	uint8_t mangled_ra; /* aarch64: RA is signed (PAC) */
 	uint8_t signal;     /* V3: this function is a signal trampoline */
 	uint8_t flex;       /* V3 flexible FDE */
-	int8_t sp_from_cfa; /* caller SP = CFA + this (s390x: -160) */
+	int16_t sp_from_cfa; /* caller SP = CFA + this (s390x: -160) */
 } sfu_row;
 
 /* Registers of one frame.  `ra` is the link register on aarch64 and s390x
@@ -702,7 +702,7 @@ SFU__FN int sfu_row_from_fre(const sfu_section *sec, const sfu_fde *fde, const s
 	row->mangled_ra = (uint8_t)SFU_FRE_INFO_MANGLED_RA(fre->info);
 	row->signal = fde->signal;
 	row->flex = fde->type == SFU_FDE_TYPE_FLEX;
-	row->sp_from_cfa = (int8_t)(s390x ? SFU_S390X_SP_VAL_OFFSET : 0);
+	row->sp_from_cfa = (int16_t)(s390x ? SFU_S390X_SP_VAL_OFFSET : 0);
 	row->cfa.kind = SFU_RULE_OFF;
 	row->cfa.base = SFU_FRE_INFO_BASE_REG(fre->info) == SFU_BASE_REG_SP ? SFU_REG_SP : SFU_REG_FP;
 	row->cfa.off = 0;

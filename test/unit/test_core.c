@@ -1,0 +1,851 @@
+/* Unit tests of core/sfu.h on sections built by sfb.h: the malformed-section
+ * table (each corruption has its own error code), lookup edges, and the
+ * step rules per ABI.  Built with ASan+UBSan; every section is copied into
+ * a buffer of exactly its size so any read past it is reported.
+ * Prints "ok NAME" or "FAIL NAME: why" per case. */
+#define SFU_IMPLEMENTATION
+#define SFU_ERROR_STRINGS 1
+#include "../../core/sfu.h"
+#include "sfb.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static int g_fail, g_cases, g_failed;
+static char g_why[512];
+
+#define EXPECT(cond, ...)                                                   \
+	do {                                                                    \
+		if (!(cond) && !g_fail) {                                           \
+			g_fail = 1;                                                     \
+			snprintf(g_why, sizeof g_why, __VA_ARGS__);                     \
+		}                                                                   \
+	} while (0)
+
+static void begin(void) { g_fail = 0; g_why[0] = 0; }
+static void end(const char *name)
+{
+	g_cases++;
+	if (g_fail) {
+		g_failed++;
+		printf("FAIL %s: %s\n", name, g_why);
+	} else {
+		printf("ok %s\n", name);
+	}
+}
+
+static const char *E(int e) { return sfu_strerror(e); }
+
+/* ---- fixtures ------------------------------------------------------------ */
+
+static uint8_t g_buf[1 << 16];
+
+/* Three amd64 functions: a push-rbp frame, a big frame with 2- and 4-byte
+ * words, a leaf; a gap between the second and third. */
+static void base_amd64(sfb_sec *s, unsigned version)
+{
+	static const int32_t w8[] = { 8 }, w16[] = { 16, -16 }, wfp[] = { 16, -16 };
+	static const int32_t wbig2[] = { 1000 }, wbig4[] = { 70016 };
+	sfb_fde *f;
+	sfb_init(s, version, SFU_ABI_AMD64_LE);
+	f = sfb_add_fde(s, 0x100000, 0x40);
+	sfb_add_fre(f, 0, 1, 1, 1, w8);
+	sfb_add_fre(f, 1, 1, 1, 2, w16);
+	sfb_add_fre(f, 4, 0, 1, 2, wfp);
+	sfb_add_fre(f, 0x3f, 1, 1, 1, w8);
+	f = sfb_add_fde(s, 0x100040, 0x200);
+	f->fre_type = SFU_FRE_TYPE_ADDR2;
+	sfb_add_fre(f, 0, 1, 1, 1, w8);
+	sfb_add_fre(f, 7, 1, 2, 1, wbig2);
+	sfb_add_fre(f, 0x120, 1, 4, 1, wbig4);
+	sfb_add_fre(f, 0x1ff, 1, 1, 1, w8);
+	f = sfb_add_fde(s, 0x100300, 0x10); /* gap 0x100240..0x100300 */
+	f->fre_type = SFU_FRE_TYPE_ADDR4;
+	sfb_add_fre(f, 0, 1, 1, 1, w8);
+}
+
+static void base_aarch64(sfb_sec *s, unsigned version, int big)
+{
+	static const int32_t w0[] = { 0 }, w3[] = { 16, -8, -16 }, wf[] = { 16, -8, -16 };
+	sfb_fde *f;
+	sfb_init(s, version, big ? SFU_ABI_AARCH64_BE : SFU_ABI_AARCH64_LE);
+	f = sfb_add_fde(s, 0x400000, 0x30);
+	sfb_add_fre(f, 0, 1, 1, 1, w0);
+	sfb_add_fre(f, 4, 1, 1, 3, w3)->mangled = 1;
+	sfb_add_fre(f, 8, 0, 1, 3, wf)->mangled = 1;
+	f = sfb_add_fde(s, 0x400030, 0x8); /* leaf: RA stays in x30 */
+	sfb_add_fre(f, 0, 1, 1, 1, w0);
+}
+
+/* Run what a consumer runs: init, validate, a lookup in every function. */
+static int pipeline(const uint8_t *bytes, size_t n, uint64_t addr)
+{
+	sfu_section sec;
+	sfu_row row;
+	uint8_t *copy = malloc(n ? n : 1);
+	uint32_t i;
+	int err;
+	memcpy(copy, bytes, n);
+	err = sfu_section_init(&sec, copy, n, addr);
+	if (!err)
+		err = sfu_section_validate(&sec, NULL);
+	if (!err) {
+		for (i = 0; i < sec.num_fdes && !err; i++) {
+			sfu_fde fde;
+			err = sfu_fde_get(&sec, i, &fde);
+			if (!err) {
+				err = sfu_find_row(&sec, fde.start, &row);
+				if (err == SFU_E_NOINFO)
+					err = SFU_OK;
+			}
+		}
+	}
+	free(copy);
+	return err;
+}
+
+/* ---- the malformed-section table ------------------------------------------- */
+
+typedef struct corruption {
+	const char *name;
+	int expect;
+	void (*make)(sfb_sec *s, uint8_t *b, size_t *n);
+} corruption;
+
+#define MUT(fn) static void fn(sfb_sec *s, uint8_t *b, size_t *n)
+static void put(sfb_sec *s, uint8_t *b, uint32_t off, unsigned len, uint64_t v) { sfb_put(b + off, len, s->big, v); }
+
+MUT(m_zero) { (void)s; (void)b; *n = 0; }
+MUT(m_three) { (void)s; (void)b; *n = 3; }
+MUT(m_short_hdr) { (void)s; (void)b; *n = 20; }
+MUT(m_magic) { (void)s; (void)n; b[0] = 0x12; }
+MUT(m_magic_half) { (void)s; (void)n; b[1] = 0xe2; } /* e2 e2 */
+MUT(m_version0) { (void)s; (void)n; b[2] = 0; }
+MUT(m_version4) { (void)s; (void)n; b[2] = 4; }
+MUT(m_flags_undef) { (void)s; (void)n; b[3] |= 0x80; }
+MUT(m_flags_v1_pcrel) { (void)s; (void)n; b[3] |= 0x4; }
+MUT(m_abi0) { (void)s; (void)n; b[4] = 0; }
+MUT(m_abi5) { (void)s; (void)n; b[4] = 5; }
+MUT(m_abi_amd64_be) { (void)s; (void)n; b[4] = SFU_ABI_AMD64_LE; } /* applied to a BE section */
+MUT(m_abi_s390x_le) { (void)s; (void)n; b[4] = SFU_ABI_S390X_BE; }
+MUT(m_fixed_ra_zero) { (void)s; (void)n; b[6] = 0; }
+MUT(m_fixed_ra_pos) { (void)s; (void)n; b[6] = 8; }
+MUT(m_fixed_ra_odd) { (void)s; (void)n; b[6] = (uint8_t)-12; }
+MUT(m_fixed_ra_aarch64) { (void)s; (void)n; b[6] = (uint8_t)-8; }
+MUT(m_fixed_fp) { (void)s; (void)n; b[5] = (uint8_t)-16; }
+MUT(m_auxlen) { (void)s; b[7] = 0xff; *n = 28 + 0x80; }
+MUT(m_cut_fdes) { *n = s->hdr_end + 10; (void)b; }
+MUT(m_cut_fres) { *n = s->fre_base + s->fre_len - 1; (void)b; }
+MUT(m_fdeoff_past) { put(s, b, 20, 4, 0x10000); (void)n; }
+MUT(m_freoff_past) { put(s, b, 24, 4, 0x10000); (void)n; }
+MUT(m_frelen_huge) { put(s, b, 16, 4, 0xffffffffu); (void)n; }
+MUT(m_nfdes_huge) { put(s, b, 8, 4, 0x10000000u); (void)n; }
+MUT(m_overlap) { put(s, b, 24, 4, 8); (void)n; } /* FREs start inside the FDEs */
+MUT(m_nfres_huge) { put(s, b, 12, 4, 0x7fffffffu); (void)n; }
+MUT(m_nfres_sum) { put(s, b, 12, 4, 1); (void)n; } /* fits, but does not add up */
+MUT(m_fde_freoff) { put(s, b, s->fde_at[1] + (s->version == 3 ? 12 : 8), 4, s->fre_len + 100); (void)n; }
+MUT(m_fde_nfres) { put(s, b, s->fde_at[0] + 12, 4, 0x01000000u); (void)n; }
+MUT(m_fde_nfres_v3) { put(s, b, s->attr_at[2], 2, 0xffff); (void)n; }
+MUT(m_fde_nfres_tail) { put(s, b, s->attr_at[2], 2, 3); (void)n; } /* last function claims 3 FREs, has 1 */
+MUT(m_attr_past) { put(s, b, s->fde_at[2] + 12, 4, s->fre_len - 2); (void)n; }
+MUT(m_fre_type) { b[s->version == 3 ? s->attr_at[0] + 2 : s->fde_at[0] + 16] |= 0x3; (void)n; }
+MUT(m_fde_type) { b[s->attr_at[0] + 3] = 2; (void)n; }
+MUT(m_info2_bits) { b[s->attr_at[0] + 3] = 0x20; (void)n; }
+MUT(m_rep0_v2) { b[s->fde_at[0] + 16] |= 0x10; b[s->fde_at[0] + 17] = 0; (void)n; }
+MUT(m_rep0_v3) { b[s->attr_at[0] + 2] |= 0x10; b[s->attr_at[0] + 4] = 0; (void)n; }
+MUT(m_wsize3) { b[s->fre_at[0][1] + 1] |= 0x60; (void)n; }
+MUT(m_fre_past) { b[s->fre_at[2][0] + 4] = (uint8_t)((b[s->fre_at[2][0] + 4] & 0xe1u) | (15u << 1)); (void)n; }
+MUT(m_fre_order) { b[s->fre_at[0][2]] = 0; (void)n; } /* 4 -> 0 after 1 */
+MUT(m_amd64_3words) { b[s->fre_at[0][1] + 1] = (uint8_t)((b[s->fre_at[0][1] + 1] & 0xe1u) | (3u << 1)); (void)n; }
+MUT(m_unsorted) { put(s, b, s->fde_at[0], 8, 0x100500 - s->addr - s->fde_at[0]); (void)n; }
+MUT(m_unsorted_v1) { put(s, b, s->fde_at[0], 4, 0x100500 - s->addr); (void)n; }
+MUT(m_v3_as_v2) { (void)s; (void)n; b[2] = 2; }
+MUT(m_v2_as_v1) { (void)s; (void)n; b[2] = 1; }
+MUT(m_v1_as_v3) { (void)s; (void)n; b[2] = 3; }
+
+/* FLEX sections need their own fixture. */
+static void base_flex(sfb_sec *s)
+{
+	static const int32_t w8[] = { 8 };
+	sfb_fde *f;
+	sfb_init(s, 3, SFU_ABI_AMD64_LE);
+	f = sfb_add_fde(s, 0x100000, 0x40);
+	f->type = SFU_FDE_TYPE_FLEX;
+	{
+		int32_t w[] = { (7 << 3) | 1, 8 };
+		sfb_add_fre(f, 0, 1, 1, 2, w);
+	}
+	{
+		int32_t w[] = { (10 << 3) | 1, 0, 0, (6 << 3) | 3, 0 }; /* CFA = r10; RA pad; FP = *(rbp) */
+		sfb_add_fre(f, 5, 1, 1, 5, w);
+	}
+	f = sfb_add_fde(s, 0x100040, 0x10);
+	sfb_add_fre(f, 0, 1, 1, 1, w8);
+	f = sfb_add_fde(s, 0x100050, 0x10);
+	sfb_add_fre(f, 0, 1, 1, 1, w8);
+}
+MUT(m_flex_1word) { b[s->fre_at[0][0] + 1] = (uint8_t)((b[s->fre_at[0][0] + 1] & 0xe1u) | (1u << 1)); (void)n; }
+MUT(m_flex_cfa_not_reg) { b[s->fre_at[0][0] + 2] = 2; (void)n; } /* CFA = *(CFA + 8) */
+/* 5 words -> 4: CFA pair, RA padding, then an FP control word without its
+ * offset. */
+MUT(m_flex_dangling) { b[s->fre_at[0][1] + 1] = (uint8_t)((b[s->fre_at[0][1] + 1] & 0xe1u) | (4u << 1)); (void)n; }
+
+enum { FX_AMD64_V1, FX_AMD64_V2, FX_AMD64_V3, FX_AARCH64_BE_V3, FX_FLEX };
+
+typedef struct table_row {
+	corruption c;
+	int fixture;
+} table_row;
+
+static const table_row table[] = {
+	{ { "zero-size", SFU_E_EMPTY, m_zero }, FX_AMD64_V3 },
+	{ { "3-bytes", SFU_E_TRUNC_HDR, m_three }, FX_AMD64_V3 },
+	{ { "header-cut-at-20", SFU_E_TRUNC_HDR, m_short_hdr }, FX_AMD64_V3 },
+	{ { "magic", SFU_E_MAGIC, m_magic }, FX_AMD64_V3 },
+	{ { "magic-half-swapped", SFU_E_MAGIC, m_magic_half }, FX_AMD64_V3 },
+	{ { "version-0", SFU_E_VERSION, m_version0 }, FX_AMD64_V3 },
+	{ { "version-4", SFU_E_VERSION, m_version4 }, FX_AMD64_V3 },
+	{ { "flags-undefined-bit", SFU_E_FLAGS, m_flags_undef }, FX_AMD64_V3 },
+	{ { "flags-v1-pcrel", SFU_E_FLAGS, m_flags_v1_pcrel }, FX_AMD64_V1 },
+	{ { "abi-0", SFU_E_ABI, m_abi0 }, FX_AMD64_V3 },
+	{ { "abi-5", SFU_E_ABI, m_abi5 }, FX_AMD64_V3 },
+	{ { "abi-amd64-in-big-endian", SFU_E_ABI, m_abi_amd64_be }, FX_AARCH64_BE_V3 },
+	{ { "abi-s390x-in-little-endian", SFU_E_ABI, m_abi_s390x_le }, FX_AMD64_V3 },
+	{ { "fixed-ra-zero-amd64", SFU_E_FIXED_OFF, m_fixed_ra_zero }, FX_AMD64_V2 },
+	{ { "fixed-ra-positive", SFU_E_FIXED_OFF, m_fixed_ra_pos }, FX_AMD64_V3 },
+	{ { "fixed-ra-misaligned", SFU_E_FIXED_OFF, m_fixed_ra_odd }, FX_AMD64_V3 },
+	{ { "fixed-ra-on-aarch64", SFU_E_FIXED_OFF, m_fixed_ra_aarch64 }, FX_AARCH64_BE_V3 },
+	{ { "fixed-fp", SFU_E_FIXED_OFF, m_fixed_fp }, FX_AMD64_V1 },
+	{ { "auxhdr-past-end", SFU_E_AUXHDR, m_auxlen }, FX_AMD64_V3 },
+	{ { "truncated-in-fdes", SFU_E_FDE_BOUNDS, m_cut_fdes }, FX_AMD64_V3 },
+	{ { "truncated-in-fres", SFU_E_FRE_BOUNDS, m_cut_fres }, FX_AMD64_V2 },
+	{ { "fdeoff-past-end", SFU_E_FDE_BOUNDS, m_fdeoff_past }, FX_AMD64_V3 },
+	{ { "freoff-past-end", SFU_E_FRE_BOUNDS, m_freoff_past }, FX_AMD64_V3 },
+	{ { "fre-len-overflow", SFU_E_FRE_BOUNDS, m_frelen_huge }, FX_AMD64_V1 },
+	{ { "num-fdes-overflow", SFU_E_FDE_BOUNDS, m_nfdes_huge }, FX_AMD64_V2 },
+	{ { "subsections-overlap", SFU_E_LAYOUT, m_overlap }, FX_AMD64_V3 },
+	{ { "num-fres-too-many", SFU_E_FRE_COUNT, m_nfres_huge }, FX_AMD64_V3 },
+	{ { "num-fres-sum-mismatch", SFU_E_FRE_COUNT, m_nfres_sum }, FX_AMD64_V2 },
+	{ { "fde-fre-offset-past-end", SFU_E_FDE_FREOFF, m_fde_freoff }, FX_AMD64_V2 },
+	{ { "v3-attribute-past-end", SFU_E_FDE_FREOFF, m_attr_past }, FX_AMD64_V3 },
+	{ { "fde-fre-count-overflows", SFU_E_FRE_COUNT, m_fde_nfres }, FX_AMD64_V1 },
+	{ { "v3-fre-count-overflows", SFU_E_FRE_COUNT, m_fde_nfres_v3 }, FX_AMD64_V3 },
+	{ { "v3-fre-count-runs-off-end", SFU_E_FRE_TRUNC, m_fde_nfres_tail }, FX_AMD64_V3 },
+	{ { "fre-type-3", SFU_E_FRE_TYPE, m_fre_type }, FX_AMD64_V2 },
+	{ { "fde-type-2", SFU_E_FDE_TYPE, m_fde_type }, FX_AMD64_V3 },
+	{ { "info2-unused-bits", SFU_E_FDE_TYPE, m_info2_bits }, FX_AMD64_V3 },
+	{ { "pcmask-rep-size-0-v2", SFU_E_REP_SIZE, m_rep0_v2 }, FX_AMD64_V2 },
+	{ { "pcmask-rep-size-0-v3", SFU_E_REP_SIZE, m_rep0_v3 }, FX_AMD64_V3 },
+	{ { "word-size-3", SFU_E_WORD_SIZE, m_wsize3 }, FX_AMD64_V3 },
+	{ { "fre-words-past-end", SFU_E_FRE_TRUNC, m_fre_past }, FX_AMD64_V3 },
+	{ { "fre-starts-decrease", SFU_E_FRE_ORDER, m_fre_order }, FX_AMD64_V2 },
+	{ { "amd64-three-words", SFU_E_FRE_WORDS, m_amd64_3words }, FX_AMD64_V1 },
+	{ { "flex-one-word", SFU_E_FRE_WORDS, m_flex_1word }, FX_FLEX },
+	{ { "flex-cfa-from-cfa", SFU_E_FRE_WORDS, m_flex_cfa_not_reg }, FX_FLEX },
+	{ { "flex-incomplete-pair", SFU_E_FRE_WORDS, m_flex_dangling }, FX_FLEX },
+	{ { "unsorted-claimed-sorted", SFU_E_UNSORTED, m_unsorted }, FX_AMD64_V3 },
+	{ { "unsorted-claimed-sorted-v1", SFU_E_UNSORTED, m_unsorted_v1 }, FX_AMD64_V1 },
+	/* Version confusion: the FDE record size changes.  V3 16-byte records
+	 * read as 20 run into the FRE sub-section; V2 20-byte records read as 17
+	 * put FDE 1's FRE offset on other bytes, past the FREs; V1 read as V3
+	 * takes V1's FRE count as an attribute offset, landing mid-FRE, whose
+	 * bytes make no valid FDE type. */
+	{ { "v3-labelled-v2", SFU_E_LAYOUT, m_v3_as_v2 }, FX_AMD64_V3 },
+	{ { "v2-labelled-v1", SFU_E_FDE_FREOFF, m_v2_as_v1 }, FX_AMD64_V2 },
+	{ { "v1-labelled-v3", SFU_E_FDE_TYPE, m_v1_as_v3 }, FX_AMD64_V1 },
+};
+
+static void make_fixture(sfb_sec *s, int fx)
+{
+	switch (fx) {
+	case FX_AMD64_V1: base_amd64(s, 1); break;
+	case FX_AMD64_V2: base_amd64(s, 2); break;
+	case FX_AMD64_V3: base_amd64(s, 3); break;
+	case FX_AARCH64_BE_V3: base_aarch64(s, 3, 1); break;
+	case FX_FLEX: base_flex(s); break;
+	}
+}
+
+static void test_malformed(void)
+{
+	static sfb_sec s;
+	size_t i;
+	int fx;
+	char name[128];
+	/* The fixtures themselves are valid. */
+	for (fx = FX_AMD64_V1; fx <= FX_FLEX; fx++) {
+		size_t n;
+		int err;
+		begin();
+		make_fixture(&s, fx);
+		n = sfb_build(&s, g_buf, sizeof g_buf);
+		err = pipeline(g_buf, n, s.addr);
+		EXPECT(n && err == SFU_OK, "fixture %d: %s", fx, E(err));
+		snprintf(name, sizeof name, "malformed fixture-%d-valid", fx);
+		end(name);
+	}
+	for (i = 0; i < sizeof table / sizeof table[0]; i++) {
+		size_t n;
+		int err;
+		begin();
+		make_fixture(&s, table[i].fixture);
+		n = sfb_build(&s, g_buf, sizeof g_buf);
+		table[i].c.make(&s, g_buf, &n);
+		err = pipeline(g_buf, n, s.addr);
+		EXPECT(err == table[i].c.expect, "got %s (%d), want %s (%d)", E(err), err, E(table[i].c.expect), table[i].c.expect);
+		snprintf(name, sizeof name, "malformed %s", table[i].c.name);
+		end(name);
+	}
+}
+
+/* Sorted-claim lie seen by the lookup itself (not only by validate). */
+static void test_unsorted_lookup(void)
+{
+	static sfb_sec s;
+	sfu_section sec;
+	sfu_row row;
+	size_t n;
+	int err;
+	unsigned i, seen = 0;
+	static const int32_t w8[] = { 8 };
+	begin();
+	sfb_init(&s, 3, SFU_ABI_AMD64_LE);
+	for (i = 0; i < 16; i++)
+		sfb_add_fre(sfb_add_fde(&s, 0x100000 + 0x100 * (i ^ 5u), 0x10), 0, 1, 1, 1, w8);
+	n = sfb_build(&s, g_buf, sizeof g_buf);
+	err = sfu_section_init(&sec, g_buf, n, s.addr);
+	EXPECT(!err, "init: %s", E(err));
+	for (i = 0; i < 16 && !err; i++)
+		if (sfu_find_row(&sec, 0x100000 + 0x100 * i, &row) == SFU_E_UNSORTED)
+			seen++;
+	EXPECT(seen > 0, "no lookup reported SFU_E_UNSORTED");
+	/* Without the claim, linear search finds every function. */
+	g_buf[3] &= (uint8_t)~SFU_F_FDE_SORTED;
+	sfu_section_init(&sec, g_buf, n, s.addr);
+	for (i = 0; i < 16; i++) {
+		err = sfu_find_row(&sec, 0x100000 + 0x100 * i + 3, &row);
+		EXPECT(!err && row.func_start == 0x100000 + 0x100 * i, "linear lookup %u: %s", i, E(err));
+	}
+	end("lookup unsorted-claim-detected-and-linear-search");
+}
+
+/* ---- lookup edges ---------------------------------------------------------- */
+
+static void test_lookup_edges(unsigned version)
+{
+	static sfb_sec s;
+	sfu_section sec;
+	sfu_row row;
+	size_t n;
+	int err;
+	char name[96];
+	unsigned i, k;
+	begin();
+	base_amd64(&s, version);
+	n = sfb_build(&s, g_buf, sizeof g_buf);
+	err = sfu_section_init(&sec, g_buf, n, s.addr);
+	EXPECT(!err, "init %s", E(err));
+	for (i = 0; i < s.nfdes && !err; i++) {
+		sfb_fde *f = &s.fdes[i];
+		for (k = 0; k < f->nfres; k++) {
+			uint64_t first = f->addr + f->fres[k].start;
+			uint64_t last = (k + 1 < f->nfres ? f->addr + f->fres[k + 1].start : f->addr + f->size) - 1;
+			uint64_t probe[2] = { first, last };
+			unsigned j;
+			for (j = 0; j < 2; j++) {
+				err = sfu_find_row(&sec, probe[j], &row);
+				EXPECT(!err, "fde %u fre %u pc %#llx: %s", i, k, (unsigned long long)probe[j], E(err));
+				if (err)
+					break;
+				EXPECT(row.fre_start == f->fres[k].start && row.func_start == f->addr,
+				       "fde %u fre %u pc %#llx: got fre_start %u", i, k, (unsigned long long)probe[j], row.fre_start);
+				EXPECT(row.cfa.off == f->fres[k].w[0] && row.cfa.base == (f->fres[k].base ? SFU_REG_SP : SFU_REG_FP),
+				       "fde %u fre %u: cfa off %d base %u", i, k, row.cfa.off, row.cfa.base);
+			}
+		}
+	}
+	/* One before the first function, the gap, one past the last. */
+	EXPECT(sfu_find_row(&sec, 0x100000 - 1, &row) == SFU_E_NOINFO, "before first");
+	EXPECT(sfu_find_row(&sec, 0x100240, &row) == SFU_E_NOINFO, "gap start");
+	EXPECT(sfu_find_row(&sec, 0x1002ff, &row) == SFU_E_NOINFO, "gap end");
+	EXPECT(sfu_find_row(&sec, 0x100310, &row) == SFU_E_NOINFO, "past last");
+	EXPECT(sfu_find_row(&sec, 0, &row) == SFU_E_NOINFO, "pc 0");
+	EXPECT(sfu_find_row(&sec, UINT64_MAX, &row) == SFU_E_NOINFO, "pc max");
+	snprintf(name, sizeof name, "lookup edges-v%u", version);
+	end(name);
+}
+
+static void test_lookup_bigendian(unsigned version)
+{
+	static sfb_sec s;
+	sfu_section sec;
+	sfu_row row;
+	size_t n;
+	int err;
+	char name[64];
+	begin();
+	base_aarch64(&s, version, 1);
+	n = sfb_build(&s, g_buf, sizeof g_buf);
+	err = sfu_section_init(&sec, g_buf, n, s.addr);
+	EXPECT(!err && sec.big, "init %s", E(err));
+	err = sfu_find_row(&sec, 0x400009, &row);
+	EXPECT(!err && row.cfa.base == SFU_REG_FP && row.cfa.off == 16 && row.ra.kind == SFU_RULE_DEREF &&
+	       row.ra.off == -8 && row.fp.off == -16 && row.mangled_ra,
+	       "row at 0x400009: %s cfa %u%+d ra %d fp %d", E(err), row.cfa.base, row.cfa.off, row.ra.off, row.fp.off);
+	err = sfu_find_row(&sec, 0x400030, &row);
+	EXPECT(!err && row.ra.kind == SFU_RULE_SAME && row.fp.kind == SFU_RULE_SAME, "leaf row");
+	snprintf(name, sizeof name, "lookup aarch64-be-v%u", version);
+	end(name);
+}
+
+static void test_pcmask(void)
+{
+	static sfb_sec s;
+	sfu_section sec;
+	sfu_row row;
+	static const int32_t w8[] = { 8 }, w16[] = { 16 };
+	sfb_fde *f;
+	size_t n;
+	int err;
+	begin();
+	sfb_init(&s, 2, SFU_ABI_AMD64_LE);
+	f = sfb_add_fde(&s, 0x100000, 0x100); /* a PLT: 16 entries of 16 bytes */
+	f->pctype = SFU_FDE_PCTYPE_MASK;
+	f->rep_size = 16;
+	sfb_add_fre(f, 0, 1, 1, 1, w8);
+	sfb_add_fre(f, 11, 1, 1, 1, w16);
+	n = sfb_build(&s, g_buf, sizeof g_buf);
+	sfu_section_init(&sec, g_buf, n, s.addr);
+	err = sfu_find_row(&sec, 0x100000 + 5 * 16 + 3, &row);
+	EXPECT(!err && row.cfa.off == 8, "entry 5 +3: %s off %d", E(err), row.cfa.off);
+	err = sfu_find_row(&sec, 0x100000 + 9 * 16 + 12, &row);
+	EXPECT(!err && row.cfa.off == 16, "entry 9 +12: %s off %d", E(err), row.cfa.off);
+	err = sfu_find_row(&sec, 0x100100, &row);
+	EXPECT(err == SFU_E_NOINFO, "past the PLT: %s", E(err));
+	end("lookup pcmask-modulo-rep-size");
+}
+
+/* Several sections at once: a linker that concatenates per-object sections,
+ * and a zero-size one in the middle. */
+static void test_multi_section(void)
+{
+	static sfb_sec a, b;
+	static uint8_t ba[4096], bb[4096];
+	sfu_section secs[3];
+	sfu_row row;
+	size_t na, nb;
+	int err;
+	static const int32_t w8[] = { 8 }, w24[] = { 24 };
+	begin();
+	sfb_init(&a, 3, SFU_ABI_AMD64_LE);
+	sfb_add_fre(sfb_add_fde(&a, 0x100000, 0x10), 0, 1, 1, 1, w8);
+	sfb_init(&b, 1, SFU_ABI_AMD64_LE); /* an older module */
+	b.addr = 0x300000;
+	sfb_add_fre(sfb_add_fde(&b, 0x200000, 0x10), 0, 1, 1, 1, w24);
+	na = sfb_build(&a, ba, sizeof ba);
+	nb = sfb_build(&b, bb, sizeof bb);
+	err = sfu_section_init(&secs[0], ba, na, a.addr);
+	EXPECT(!err, "a: %s", E(err));
+	EXPECT(sfu_section_init(&secs[1], bb, 0, 0) == SFU_E_EMPTY, "empty");
+	err = sfu_section_init(&secs[1], bb, nb, b.addr);
+	EXPECT(!err, "b: %s", E(err));
+	err = sfu_find_row_n(secs, 2, 0x200004, &row);
+	EXPECT(!err && row.cfa.off == 24, "in b: %s", E(err));
+	err = sfu_find_row_n(secs, 2, 0x100004, &row);
+	EXPECT(!err && row.cfa.off == 8, "in a: %s", E(err));
+	EXPECT(sfu_find_row_n(secs, 2, 0x500000, &row) == SFU_E_NOINFO, "in neither");
+	end("lookup multiple-sections");
+}
+
+/* ---- stepping ---------------------------------------------------------------- */
+
+typedef struct mem {
+	uint64_t base;
+	uint8_t bytes[512];
+	int big;
+	int reads, refused;
+} mem;
+
+static int mem_read(void *ctx, uint64_t addr, uint64_t *out)
+{
+	mem *m = ctx;
+	m->reads++;
+	if (addr < m->base || addr - m->base > sizeof m->bytes - 8 || (addr & 7)) {
+		m->refused++;
+		return -1;
+	}
+	*out = 0;
+	for (unsigned i = 0; i < 8; i++)
+		*out |= (uint64_t)m->bytes[addr - m->base + i] << (m->big ? 8 * (7 - i) : 8 * i);
+	return 0;
+}
+
+static void mem_put(mem *m, uint64_t addr, uint64_t v)
+{
+	sfb_put(m->bytes + (addr - m->base), 8, m->big, v);
+}
+
+static uint64_t strip_calls;
+static uint64_t strip(void *ctx, uint64_t ra)
+{
+	(void)ctx;
+	strip_calls++;
+	return ra & 0x0000ffffffffffffull;
+}
+
+static void test_step_amd64(void)
+{
+	static sfb_sec s;
+	static mem m;
+	sfu_section sec;
+	sfu_cursor c;
+	sfu_port port = { mem_read, NULL, NULL, &m, 0, 0 };
+	sfu_regs r = { 0, 0, 0, 0, NULL, 0 };
+	size_t n;
+	int err;
+	begin();
+	base_amd64(&s, 3);
+	n = sfb_build(&s, g_buf, sizeof g_buf);
+	sfu_section_init(&sec, g_buf, n, s.addr);
+	memset(&m, 0, sizeof m);
+	m.base = 0x7000;
+	/* Frame of fn0 at pc 0x100010 (rbp-based, CFA = rbp+16): RA at CFA-8,
+	 * saved rbp at CFA-16. */
+	r.pc = 0x100010;
+	r.sp = 0x7040;
+	r.fp = 0x7050;
+	mem_put(&m, 0x7058, 0x100050); /* RA into fn1, after its FRE at 7: CFA = sp+1000 */
+	mem_put(&m, 0x7050, 0x7777);   /* caller's rbp */
+	sfu_cursor_init(&c, &sec, 1, &port, &r);
+	err = sfu_cursor_step(&c);
+	EXPECT(!err && c.regs.pc == 0x100050 && c.regs.sp == 0x7060 && c.regs.fp == 0x7777 && c.cfa == 0x7060,
+	       "step 1: %s pc %#llx sp %#llx fp %#llx", E(err), (unsigned long long)c.regs.pc,
+	       (unsigned long long)c.regs.sp, (unsigned long long)c.regs.fp);
+	/* fn1 at 0x100050 - 1 looks up FRE @7 (CFA = sp + 1000): RA read at
+	 * 0x7060 + 1000 - 8, outside our 512 bytes: refused. */
+	err = sfu_cursor_step(&c);
+	EXPECT(err == SFU_E_READ && m.refused == 1, "step 2: %s refused %d", E(err), m.refused);
+	EXPECT(c.regs.pc == 0x100050, "cursor stays on the last good frame");
+	end("step amd64-rbp-frame-then-refused-read");
+
+	/* The return address is the first byte after fn0: looked up at ra-1. */
+	begin();
+	memset(m.bytes, 0, sizeof m.bytes);
+	r.pc = 0x100001; /* fn0 after push: CFA = sp + 16 */
+	r.sp = 0x7000;
+	r.fp = 0x1234;
+	mem_put(&m, 0x7008, 0x100040); /* == fn1 start == one past fn0 */
+	sfu_cursor_init(&c, &sec, 1, &port, &r);
+	err = sfu_cursor_step(&c);
+	EXPECT(!err && c.regs.pc == 0x100040 && c.regs.fp == 0 /* FP = *(CFA-16) = 0 */, "step: %s", E(err));
+	{
+		sfu_row row;
+		/* The next lookup must be at 0x10003f (fn0's last row), not fn1. */
+		err = sfu_find_row(&sec, c.regs.pc - 1, &row);
+		EXPECT(!err && row.func_start == 0x100000 && row.fre_start == 0x3f, "ra-1 lookup");
+	}
+	end("step amd64-ra-minus-one-after-noreturn");
+
+	/* Wrong way: a CFA below the SP. */
+	begin();
+	{
+		static sfb_sec s2;
+		static const int32_t wneg[] = { -64 };
+		sfb_init(&s2, 3, SFU_ABI_AMD64_LE);
+		sfb_add_fre(sfb_add_fde(&s2, 0x100000, 0x10), 0, 1, 1, 1, wneg);
+		n = sfb_build(&s2, g_buf, sizeof g_buf);
+		sfu_section_init(&sec, g_buf, n, s2.addr);
+		r.pc = 0x100004;
+		r.sp = 0x7100;
+		mem_put(&m, 0x7100 - 64 - 8, 0x100004);
+		sfu_cursor_init(&c, &sec, 1, &port, &r);
+		err = sfu_cursor_step(&c);
+		EXPECT(err == SFU_E_WRONG_WAY, "got %s", E(err));
+	}
+	end("step wrong-way-stops");
+
+	/* A self-loop (RA pointing at itself, CFA = SP + 8 forever) ends by the
+	 * stack bounds or the depth cap, never loops. */
+	begin();
+	{
+		static sfb_sec s3;
+		static const int32_t w8[] = { 8 };
+		sfu_frame fr[400];
+		size_t nf;
+		uint64_t a;
+		sfb_init(&s3, 3, SFU_ABI_AMD64_LE);
+		sfb_add_fre(sfb_add_fde(&s3, 0x100000, 0x10), 0, 1, 1, 1, w8);
+		n = sfb_build(&s3, g_buf, sizeof g_buf);
+		sfu_section_init(&sec, g_buf, n, s3.addr);
+		for (a = m.base; a < m.base + sizeof m.bytes; a += 8)
+			mem_put(&m, a, 0x100005);
+		r.pc = 0x100005;
+		r.sp = m.base;
+		err = sfu_backtrace(&sec, 1, &port, &r, fr, 400, &nf);
+		EXPECT(err == SFU_E_READ && nf == 65, "unbounded stack: %s after %zu frames", E(err), nf);
+		port.stack_lo = m.base;
+		port.stack_hi = m.base + 0x100;
+		err = sfu_backtrace(&sec, 1, &port, &r, fr, 400, &nf);
+		EXPECT(err == SFU_E_STACK_BOUNDS && nf == 33, "bounded stack: %s after %zu frames", E(err), nf);
+		port.stack_lo = port.stack_hi = 0;
+		err = sfu_backtrace(&sec, 1, &port, &r, fr, 10, &nf);
+		EXPECT(err == SFU_E_FULL && nf == 10, "full buffer: %s", E(err));
+	}
+	end("step loop-ends-at-stack-end-bounds-or-buffer");
+}
+
+static uint64_t g_lo, g_hi;
+static int host_read(void *c, uint64_t a, uint64_t *o)
+{
+	(void)c;
+	if (a < g_lo || a + 8 > g_hi || (a & 7))
+		return -1;
+	*o = *(const uint64_t *)(uintptr_t)a;
+	return 0;
+}
+
+static void test_depth_cap(void)
+{
+	/* A stack deeper than SFU_DEPTH_CAP: big fake memory. */
+	static sfb_sec s;
+	static const int32_t w8[] = { 8 };
+	static uint64_t stack[SFU_DEPTH_CAP + 50];
+	sfu_section sec;
+	sfu_frame fr[SFU_DEPTH_CAP + 10];
+	size_t n, nf, i;
+	int err;
+	begin();
+	sfb_init(&s, 2, SFU_ABI_AMD64_LE);
+	sfb_add_fre(sfb_add_fde(&s, 0x100000, 0x10), 0, 1, 1, 1, w8);
+	n = sfb_build(&s, g_buf, sizeof g_buf);
+	sfu_section_init(&sec, g_buf, n, s.addr);
+	for (i = 0; i < sizeof stack / 8; i++)
+		stack[i] = 0x100005;
+	{
+		/* The port reads the host array directly (native words). */
+		sfu_port port = { host_read, NULL, NULL, NULL, 0, 0 };
+		sfu_regs r = { 0x100005, (uint64_t)(uintptr_t)stack, 0, 0, NULL, 0 };
+		g_lo = (uint64_t)(uintptr_t)stack;
+		g_hi = g_lo + sizeof stack;
+		err = sfu_backtrace(&sec, 1, &port, &r, fr, SFU_DEPTH_CAP + 10, &nf);
+		EXPECT(err == SFU_E_DEPTH && nf == SFU_DEPTH_CAP, "got %s after %zu frames", E(err), nf);
+	}
+	end("step depth-cap");
+}
+
+static void test_step_aarch64(int big)
+{
+	static sfb_sec s;
+	static mem m;
+	sfu_section sec;
+	sfu_cursor c;
+	sfu_port port = { mem_read, strip, NULL, &m, 0, 0 };
+	sfu_regs r = { 0, 0, 0, 0, NULL, 0 };
+	size_t n;
+	int err;
+	char name[64];
+	begin();
+	base_aarch64(&s, 3, big);
+	n = sfb_build(&s, g_buf, sizeof g_buf);
+	err = sfu_section_init(&sec, g_buf, n, s.addr);
+	EXPECT(!err, "init %s", E(err));
+	memset(&m, 0, sizeof m);
+	m.base = 0x8000;
+	m.big = big;
+	/* Leaf (fn1): RA in x30, CFA = SP. */
+	r.pc = 0x400034;
+	r.sp = 0x8100;
+	r.fp = 0x8180;
+	r.ra = 0x40000c; /* inside fn0's fp-based row */
+	mem_put(&m, 0x8180 + 16 - 8, 0xabcd000000400003ull); /* signed RA into fn0 row 0 */
+	mem_put(&m, 0x8180 + 16 - 16, 0x81c0);
+	sfu_cursor_init(&c, &sec, 1, &port, &r);
+	err = sfu_cursor_step(&c);
+	EXPECT(!err && c.regs.pc == 0x40000c && c.regs.sp == 0x8100 && c.regs.fp == 0x8180, "leaf step: %s", E(err));
+	strip_calls = 0;
+	err = sfu_cursor_step(&c); /* fn0 at 0x40000b: CFA = fp + 16, signed RA */
+	EXPECT(!err && c.regs.pc == 0x400003 && strip_calls == 1 && c.regs.sp == 0x8190 && c.regs.fp == 0x81c0,
+	       "fn0 step: %s pc %#llx strips %llu", E(err), (unsigned long long)c.regs.pc, (unsigned long long)strip_calls);
+	/* Now in fn0 row 0 (RA in x30) as a caller frame: not knowable. */
+	err = sfu_cursor_step(&c);
+	EXPECT(err == SFU_E_UNSAFE, "RA-in-LR in a caller frame: %s", E(err));
+	snprintf(name, sizeof name, "step aarch64-%s-leaf-pac-unsafe", big ? "be" : "le");
+	end(name);
+}
+
+static void test_step_flex(void)
+{
+	static sfb_sec s;
+	static mem m;
+	sfu_section sec;
+	sfu_cursor c;
+	sfu_port port = { mem_read, NULL, NULL, &m, 0, 0 };
+	uint64_t dwarf[17] = { 0 };
+	sfu_regs r = { 0, 0, 0, 0, NULL, 0 };
+	size_t n;
+	int err;
+	begin();
+	base_flex(&s);
+	n = sfb_build(&s, g_buf, sizeof g_buf);
+	sfu_section_init(&sec, g_buf, n, s.addr);
+	memset(&m, 0, sizeof m);
+	m.base = 0x9000;
+	/* Row @5: CFA = r10 + 0, RA default (*(CFA-8)), FP = *(rbp + 0). */
+	dwarf[10] = 0x9100;
+	r.pc = 0x100008;
+	r.sp = 0x9000;
+	r.fp = 0x9010;
+	r.dwarf = dwarf;
+	r.ndwarf = 17;
+	mem_put(&m, 0x9100 - 8, 0x100044);
+	mem_put(&m, 0x9010, 0x9200);
+	sfu_cursor_init(&c, &sec, 1, &port, &r);
+	err = sfu_cursor_step(&c);
+	EXPECT(!err && c.regs.pc == 0x100044 && c.regs.sp == 0x9100 && c.regs.fp == 0x9200, "topmost flex: %s", E(err));
+	/* The same row in a caller frame must not use r10. */
+	c.regs.pc = 0x100009;
+	c.exact = 0;
+	c.full = 0;
+	err = sfu_cursor_step(&c);
+	EXPECT(err == SFU_E_UNSAFE, "flex r10 in caller frame: %s", E(err));
+	/* Without the register array at all. */
+	r.dwarf = NULL;
+	sfu_cursor_init(&c, &sec, 1, &port, &r);
+	EXPECT(sfu_cursor_step(&c) == SFU_E_UNSAFE, "no dwarf regs");
+	end("step flex-drap-topmost-only");
+}
+
+static void test_step_s390x(void)
+{
+	static sfb_sec s;
+	static mem m;
+	sfu_section sec;
+	sfu_cursor c;
+	sfu_port port = { mem_read, NULL, NULL, &m, 0, 0 };
+	sfu_regs r = { 0, 0, 0, 0, NULL, 0 };
+	static const int32_t w[] = { 10, -48, -72 }; /* CFA = sp + 10*8+160 = sp+240 */
+	static const int32_t wpad[] = { 0, 0, -72 };    /* RA not saved, FP saved */
+	size_t n;
+	int err;
+	begin();
+	sfb_init(&s, 3, SFU_ABI_S390X_BE);
+	sfb_add_fre(sfb_add_fde(&s, 0x100000, 0x40), 0, 1, 1, 3, w);
+	sfb_add_fre(sfb_add_fde(&s, 0x100040, 0x40), 0, 1, 1, 3, wpad);
+	n = sfb_build(&s, g_buf, sizeof g_buf);
+	err = sfu_section_init(&sec, g_buf, n, s.addr);
+	EXPECT(!err, "init %s", E(err));
+	memset(&m, 0, sizeof m);
+	m.base = 0xa000;
+	m.big = 1;
+	r.pc = 0x100010;
+	r.sp = 0xa000;
+	r.fp = 0x1;
+	mem_put(&m, 0xa000 + 240 - 48, 0x100050);
+	mem_put(&m, 0xa000 + 240 - 72, 0xa0f0);
+	sfu_cursor_init(&c, &sec, 1, &port, &r);
+	err = sfu_cursor_step(&c);
+	EXPECT(!err && c.regs.pc == 0x100050 && c.regs.sp == 0xa000 + 240 - 160 && c.regs.fp == 0xa0f0,
+	       "s390x: %s pc %#llx sp %#llx", E(err), (unsigned long long)c.regs.pc, (unsigned long long)c.regs.sp);
+	/* RA-not-saved padding only valid in the first frame. */
+	err = sfu_cursor_step(&c);
+	EXPECT(err == SFU_E_UNSAFE, "s390x RA padding in caller frame: %s", E(err));
+	end("step s390x-cfa-scaling-sp-minus-160");
+}
+
+static void test_outermost(void)
+{
+	static sfb_sec s;
+	static mem m;
+	sfu_section sec;
+	sfu_port port = { mem_read, NULL, NULL, &m, 0, 0 };
+	sfu_regs r = { 0x100002, 0xb000, 0, 0, NULL, 0 };
+	sfu_frame fr[4];
+	size_t n, nf;
+	int err;
+	begin();
+	sfb_init(&s, 3, SFU_ABI_AMD64_LE);
+	sfb_add_fre(sfb_add_fde(&s, 0x100000, 0x10), 0, 1, 1, 0, NULL); /* RA undefined */
+	sfb_add_fde(&s, 0x100010, 0x10); /* V3: no FREs = outermost */
+	n = sfb_build(&s, g_buf, sizeof g_buf);
+	err = sfu_section_init(&sec, g_buf, n, s.addr);
+	memset(&m, 0, sizeof m);
+	m.base = 0xb000;
+	err = sfu_backtrace(&sec, 1, &port, &r, fr, 4, &nf);
+	EXPECT(err == SFU_END && nf == 1, "RA undefined: %s %zu", E(err), nf);
+	r.pc = 0x100014;
+	err = sfu_backtrace(&sec, 1, &port, &r, fr, 4, &nf);
+	EXPECT(err == SFU_END && nf == 1, "no FREs: %s %zu", E(err), nf);
+	EXPECT(m.reads == 0, "no memory read at an outermost frame");
+	end("step outermost-frames");
+}
+
+/* Trap hook: the handler's caller is the vector stub, which the port turns
+ * into the interrupted context (exact PC, full registers). */
+static int trap_hook(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *out)
+{
+	(void)ctx;
+	if (pc != 0x300010)
+		return 0;
+	out->pc = 0x100003; /* interrupted in fn0 before any push (exact) */
+	out->sp = sp + 0x100;
+	out->fp = 0x42;
+	out->ra = 0;
+	out->dwarf = NULL;
+	out->ndwarf = 0;
+	return 1;
+}
+
+static void test_trap(void)
+{
+	static sfb_sec s;
+	static mem m;
+	sfu_section sec;
+	sfu_port port = { mem_read, NULL, trap_hook, &m, 0, 0 };
+	sfu_frame fr[8];
+	size_t n, nf;
+	int err;
+	static const int32_t w8[] = { 8 }, w0[] = { 0 };
+	begin();
+	sfb_init(&s, 3, SFU_ABI_AMD64_LE);
+	sfb_add_fre(sfb_add_fde(&s, 0x100000, 0x10), 0, 1, 1, 1, w8);  /* fn0 */
+	sfb_add_fre(sfb_add_fde(&s, 0x100010, 0x10), 0, 1, 1, 1, w8);  /* handler */
+	sfb_add_fre(sfb_add_fde(&s, 0x100020, 0x10), 0, 1, 1, 0, w0);  /* entry: outermost */
+	n = sfb_build(&s, g_buf, sizeof g_buf);
+	sfu_section_init(&sec, g_buf, n, s.addr);
+	memset(&m, 0, sizeof m);
+	m.base = 0xc000;
+	mem_put(&m, 0xc000, 0x300010);        /* handler's RA: into the stub */
+	mem_put(&m, 0xc108, 0x100025);        /* fn0's RA (CFA = sp+8 at exact pc 0x100003) */
+	{
+		sfu_regs r = { 0x100014, 0xc000, 0, 0, NULL, 0 };
+		err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
+	}
+	EXPECT(err == SFU_END && nf == 4, "got %s after %zu frames", E(err), nf);
+	EXPECT(nf == 4 && fr[1].pc == 0x300010 && fr[2].pc == 0x100003 && fr[2].how == SFU_HOW_TRAP &&
+	       fr[3].pc == 0x100025 && fr[3].how == SFU_HOW_SFRAME, "frames wrong");
+	end("step trap-frame-continues-into-interrupted-code");
+}
+
+int main(void)
+{
+	test_malformed();
+	test_unsorted_lookup();
+	test_lookup_edges(1);
+	test_lookup_edges(2);
+	test_lookup_edges(3);
+	test_lookup_bigendian(1);
+	test_lookup_bigendian(2);
+	test_lookup_bigendian(3);
+	test_pcmask();
+	test_multi_section();
+	test_step_amd64();
+	test_depth_cap();
+	test_step_aarch64(0);
+	test_step_aarch64(1);
+	test_step_flex();
+	test_step_s390x();
+	test_outermost();
+	test_trap();
+	fprintf(stderr, "unit: %d cases, %d failed\n", g_cases, g_failed);
+	return g_failed != 0;
+}
