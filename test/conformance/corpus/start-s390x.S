@@ -1,0 +1,29 @@
+/* Entry point of the corpus images (see start-x86_64.S). */
+	.section .text.start, "ax", @progbits
+	.globl	_start
+	.type	_start, @function
+_start:
+	.cfi_startproc
+	.cfi_undefined %r14
+	larl	%r15, stack_top
+	aghi	%r15, -160
+	brasl	%r14, corpus_entry
+1:	j	1b
+	.cfi_endproc
+	.size	_start, . - _start
+
+	.text
+	.weak	corpus_entry
+	.type	corpus_entry, @function
+corpus_entry:
+	.cfi_startproc
+	br	%r14
+	.cfi_endproc
+	.size	corpus_entry, . - corpus_entry
+
+	.bss
+	.balign	16
+	.skip	4096
+stack_top:
+
+	.section .note.GNU-stack, "", %progbits
