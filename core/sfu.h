@@ -690,6 +690,16 @@ static int sfu__flex_rule(unsigned abi, uint32_t wsize, int32_t ctl_word, int32_
 	return SFU_OK;
 }
 
+/* s390x stores the CFA offset scaled down and adjusted (spec 3.1.3). */
+static int sfu__s390x_cfa(int32_t w, int32_t *off)
+{
+	int64_t o = SFU_S390X_CFA_DECODE((int64_t)w);
+	if (o < INT32_MIN || o > INT32_MAX)
+		return SFU_E_FRE_WORDS;
+	*off = (int32_t)o;
+	return SFU_OK;
+}
+
 SFU__FN int sfu_row_from_fre(const sfu_section *sec, const sfu_fde *fde, const sfu_fre *fre, sfu_row *row)
 {
 	unsigned abi = sec->abi, n = fre->count;
@@ -737,6 +747,13 @@ SFU__FN int sfu_row_from_fre(const sfu_section *sec, const sfu_fde *fde, const s
 		err = sfu__flex_rule(abi, fre->wsize, sfu_fre_word(sec, fre, 0), sfu_fre_word(sec, fre, 1), true, &row->cfa);
 		if (err)
 			return err;
+		if (s390x) {
+			/* The CFA offset is stored scaled and adjusted in FLEX FDEs
+			 * as in default ones (observed: sid gas, objdump 2.47). */
+			err = sfu__s390x_cfa(sfu_fre_word(sec, fre, 1), &row->cfa.off);
+			if (err)
+				return err;
+		}
 		if (i < n) {
 			if (sfu_fre_word(sec, fre, i) != 0) {
 				if (i + 1 >= n)
@@ -770,11 +787,9 @@ SFU__FN int sfu_row_from_fre(const sfu_section *sec, const sfu_fde *fde, const s
 	if (n > 3 || (abi == SFU_ABI_AMD64_LE && n > 2))
 		return SFU_E_FRE_WORDS;
 	if (s390x) {
-		/* Stored scaled and adjusted (spec 3.1.3). */
-		int64_t o = SFU_S390X_CFA_DECODE((int64_t)sfu_fre_word(sec, fre, 0));
-		if (o < INT32_MIN || o > INT32_MAX)
-			return SFU_E_FRE_WORDS;
-		row->cfa.off = (int32_t)o;
+		int err = sfu__s390x_cfa(sfu_fre_word(sec, fre, 0), &row->cfa.off);
+		if (err)
+			return err;
 	} else {
 		row->cfa.off = sfu_fre_word(sec, fre, 0);
 	}

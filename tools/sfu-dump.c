@@ -3,11 +3,11 @@
  *
  * usage: sfu-dump [--raw] [--validate] FILE...
  *
- * Like objdump 2.47, x86_64 relocatable objects are shown with their
- * .rela.sframe relocations applied (every section at address 0), while
- * aarch64 and s390x objects are shown as stored: that is what objdump 2.47
- * prints (observed; BFD's simple relocation only resolves the x86_64 PC32 and
- * PC64 here).  --raw shows the bytes as stored for every machine, which is
+ * Like objdump 2.47 for the file's own architecture (x86_64-linux-gnu-,
+ * aarch64-linux-gnu-, s390x-linux-gnu-objdump), relocatable objects are shown
+ * with their .rela.sframe relocations applied, every section at address 0.
+ * (A host objdump opening a foreign-architecture object cannot apply them and
+ * prints the stored bytes.)  --raw shows the bytes as stored, which is also
  * what objdump 2.40 and older printed.  Every value
  * printed comes from the core's decoder: this file only finds the section,
  * relocates it and formats text.  --validate also runs

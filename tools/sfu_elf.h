@@ -2,8 +2,7 @@
  *
  * Reads ELF32/ELF64 files of either byte order by hand, finds every section
  * named .sframe, and returns a copy of its bytes with the relocations that
- * objdump 2.47 applies (x86_64 relocatable objects; see sfu-dump.c), plus the
- * symbol table for symbolizing.  Not part of the freestanding core.
+ * objdump 2.47 applies to relocatable objects (see sfu-dump.c).  Not part of the freestanding core.
  */
 #ifndef SFU_ELF_H
 #define SFU_ELF_H
@@ -245,7 +244,7 @@ static inline int sfu_elf_sframe_get(const struct elf *e, unsigned k, int reloca
 		out->size = s.size;
 		out->addr = s.addr;
 		out->reloc_failed = 0;
-		if (relocate && e->type == 1 /* ET_REL */ && e->machine == 62 /* EM_X86_64 */) {
+		if (relocate && e->type == 1 /* ET_REL */) {
 			for (j = 1; j < nsec; j++) {
 				struct shdr r;
 				if (!get_shdr(e, j, &r) || (r.type != 4 && r.type != 9) || r.info != i)
