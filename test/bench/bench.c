@@ -1,0 +1,451 @@
+/* Benchmark harness: unwind the same stack with every unwinder, check they
+ * agree, then count instructions (under callgrind) or time them.
+ *
+ *   bench [--depths 16,64,256] [--samples N] [--gen V1]
+ *
+ * The stack: main -> chain_run (libchain, built by the toolchain under
+ * test) -> D chain functions -> at_leaf -> measure -> run_* -> do_unwind.
+ * Every unwinder starts in do_unwind and takes exactly D frames, so they all
+ * walk the same frames: do_unwind, its two callers, at_leaf, then D - 4
+ * chain functions.
+ *
+ * Build with -DBENCH_LIBUNWIND=1 for the libunwind binary (libunwind
+ * exports its own _Unwind_* symbols, so it cannot share a binary with
+ * libgcc's unwinder), 0 for the libgcc one.  With -DBENCH_SFX=1 a second
+ * sfu build (the experimental header, prefix sfx_) is measured too.
+ *
+ * Output, one line per measurement, for test/bench/report.py:
+ *   CHECK depth=D ok frames=N
+ *   TIME unw=NAME depth=D frames=N ns_per_frame=X
+ * and under callgrind one stats dump per measurement, named
+ *   unw=NAME depth=D frames=N
+ */
+#define _GNU_SOURCE
+#include <link.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <valgrind/callgrind.h>
+
+#if BENCH_LIBUNWIND
+#include <libunwind.h>
+#define LIB_NAME "libunwind"
+#else
+#include <unwind.h>
+#define LIB_NAME "libgcc"
+#endif
+
+#include "bench.h"
+
+#ifndef BENCH_SFX
+#define BENCH_SFX 0
+#endif
+
+#define NOINLINE __attribute__((noinline, noclone))
+#define PT_SFRAME 0x6474e554 /* PT_GNU_SFRAME, not in every <elf.h> yet */
+
+uint64_t chain_run(int which, int depth, uint64_t x, void (*leaf)(void *), void *arg);
+
+enum { U_FP, U_SFU, U_SFX, U_SFX_CACHE, U_LIB, U_COUNT };
+static const char *const unw_name[U_COUNT] = {
+	"fp", "sfu", "sfu-exp", "sfu-exp+cache", LIB_NAME,
+};
+
+static int have[U_COUNT];
+static uint64_t stack_hi;
+static size_t lib_extra; /* frames of its own the library unwinder reports first */
+static uint64_t scratch[BENCH_MAX_FRAMES + 8];
+static int sfu_why;
+
+void bench_fmt(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+}
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "bench: ERROR: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+/* ---- the unwinders ------------------------------------------------------- */
+
+#if defined(__x86_64__)
+#define CAPTURE(r)                                                                    \
+	__asm__ volatile("lea 0(%%rip), %0\n\tmov %%rsp, %1\n\tmov %%rbp, %2"           \
+	                 : "=r"((r).pc), "=r"((r).sp), "=r"((r).fp))
+#elif defined(__aarch64__)
+#define CAPTURE(r)                                                                    \
+	__asm__ volatile("adr %0, .\n\tmov %1, sp\n\tmov %2, x29"                       \
+	                 : "=r"((r).pc), "=r"((r).sp), "=r"((r).fp))
+#else
+#error "x86_64 or aarch64"
+#endif
+
+/* The floor: follow the frame-record chain ([fp] = caller's fp, [fp+8] =
+ * return address on both x86_64 and aarch64), with the same stack bounds
+ * check the sfu port does. */
+static size_t fp_walk(const struct bench_regs *r, uint64_t *out)
+{
+	uint64_t fp = r->fp;
+	size_t n = 0;
+	out[n++] = r->pc;
+	while (n < r->max) {
+		const uint64_t *f;
+		if (fp < r->sp || fp > r->stack_hi - 16u || (fp & 7u))
+			break;
+		f = (const uint64_t *)(uintptr_t)fp;
+		if (f[1] == 0)
+			break;
+		out[n++] = f[1];
+		if (f[0] <= fp)
+			break;
+		fp = f[0];
+	}
+	return n;
+}
+
+#if !BENCH_LIBUNWIND
+struct gcc_bt {
+	uint64_t *out;
+	size_t n, max;
+};
+
+static _Unwind_Reason_Code gcc_cb(struct _Unwind_Context *ctx, void *arg)
+{
+	struct gcc_bt *b = (struct gcc_bt *)arg;
+	b->out[b->n++] = (uint64_t)_Unwind_GetIP(ctx);
+	return b->n >= b->max ? _URC_END_OF_STACK : _URC_NO_REASON;
+}
+#endif
+
+/* Frame 0 of every walk. */
+static NOINLINE size_t do_unwind(int u, size_t max, uint64_t *out)
+{
+	struct bench_regs r;
+	r.stack_hi = stack_hi;
+	r.max = max;
+	switch (u) {
+	case U_FP:
+		CAPTURE(r);
+		return fp_walk(&r, out);
+	case U_SFU:
+		CAPTURE(r);
+		return sfu_walk(&r, 0, &sfu_why);
+#if BENCH_SFX
+	case U_SFX:
+		CAPTURE(r);
+		return sfx_walk(&r, 0, &sfu_why);
+	case U_SFX_CACHE:
+		CAPTURE(r);
+		return sfx_walk(&r, 1, &sfu_why);
+#endif
+	case U_LIB: {
+#if BENCH_LIBUNWIND
+		int n = unw_backtrace((void **)out, (int)(max + lib_extra));
+		return n < 0 ? 0 : (size_t)n;
+#else
+		struct gcc_bt b = { out, 0, max + lib_extra };
+		_Unwind_Backtrace(gcc_cb, &b);
+		return b.n;
+#endif
+	}
+	default:
+		return 0;
+	}
+}
+
+static uint64_t pc_of(int u, const uint64_t *out, size_t k)
+{
+	if (u == U_SFU)
+		return sfu_pc(k);
+#if BENCH_SFX
+	if (u == U_SFX || u == U_SFX_CACHE)
+		return sfx_pc(k);
+#endif
+	if (u == U_LIB)
+		return out[k + lib_extra];
+	return out[k];
+}
+
+/* ---- one depth ----------------------------------------------------------- */
+
+struct run {
+	size_t depth;
+	int samples;
+	int cg;
+};
+
+/* The one call site of do_unwind for check(): frame 1 is the same PC for
+ * every unwinder. */
+static NOINLINE size_t check_walk(int u, size_t max)
+{
+	return do_unwind(u, max, scratch);
+}
+
+static NOINLINE void check(size_t depth)
+{
+	static uint64_t ref[BENCH_MAX_FRAMES];
+	size_t n, k;
+	int u, bad = 0;
+
+	n = check_walk(U_FP, depth);
+	if (n != depth)
+		die("frame-pointer walk took %zu frames, wanted %zu", n, depth);
+	memcpy(ref, scratch, n * sizeof ref[0]);
+
+	/* The library's own first frames: unw_backtrace starts inside itself.
+	 */
+	lib_extra = 0;
+	n = check_walk(U_LIB, depth + 2);
+	for (k = 0; k < 2 && k + 1 < n; k++)
+		if (scratch[k + 1] == ref[1])
+			break;
+	if (k == 2) {
+		for (k = 0; k < 4 && k < n; k++)
+			fprintf(stderr, "bench: frame %zu: fp %#llx, %s %#llx\n", k, (unsigned long long)ref[k], LIB_NAME,
+			        (unsigned long long)scratch[k]);
+		die("%s: no frame matches the frame-pointer walk's frame 1 (%#llx)", LIB_NAME, (unsigned long long)ref[1]);
+	}
+	lib_extra = k;
+
+	for (u = 0; u < U_COUNT; u++) {
+		if (!have[u])
+			continue;
+		sfu_why = -1;
+		n = check_walk(u, depth);
+		if (u == U_LIB)
+			n -= n >= lib_extra ? lib_extra : n;
+		if (n != depth) {
+			fprintf(stderr, "bench: ERROR: %s took %zu frames, wanted %zu", unw_name[u], n, depth);
+			if (u != U_FP && u != U_LIB)
+				fprintf(stderr, " (sfu stop code %d)", sfu_why);
+			fputc('\n', stderr);
+			bad = 1;
+			continue;
+		}
+		if (u == U_FP) { /* the reference, from this call site */
+			memcpy(ref, scratch, n * sizeof ref[0]);
+			continue;
+		}
+		/* Frame 0 is do_unwind at a different PC for each unwinder. */
+		for (k = 1; k < depth; k++) {
+			uint64_t pc = pc_of(u, scratch, k);
+			if (pc != ref[k]) {
+				fprintf(stderr, "bench: ERROR: %s disagrees with the frame-pointer walk at depth %zu, frame %zu: %#llx, wanted %#llx\n",
+				        unw_name[u], depth, k, (unsigned long long)pc, (unsigned long long)ref[k]);
+				bad = 1;
+				break;
+			}
+		}
+	}
+	if (bad)
+		die("the unwinders do not return the same PCs (depth %zu)", depth);
+	printf("CHECK depth=%zu ok frames=%zu unwinders=", depth, depth);
+	for (u = 0; u < U_COUNT; u++)
+		if (have[u])
+			printf("%s%s", unw_name[u], u + 1 < U_COUNT ? "," : "");
+	printf(" %s_extra_frames=%zu\n", LIB_NAME, lib_extra);
+}
+
+/* Callgrind: collect exactly one warm call of each unwinder. */
+static NOINLINE void count(size_t depth)
+{
+	char name[96];
+	int u;
+	for (u = 0; u < U_COUNT; u++) {
+		if (!have[u])
+			continue;
+		do_unwind(u, depth, scratch); /* warm: caches, lazy binding */
+		CALLGRIND_ZERO_STATS;
+		CALLGRIND_TOGGLE_COLLECT;
+		do_unwind(u, depth, scratch);
+		CALLGRIND_TOGGLE_COLLECT;
+		snprintf(name, sizeof name, "unw=%s depth=%zu frames=%zu", unw_name[u], depth, depth);
+		CALLGRIND_DUMP_STATS_AT(name);
+	}
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static NOINLINE double batch(int u, size_t depth, long k)
+{
+	double t0 = now_ns();
+	long i;
+	for (i = 0; i < k; i++)
+		if (do_unwind(u, depth, scratch) < depth)
+			die("%s stopped early while timing", unw_name[u]);
+	return (now_ns() - t0) / (double)k;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Median over `samples` batches; batches of the unwinders are interleaved
+ * so that a slow patch of the machine hits all of them alike. */
+static NOINLINE void timing(size_t depth, int samples)
+{
+	static double t[U_COUNT][4096];
+	long k[U_COUNT];
+	int u, s;
+	if (samples > 4096)
+		samples = 4096;
+	for (u = 0; u < U_COUNT; u++) {
+		if (!have[u])
+			continue;
+		/* Batches of at least ~20 us, so the clock's cost vanishes. */
+		for (k[u] = 1; k[u] < 4096; k[u] *= 2)
+			if (batch(u, depth, k[u]) * (double)k[u] >= 20000.0)
+				break;
+	}
+	for (s = 0; s < samples; s++)
+		for (u = 0; u < U_COUNT; u++)
+			if (have[u])
+				t[u][s] = batch(u, depth, k[u]);
+	for (u = 0; u < U_COUNT; u++) {
+		if (!have[u])
+			continue;
+		qsort(t[u], (size_t)samples, sizeof t[u][0], cmp_double);
+		printf("TIME unw=%s depth=%zu frames=%zu ns_per_frame=%.3f batch=%ld samples=%d\n", unw_name[u], depth,
+		       depth, t[u][samples / 2] / (double)depth, k[u], samples);
+	}
+}
+
+static NOINLINE void measure(struct run *run)
+{
+	check(run->depth);
+	if (run->cg)
+		count(run->depth);
+	else
+		timing(run->depth, run->samples);
+	fflush(stdout);
+}
+
+static NOINLINE void at_leaf(void *arg)
+{
+	measure((struct run *)arg);
+}
+
+/* ---- setup --------------------------------------------------------------- */
+
+struct found {
+	struct bench_sec secs[BENCH_MAX_SECS];
+	size_t n;
+};
+
+static int phdr_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct found *f = (struct found *)arg;
+	int i;
+	(void)size;
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *p = &info->dlpi_phdr[i];
+		if (p->p_type != PT_SFRAME || f->n == BENCH_MAX_SECS)
+			continue;
+		f->secs[f->n].addr = info->dlpi_addr + p->p_vaddr;
+		f->secs[f->n].size = p->p_memsz;
+		f->secs[f->n].name = info->dlpi_name[0] ? strdup(info->dlpi_name) : "(main program)";
+		f->n++;
+	}
+	return 0;
+}
+
+static uint64_t find_stack_top(void)
+{
+	FILE *m = fopen("/proc/self/maps", "r");
+	char line[512];
+	unsigned long lo, hi;
+	uint64_t top = 0;
+	if (!m)
+		die("cannot open /proc/self/maps");
+	while (fgets(line, sizeof line, m))
+		if (strstr(line, "[stack]") && sscanf(line, "%lx-%lx", &lo, &hi) == 2)
+			top = hi;
+	fclose(m);
+	if (!top)
+		die("no [stack] in /proc/self/maps");
+	return top;
+}
+
+int main(int argc, char **argv)
+{
+	static const size_t default_depths[] = { 16, 64, 256 };
+	size_t depths[16], ndepths = 0, i;
+	struct found f = { 0 };
+	struct bench_sec ordered[BENCH_MAX_SECS];
+	size_t nord = 0;
+	char err[256];
+	int samples = 201, cg = RUNNING_ON_VALGRIND ? 1 : 0, a;
+
+	for (a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "--samples") && a + 1 < argc) {
+			samples = atoi(argv[++a]);
+		} else if (!strcmp(argv[a], "--depths") && a + 1 < argc) {
+			char *p = argv[++a];
+			while (*p && ndepths < 16) {
+				depths[ndepths++] = strtoul(p, &p, 10);
+				if (*p == ',')
+					p++;
+			}
+		} else {
+			die("usage: %s [--depths 16,64,256] [--samples N]", argv[0]);
+		}
+	}
+	if (!ndepths)
+		for (i = 0; i < 3; i++)
+			depths[ndepths++] = default_depths[i];
+	if (samples < 1)
+		samples = 1;
+
+	stack_hi = find_stack_top();
+	dl_iterate_phdr(phdr_cb, &f);
+	/* The chain library first: nearly every lookup is there. */
+	for (i = 0; i < f.n; i++)
+		if (strstr(f.secs[i].name, "libchain"))
+			ordered[nord++] = f.secs[i];
+	if (!nord)
+		die("libchain has no PT_GNU_SFRAME segment (was it built with -Wa,--gsframe?)");
+	for (i = 0; i < f.n; i++)
+		if (!strstr(f.secs[i].name, "libchain"))
+			ordered[nord++] = f.secs[i];
+	if (sfu_setup(ordered, nord, err, sizeof err))
+		die("sfu: %s", err);
+	have[U_FP] = have[U_SFU] = have[U_LIB] = 1;
+#if BENCH_SFX
+	if (sfx_setup(ordered, nord, err, sizeof err))
+		die("sfu-exp: %s", err);
+	have[U_SFX] = 1;
+	have[U_SFX_CACHE] = sfx_has_cache();
+#endif
+	for (i = 0; i < nord; i++)
+		printf("SECTION %s version=%d size=%zu fdes=%u\n", ordered[i].name, sfu_version(i), ordered[i].size,
+		       (unsigned)sfu_nfdes(i));
+
+	for (i = 0; i < ndepths; i++) {
+		struct run run = { depths[i], samples, cg };
+		if (depths[i] < 8 || depths[i] + 4 > BENCH_MAX_FRAMES)
+			die("depth %zu out of range", depths[i]);
+		/* D chain functions: more than the D - 4 the walks take, so no
+		 * walk reaches chain_run or main. */
+		chain_run((int)(i % 3), (int)depths[i], 12345u + i, at_leaf, &run);
+	}
+	return 0;
+}
