@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# make size: code size and worst-case stack use of the core, next to libgcc's
+# DWARF unwinder.
+#
+# For aarch64 and x86_64, with gcc 12 and clang 14, and for two configs:
+#   full       V1+V2+V3, both byte orders (the defaults)
+#   smallest   one version, native byte order: V3 little-endian
+#              (-DSFU_V1=0 -DSFU_V2=0 -DSFU_BIG=0)
+# it compiles test/size/core_tu.c (SFU_IMPLEMENTATION, every function
+# external) with bare-metal flags and reports
+#   all        .text / .rodata of the object: the whole API
+#   backtrace  .text / .rodata after a --gc-sections link rooted at
+#              sfu_section_init + sfu_backtrace: what a panic handler pays
+# then the same for libgcc_eh.a's unwind-dw2.o + unwind-dw2-fde-dip.o of the
+# installed gcc 12 for the same arch, and the worst-case stack of one
+# sfu_backtrace call: gcc's -fstack-usage frames summed along the deepest
+# path of its -fcallgraph-info=su call graph (test/size/report.py).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$(pwd -P)
+B=build/size
+
+missing=""
+have_cmd() { command -v "$1" >/dev/null 2>&1 || missing="$missing $2"; }
+have_file() { [ -e "$1" ] || missing="$missing $2"; }
+have_cmd gcc gcc
+have_cmd clang clang
+have_cmd ld binutils
+have_cmd readelf binutils
+have_cmd python3 python3
+have_cmd aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu
+have_cmd aarch64-linux-gnu-ld binutils-aarch64-linux-gnu
+have_file /usr/lib/gcc/x86_64-linux-gnu/12/libgcc_eh.a gcc-12
+have_file /usr/lib/gcc-cross/aarch64-linux-gnu/12/libgcc_eh.a libgcc-12-dev-arm64-cross
+if [ -n "$missing" ]; then
+	missing=$(echo $missing | tr ' ' '\n' | sort -u | tr '\n' ' ')
+	echo "size: missing Debian packages; install them with:" >&2
+	echo "  apt-get update && apt-get install -y $missing" >&2
+	exit 1
+fi
+
+rm -rf "$B"
+mkdir -p "$B"
+
+COMMON="-std=c99 -Os -ffreestanding -nostdlib -fno-pic -Wall -Wextra -Wundef -Werror -I$ROOT/core"
+arch_flags() { case "$1" in aarch64) echo "-mgeneral-regs-only" ;; x86_64) echo "-mno-red-zone" ;; esac; }
+cc_for() { # arch compiler
+	case "$1-$2" in
+	aarch64-gcc) echo "aarch64-linux-gnu-gcc" ;;
+	x86_64-gcc) echo "gcc" ;;
+	aarch64-clang) echo "clang --target=aarch64-none-elf" ;;
+	x86_64-clang) echo "clang --target=x86_64-none-elf" ;;
+	esac
+}
+ld_for() { case "$1" in aarch64) echo aarch64-linux-gnu-ld ;; x86_64) echo ld ;; esac; }
+cfg_flags() {
+	case "$1" in
+	full) echo "" ;;
+	smallest) echo "-DSFU_V1=0 -DSFU_V2=0 -DSFU_BIG=0" ;;
+	esac
+}
+
+for arch in aarch64 x86_64; do
+	for comp in gcc clang; do
+		for cfg in full smallest; do
+			d="$B/$arch-$comp-$cfg"
+			mkdir -p "$d"
+			cc=$(cc_for $arch $comp)
+			flags="$COMMON $(arch_flags $arch) $(cfg_flags $cfg)"
+			echo "$cc $flags" >"$d/flags"
+			# The whole API, and the stack data (gcc: call graph too).
+			extra="-fstack-usage"
+			[ $comp = gcc ] && extra="$extra -fcallgraph-info=su"
+			(cd "$d" && $cc $flags $extra -c "$ROOT/test/size/core_tu.c" -o core.o) ||
+				{ echo "size: $cc failed ($cfg)" >&2; exit 1; }
+			if [ -n "$(nm -u "$d/core.o")" ]; then
+				echo "size: $d/core.o has undefined symbols:" >&2
+				nm -u "$d/core.o" >&2
+				exit 1
+			fi
+			# What a panic handler links: gc from the two calls it makes.
+			$cc $flags -ffunction-sections -fdata-sections -c test/size/core_tu.c -o "$d/core-fs.o"
+			$(ld_for $arch) --gc-sections -e sfu_backtrace -u sfu_section_init -o "$d/backtrace.elf" "$d/core-fs.o"
+		done
+	done
+done
+
+# libgcc's DWARF unwinder objects, as installed.
+for arch in x86_64 aarch64; do
+	case $arch in
+	x86_64) a=/usr/lib/gcc/x86_64-linux-gnu/12/libgcc_eh.a ;;
+	aarch64) a=/usr/lib/gcc-cross/aarch64-linux-gnu/12/libgcc_eh.a ;;
+	esac
+	mkdir -p "$B/libgcc-$arch"
+	(cd "$B/libgcc-$arch" && ar x "$a" unwind-dw2.o unwind-dw2-fde-dip.o)
+done
+
+python3 test/size/report.py "$B" | tee "$B/table.txt"
