@@ -1,0 +1,294 @@
+/*
+ * board.c -- QEMU `-M virt` (aarch64): PL011 UART, GICv2, generic timer,
+ * semihosting exit and command line, and the C side of the vectors.
+ *
+ * Addresses are those of QEMU's virt board (hw/arm/virt.c memory map):
+ * flash at 0, GIC distributor 0x08000000, GIC CPU interface 0x08010000,
+ * PL011 0x09000000, RAM from 0x40000000.
+ */
+#include "ex.h"
+
+#define UART_BASE 0x09000000u
+#define GICD_BASE 0x08000000u
+#define GICC_BASE 0x08010000u
+
+/* PL011 (PrimeCell UART TRM): data register, flag register (TXFF = transmit
+ * FIFO full), control register. */
+#define UART_DR 0x000
+#define UART_FR 0x018
+#define UART_CR 0x030
+#define UART_FR_TXFF (1u << 5)
+
+/* GICv2 (IHI 0048B): distributor and CPU interface registers used. */
+#define GICD_CTLR 0x000
+#define GICD_ISENABLER 0x100
+#define GICD_ICENABLER 0x180
+#define GICD_IPRIORITYR 0x400
+#define GICC_CTLR 0x000
+#define GICC_PMR 0x004
+#define GICC_IAR 0x00c
+#define GICC_EOIR 0x010
+#define GIC_SPURIOUS 1020u
+
+/* EL1 virtual timer interrupt: PPI 11 = INTID 27 on virt (the DTB's
+ * "arm,armv8-timer" node lists it). */
+#define TIMER_INTID 27u
+
+/* Semihosting (Arm "Semihosting for AArch32 and AArch64"): HLT #0xF000,
+ * operation in w0, parameter block address in x1. */
+#define SYS_GET_CMDLINE 0x15u
+#define SYS_EXIT_EXTENDED 0x20u
+#define ADP_STOPPED_APPLICATION_EXIT 0x20026u
+#define HLT_F000 0xd45e0000u
+
+/* PSCI SYSTEM_OFF (DEN 0022), the exit of last resort. */
+#define PSCI_SYSTEM_OFF 0x84000008u
+
+/* Set by head.S. */
+uint64_t board_boot_el;
+uint64_t board_pac_enabled;
+
+static bool semihosting_off;
+static uint64_t timer_interval;
+static uint32_t unexpected_irqs;
+
+static inline void w32(uintptr_t addr, uint32_t v)
+{
+    *(volatile uint32_t *)addr = v;
+}
+
+static inline uint32_t r32(uintptr_t addr)
+{
+    return *(volatile uint32_t *)addr;
+}
+
+#define READ_SYSREG(name)                                                   \
+    ({                                                                      \
+        uint64_t v__;                                                       \
+        __asm__ volatile("mrs %0, " #name : "=r"(v__));                     \
+        v__;                                                                \
+    })
+#define WRITE_SYSREG(name, v) __asm__ volatile("msr " #name ", %0" : : "r"((uint64_t)(v)))
+
+/* -------------------------------------------------------------------------
+ * Semihosting.
+ */
+static uint64_t semihost(uint32_t op, void *block)
+{
+    register uint64_t x0 __asm__("x0") = op;
+    register uint64_t x1 __asm__("x1") = (uint64_t)(uintptr_t)block;
+
+    if (semihosting_off)
+        return (uint64_t)-1;
+    __asm__ volatile("hlt #0xf000" : "+r"(x0) : "r"(x1) : "memory");
+    return x0;
+}
+
+const char *board_cmdline(void)
+{
+    static char buf[256];
+    uint64_t block[2] = { (uint64_t)(uintptr_t)buf, sizeof buf - 1 };
+
+    /* QEMU answers with "<kernel path> <-append text>" when no
+     * -semihosting-config arg= is given. */
+    if (semihost(SYS_GET_CMDLINE, block) != 0)
+        buf[0] = '\0';
+    buf[sizeof buf - 1] = '\0';
+    return buf;
+}
+
+EX_NORETURN void board_exit(int status)
+{
+    uint64_t block[2] = { ADP_STOPPED_APPLICATION_EXIT, (uint64_t)status };
+
+    semihost(SYS_EXIT_EXTENDED, block);
+    /* Only reached without -semihosting: power off, losing the status.
+     * QEMU's PSCI conduit is HVC, or SMC when EL2 exists. */
+    ex_printf("exit %d: semihosting is off, PSCI SYSTEM_OFF (QEMU exits 0)\n", status);
+    {
+        register uint64_t x0 __asm__("x0") = PSCI_SYSTEM_OFF;
+
+        if (board_boot_el == 2)
+            __asm__ volatile("smc #0" : "+r"(x0) : : "memory");
+        else
+            __asm__ volatile("hvc #0" : "+r"(x0) : : "memory");
+    }
+    for (;;)
+        __asm__ volatile("wfi");
+}
+
+/* -------------------------------------------------------------------------
+ * UART.
+ */
+void board_putc(char c)
+{
+    while (r32(UART_BASE + UART_FR) & UART_FR_TXFF)
+        ;
+    w32(UART_BASE + UART_DR, (uint8_t)c);
+}
+
+static void uart_init(void)
+{
+    /* QEMU's PL011 transmits without setup; enable UART and TX anyway so
+     * the code is right on a board where the firmware left it off. */
+    w32(UART_BASE + UART_CR, (1u << 0) | (1u << 8) | (1u << 9));
+}
+
+/* -------------------------------------------------------------------------
+ * GIC and timer.
+ */
+static void gic_init(void)
+{
+    w32(GICD_BASE + GICD_CTLR, 0);
+    /* Priority 0x80 for the timer PPI (byte-addressed priority array). */
+    *(volatile uint8_t *)(uintptr_t)(GICD_BASE + GICD_IPRIORITYR + TIMER_INTID) = 0x80;
+    w32(GICD_BASE + GICD_ISENABLER, 1u << TIMER_INTID);
+    w32(GICD_BASE + GICD_CTLR, 1);
+    w32(GICC_BASE + GICC_PMR, 0xf0);
+    w32(GICC_BASE + GICC_CTLR, 1);
+}
+
+void board_timer_start(uint32_t hz)
+{
+    uint64_t freq = READ_SYSREG(cntfrq_el0);
+
+    timer_interval = freq / hz ? freq / hz : 1;
+    WRITE_SYSREG(cntv_tval_el0, timer_interval);
+    WRITE_SYSREG(cntv_ctl_el0, 1); /* ENABLE, IMASK clear */
+    __asm__ volatile("isb\n\tmsr daifclr, #2" : : : "memory");
+}
+
+void board_timer_stop(void)
+{
+    __asm__ volatile("msr daifset, #2" : : : "memory");
+    WRITE_SYSREG(cntv_ctl_el0, 0);
+    __asm__ volatile("isb" : : : "memory");
+}
+
+static void handle_irq(struct sfu_aarch64_trap_frame *tf)
+{
+    uint32_t iar = r32(GICC_BASE + GICC_IAR);
+    uint32_t id = iar & 0x3ffu;
+
+    if (id >= GIC_SPURIOUS)
+        return; /* spurious: no EOI (GICv2 spec, "Spurious interrupts") */
+    if (id == TIMER_INTID) {
+        /* Re-arm first: TVAL counts from now, so the period stays
+         * roughly fixed however long ex_tick takes. */
+        WRITE_SYSREG(cntv_tval_el0, timer_interval);
+        ex_tick(tf);
+    } else {
+        unexpected_irqs++;
+    }
+    w32(GICC_BASE + GICC_EOIR, iar);
+}
+
+/* -------------------------------------------------------------------------
+ * Synchronous exceptions and the rest.
+ */
+
+/* ESR_EL1.EC values (ARM ARM, ESR_EL1, "Exception Class"). */
+static const char *ec_name(uint32_t ec)
+{
+    switch (ec) {
+    case 0x00: return "undefined instruction (EC 0x00 unknown reason)";
+    case 0x07: return "FP/SIMD access trap (EC 0x07)";
+    case 0x0e: return "illegal execution state (EC 0x0e)";
+    case 0x15: return "SVC (EC 0x15)";
+    case 0x1c: return "pointer authentication failure (EC 0x1c FPAC)";
+    case 0x20: return "instruction abort from EL0 (EC 0x20)";
+    case 0x21: return "instruction abort (EC 0x21)";
+    case 0x22: return "PC alignment fault (EC 0x22)";
+    case 0x24: return "data abort from EL0 (EC 0x24)";
+    case 0x25: return "data abort (EC 0x25)";
+    case 0x26: return "SP alignment fault (EC 0x26)";
+    case 0x3c: return "BRK (EC 0x3c)";
+    default: return "synchronous exception (other EC)";
+    }
+}
+
+/* FAR_EL1 holds the faulting address for aborts (unless ISS.FnV says it
+ * is not valid) and for PC alignment faults. */
+static bool far_valid(uint32_t ec, uint64_t esr)
+{
+    switch (ec) {
+    case 0x20:
+    case 0x21:
+    case 0x22:
+        return true;
+    case 0x24:
+    case 0x25:
+        return (esr & (1u << 10)) == 0; /* FnV */
+    default:
+        return false;
+    }
+}
+
+void a64_trap(struct sfu_aarch64_trap_frame *tf, unsigned kind);
+
+void a64_trap(struct sfu_aarch64_trap_frame *tf, unsigned kind)
+{
+    unsigned group = kind >> 2, type = kind & 3u;
+    uint32_t ec = (uint32_t)(tf->esr >> 26) & 0x3fu;
+    struct ex_fault f;
+
+    if (group <= 1 && type == 1) {
+        handle_irq(tf);
+        return;
+    }
+    /* HLT #0xF000 without -semihosting is undefined: remember that,
+     * skip it and let the caller fall back. */
+    if (type == 0 && ec == 0x00 && *(const volatile uint32_t *)(uintptr_t)tf->elr == HLT_F000) {
+        semihosting_off = true;
+        tf->x[0] = (uint64_t)-1;
+        tf->elr += 4;
+        return;
+    }
+
+    f.what = "?";
+    if (group >= 2) {
+        f.what = "exception from a lower EL (no EL0 code exists)";
+    } else if (type == 0) {
+        f.what = ec_name(ec);
+    } else if (type == 2) {
+        f.what = "FIQ (unexpected)";
+    } else {
+        f.what = "SError";
+    }
+    sfu_aarch64_from_trap(tf, &f.regs);
+    f.code = tf->esr;
+    f.addr = tf->far;
+    f.addr_valid = type == 0 && far_valid(ec, tf->esr);
+    f.tf = tf;
+    if (group == 1)
+        ex_printf("\n(taken on SP_EL1: the fault is in boot code or in a handler)\n");
+    if (group >= 2)
+        board_exit(EX_BUG);
+    ex_fault(&f);
+}
+
+/* -------------------------------------------------------------------------
+ * Banner and entry.
+ */
+void board_banner(void)
+{
+    uint64_t midr = READ_SYSREG(midr_el1);
+    uint64_t el = (READ_SYSREG(CurrentEL) >> 2) & 3u;
+
+    ex_printf("  cpu       MIDR 0x%llx, running at EL%llu (entered at EL%llu), SP_EL0 threads\n",
+              (unsigned long long)midr, (unsigned long long)el,
+              (unsigned long long)board_boot_el);
+    ex_printf("  pac       %s\n",
+              board_pac_enabled ? "SCTLR_EL1.EnIA set (CPU has FEAT_PAuth)" : "off (no FEAT_PAuth)");
+    ex_printf("  timer     CNTFRQ %llu Hz, virtual timer INTID %u via GICv2\n",
+              (unsigned long long)READ_SYSREG(cntfrq_el0), TIMER_INTID);
+}
+
+EX_NORETURN void board_main(void);
+
+EX_NORETURN void board_main(void)
+{
+    uart_init();
+    gic_init();
+    ex_main();
+}

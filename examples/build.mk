@@ -1,0 +1,141 @@
+# examples/build.mk -- build and boot the bare-metal QEMU example images.
+#
+# Included by examples/Makefile, and meant to be included by the top-level
+# Makefile as well: every variable and target here is prefixed EX_/ex-,
+# every path is derived from this file's own location, so the include
+# works from any directory.
+#
+# Interface (all variables can be overridden on the command line):
+#
+#   targets
+#     ex-all           build the three images (below)
+#     ex-run           boot every image/CPU/scenario, print the serial
+#                      output, one "ok <case>" / "FAIL <case>: <why>" line
+#                      per boot; fails if any case failed
+#     ex-check-sframe  check each image's .sframe with nm and objdump
+#     ex-clean         remove $(EX_OUT)
+#
+#   images
+#     $(EX_OUT)/aarch64-virt/sfu-aarch64-virt.elf          no PAC
+#     $(EX_OUT)/aarch64-virt-pac/sfu-aarch64-virt-pac.elf  -mbranch-protection=pac-ret
+#     $(EX_OUT)/x86_64-pc/sfu-x86_64-pc.elf
+#
+#   tools
+#     CC_aarch64 LD_aarch64 OBJDUMP_aarch64 NM_aarch64 READELF_aarch64
+#     CC_x86_64  LD_x86_64  OBJDUMP_x86_64  NM_x86_64  READELF_x86_64
+#     QEMU_aarch64 QEMU_x86_64
+#     To build with a chroot toolchain, prefix the tools, e.g.
+#       CC_x86_64="tools/toolchain.sh run trixie gcc"
+#     (run from the repository root: the chroot bind-mounts $PWD).
+#
+#   knobs
+#     EX_OUT        output directory             (default <repo>/build/examples)
+#     EX_OPT        optimisation flags           (default -O2 -g)
+#     EX_WERROR     warnings as errors           (default -Werror)
+#     EX_SCENARIOS  scenarios ex-run boots       (default: all of them)
+#     EX_TIMEOUT    seconds per QEMU boot        (default 20)
+#     EX_DEFAULT_SCENARIO  what an image runs when -append names none
+#                                                (default hello)
+
+# Absolute paths, and every tool runs from the repository root: a chroot
+# toolchain (tools/toolchain.sh run) bind-mounts only $PWD, at the same
+# path, so port/ and linker/ must lie below the directory it runs in.
+EX_DIR := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+EX_ROOT := $(abspath $(EX_DIR)/..)
+EX_OUT ?= $(EX_ROOT)/build/examples
+
+CC_aarch64 ?= aarch64-linux-gnu-gcc
+LD_aarch64 ?= aarch64-linux-gnu-ld
+OBJDUMP_aarch64 ?= aarch64-linux-gnu-objdump
+NM_aarch64 ?= aarch64-linux-gnu-nm
+READELF_aarch64 ?= aarch64-linux-gnu-readelf
+CC_x86_64 ?= gcc
+LD_x86_64 ?= ld
+OBJDUMP_x86_64 ?= objdump
+NM_x86_64 ?= nm
+READELF_x86_64 ?= readelf
+QEMU_aarch64 ?= qemu-system-aarch64
+QEMU_x86_64 ?= qemu-system-x86_64
+
+EX_OPT ?= -O2 -g
+EX_WERROR ?= -Werror
+EX_TIMEOUT ?= 20
+EX_DEFAULT_SCENARIO ?= hello
+EX_SCENARIOS ?= hello panic null udf timer corrupt loop badsp
+
+# Flags every object gets.  -fasynchronous-unwind-tables keeps the CFI that
+# gas turns into .sframe (-Wa,--gsframe); -fno-delete-null-pointer-checks
+# keeps the deliberate null load a load.
+EX_CFLAGS := -std=gnu11 $(EX_OPT) -ffreestanding -nostdlib -fno-builtin \
+	-fno-pic -fno-pie -fno-stack-protector -fasynchronous-unwind-tables \
+	-fno-delete-null-pointer-checks -Wa,--gsframe \
+	-Wall -Wextra -Wundef $(EX_WERROR) -MMD -MP \
+	-DEX_DEFAULT_SCENARIO='"$(EX_DEFAULT_SCENARIO)"'
+EX_ASFLAGS := -Wa,--gsframe -MMD -MP
+
+# Per architecture.  aarch64: no FP/SIMD registers (the vectors do not save
+# them), no out-of-line atomics helpers (no libgcc).  x86_64: no red zone
+# (interrupts push below RSP), no SSE, addresses below 2 GiB.
+EX_CFLAGS_aarch64 := -mgeneral-regs-only -mno-outline-atomics
+EX_CFLAGS_x86_64 := -m64 -mno-red-zone -mgeneral-regs-only -mcmodel=small \
+	-fcf-protection=none
+
+# Files built without a frame pointer; every other C file keeps it.
+EX_NOFP := chain_nofp.c leaf.c workload_nofp.c
+
+EX_COMMON_SRCS := print.c mem.c scenario.c panic.c dump.c chain_fp.c \
+	chain_nofp.c chain_big.c leaf.c corrupt.c workload.c workload_nofp.c
+
+# One RWX load segment is what a bare-metal image without page permissions
+# is; the MMU setup maps all RAM RWX anyway.
+EX_LDFLAGS := -nostdlib -static -z noexecstack --build-id=none --no-warn-rwx-segments \
+	-L $(EX_ROOT)/linker
+
+# ex_image: $(1) image name, $(2) arch, $(3) board dir, $(4) extra CFLAGS,
+# $(5) board sources, $(6) extra LDFLAGS
+define ex_image
+EX_IMAGES += $(EX_OUT)/$(1)/sfu-$(1).elf
+EX_OBJS_$(1) := $$(addprefix $(EX_OUT)/$(1)/,$$(patsubst %.c,%.o,$$(patsubst %.S,%.o,$(5) $(EX_COMMON_SRCS))))
+EX_ARCH_$(1) := $(2)
+
+$(EX_OUT)/$(1)/%.o: $(EX_DIR)/$(3)/%.S
+	@mkdir -p $$(@D)
+	cd $(EX_ROOT) && $$(CC_$(2)) $$(EX_ASFLAGS) $$(EX_CFLAGS_$(2)) $(4) -c $$< -o $$@
+
+$(EX_OUT)/$(1)/%.o: $(EX_DIR)/$(3)/%.c
+	@mkdir -p $$(@D)
+	cd $(EX_ROOT) && $$(CC_$(2)) $$(EX_CFLAGS) $$(EX_CFLAGS_$(2)) $(4) -fno-omit-frame-pointer \
+		-I $(EX_DIR)/common -I $(EX_ROOT)/port/$(2) -DEX_BOARD='"$(3)"' -c $$< -o $$@
+
+$(EX_OUT)/$(1)/%.o: $(EX_DIR)/common/%.c
+	@mkdir -p $$(@D)
+	cd $(EX_ROOT) && $$(CC_$(2)) $$(EX_CFLAGS) $$(EX_CFLAGS_$(2)) $(4) \
+		$$(if $$(filter $$(notdir $$<),$(EX_NOFP)),-fomit-frame-pointer,-fno-omit-frame-pointer) \
+		$$(if $$(filter mem.c,$$(notdir $$<)),-fno-tree-loop-distribute-patterns) \
+		-I $(EX_DIR)/common -I $(EX_ROOT)/port/$(2) -DEX_BOARD='"$(3)"' -c $$< -o $$@
+
+$(EX_OUT)/$(1)/sfu-$(1).elf: $$(EX_OBJS_$(1)) $(EX_DIR)/$(3)/link.ld $(EX_ROOT)/linker/sframe.ld
+	cd $(EX_ROOT) && $$(LD_$(2)) $$(EX_LDFLAGS) $(6) -T $(EX_DIR)/$(3)/link.ld -Map $$@.map -o $$@ $$(EX_OBJS_$(1))
+
+-include $$(EX_OBJS_$(1):.o=.d)
+endef
+
+$(eval $(call ex_image,aarch64-virt,aarch64,aarch64-virt,-mbranch-protection=none -DEX_VARIANT='""',head.S vectors.S board.c,))
+$(eval $(call ex_image,aarch64-virt-pac,aarch64,aarch64-virt,-mbranch-protection=pac-ret -DEX_VARIANT='"pac-ret build"',head.S vectors.S board.c,))
+$(eval $(call ex_image,x86_64-pc,x86_64,x86_64-pc,-DEX_VARIANT='""',head.S isr.S board.c,-z max-page-size=0x1000))
+
+.PHONY: ex-all ex-run ex-check-sframe ex-clean
+
+ex-all: $(EX_IMAGES)
+
+ex-run: ex-all
+	@EX_TIMEOUT=$(EX_TIMEOUT) QEMU_aarch64='$(QEMU_aarch64)' QEMU_x86_64='$(QEMU_x86_64)' \
+		EX_SCENARIOS='$(EX_SCENARIOS)' sh $(EX_DIR)/run-all.sh $(EX_OUT)
+
+ex-check-sframe: ex-all
+	@OBJDUMP_aarch64='$(OBJDUMP_aarch64)' NM_aarch64='$(NM_aarch64)' READELF_aarch64='$(READELF_aarch64)' \
+		OBJDUMP_x86_64='$(OBJDUMP_x86_64)' NM_x86_64='$(NM_x86_64)' READELF_x86_64='$(READELF_x86_64)' \
+		sh $(EX_DIR)/check-sframe.sh $(EX_OUT)
+
+ex-clean:
+	rm -rf $(EX_OUT)

@@ -1,0 +1,45 @@
+/*
+ * chain_big.c -- demo chain, large frames.
+ *
+ * Frames 3 and 6.  chain_c has an 8 KiB local array, so its CFA offset
+ * does not fit the 1-byte FRE offsets and (on aarch64) the frame record
+ * is not at the top of the frame.  chain_f is noreturn and carries out the
+ * scenario's action at the bottom of the chain.
+ */
+#include "ex.h"
+
+EX_NOINLINE int chain_c(int depth, enum ex_action act)
+{
+    volatile uint8_t big[8192];
+    int r;
+
+    big[0] = (uint8_t)depth;
+    big[sizeof big - 1] = (uint8_t)act;
+    r = chain_d(depth + 1, act);
+    return r + big[0] + big[sizeof big - 1];
+}
+
+EX_NOINLINE EX_NORETURN void chain_f(int depth, enum ex_action act)
+{
+    volatile uint64_t scratch[64];
+
+    scratch[0] = (uint64_t)depth;
+    scratch[63] = (uint64_t)act;
+    switch (act) {
+    case EX_ACT_PANIC:
+        panic("deliberate panic at the bottom of a 6-deep chain");
+    case EX_ACT_NULL:
+        scratch[1] = (uint64_t)leaf_load(ex_null_ptr);
+        break;
+    case EX_ACT_UDF:
+        leaf_udf();
+        break;
+    case EX_ACT_CORRUPT:
+        corrupt_records((int)scratch[0] + 1);
+    case EX_ACT_LOOP:
+        corrupt_loop((int)scratch[0] + 1);
+    case EX_ACT_BADSP:
+        corrupt_sp();
+    }
+    panic("chain_f: the expected fault did not happen");
+}

@@ -1,0 +1,161 @@
+/*
+ * ex.h -- what the two example boards share.
+ *
+ * The examples are split in two:
+ *   examples/<board>/   boot code, vectors, UART, timer, exit  (board_*)
+ *   examples/common/    output, scenarios, demo call chains, panic and
+ *                       fault reports                           (ex_*)
+ * A board calls ex_main() once it can print, take exceptions and exit;
+ * everything after that is common.
+ *
+ * Freestanding: no C library.  <stdarg.h> is a compiler header and is
+ * available under -ffreestanding; the ports themselves do not use it.
+ */
+#ifndef EX_H
+#define EX_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ex_port.h"
+
+#define EX_NORETURN __attribute__((noreturn))
+#define EX_NOINLINE __attribute__((noinline))
+#define EX_USED __attribute__((used))
+
+/* -------------------------------------------------------------------------
+ * Exit status of an image: what happened, the same numbers on both boards.
+ * The status QEMU returns differs per board:
+ *
+ *   status        aarch64-virt (semihosting)   x86_64-pc (isa-debug-exit)
+ *   EX_PASS  0    0                            1
+ *   EX_FAIL  1    1                            3
+ *   EX_PANIC 2    2                            5
+ *   EX_FAULT 3    3                            7
+ *   EX_USAGE 4    4                            9
+ *   EX_BUG   5    5                            11
+ *
+ * x86_64: QEMU's isa-debug-exit exits with (value << 1) | 1, so it can
+ * never produce 0; 0 from qemu-system-x86_64 means the guest reset or
+ * triple-faulted (with -no-reboot) or shut down some other way.
+ * aarch64: if semihosting is off, the board falls back to PSCI SYSTEM_OFF
+ * and QEMU exits 0 whatever the status was.
+ * Both: 124 is `timeout` killing a hung QEMU.
+ */
+enum ex_status {
+    EX_PASS = 0,  /* the scenario ran to its expected end */
+    EX_FAIL = 1,  /* a self-check failed (too few ticks, bad checksum) */
+    EX_PANIC = 2, /* panic() was called */
+    EX_FAULT = 3, /* a CPU exception reached the fault handler */
+    EX_USAGE = 4, /* unknown scenario name */
+    EX_BUG = 5    /* board trouble: unexpected vector, nested fault... */
+};
+
+/* -------------------------------------------------------------------------
+ * Board hooks: each examples/<board>/board.c defines these.
+ */
+void board_putc(char c);
+EX_NORETURN void board_exit(int status);
+/* The boot command line ("" if none): x86 multiboot cmdline, aarch64
+ * semihosting SYS_GET_CMDLINE.  Either way QEMU's -append ends up in it. */
+const char *board_cmdline(void);
+/* Print board-specific lines of the boot banner (CPU mode, EL, ...). */
+void board_banner(void);
+/* Periodic timer interrupt at about `hz` per second; each tick calls
+ * ex_tick() with the interrupted registers.  stop masks it again. */
+void board_timer_start(uint32_t hz);
+void board_timer_stop(void);
+/* Read stack bounds of the interrupted (thread) stack and of the whole
+ * stack area (exception stacks included), for the dump and the core. */
+extern char __stack_lo[], __stack_hi[];
+extern char __text_start[], __text_end[];
+extern char __sframe_start[], __sframe_end[];
+extern char __ram_start[], __ram_end[];
+
+/* -------------------------------------------------------------------------
+ * Output (print.c): a small printf for the panic path.  Conversions: %s %c
+ * %d %i %u %x %X %p %%, flags '0' and '-', a width, length l/ll/z.  %p
+ * prints 0x and 16 hex digits.  No floating point.
+ */
+void ex_putc(char c);
+void ex_puts(const char *s);
+void ex_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ex_vprintf(const char *fmt, va_list ap);
+
+/* String helpers for the command line (no libc). */
+size_t ex_strlen(const char *s);
+bool ex_streq(const char *a, const char *b);
+
+/* -------------------------------------------------------------------------
+ * Scenarios (scenario.c).  ex_main parses "scenario=NAME" from the command
+ * line and runs it; every scenario ends in board_exit.
+ */
+EX_NORETURN void ex_main(void);
+
+/* -------------------------------------------------------------------------
+ * Panic and faults (panic.c, dump.c).
+ */
+EX_NORETURN void panic(const char *msg);
+
+/* A CPU exception, already decoded by the board. */
+struct ex_fault {
+    const char *what;       /* "data abort", "#PF", ... */
+    struct sfu_port_regs regs; /* interrupted context (sfu_port_from_trap) */
+    uint64_t code;          /* ESR_EL1 / error code */
+    uint64_t addr;          /* FAR_EL1 / CR2 */
+    bool addr_valid;        /* false: the CPU gives no fault address */
+    const sfu_port_trap_frame *tf; /* the raw frame, for the dump */
+};
+EX_NORETURN void ex_fault(const struct ex_fault *f);
+
+/* Timer tick from the board's IRQ handler. */
+void ex_tick(const sfu_port_trap_frame *tf);
+
+/* The dump: registers now, backtrace once the core is wired in (dump.c). */
+void ex_dump_regs(const struct sfu_port_regs *regs);
+void ex_dump_backtrace(const struct sfu_port_regs *regs, const sfu_port_trap_frame *tf);
+
+/* -------------------------------------------------------------------------
+ * Demo call chains (chain_*.c, leaf.c, corrupt.c, workload*.c).
+ */
+enum ex_action {
+    EX_ACT_PANIC,   /* panic() at the bottom of the chain */
+    EX_ACT_NULL,    /* load through a null pointer in a leaf */
+    EX_ACT_UDF,     /* undefined instruction in a leaf */
+    EX_ACT_CORRUPT, /* smash saved frame records, then panic */
+    EX_ACT_LOOP,    /* make a frame record point at itself, then panic */
+    EX_ACT_BADSP    /* point SP at unmapped memory and use it */
+};
+
+/* chain_fp.c (frame pointers) -> chain_nofp.c (-fomit-frame-pointer) ->
+ * chain_big.c (large frame) -> chain_fp.c -> chain_nofp.c -> chain_big.c
+ * (noreturn) -> the action. */
+int chain_a(int depth, enum ex_action act);
+int chain_d(int depth, enum ex_action act);
+int chain_b(int depth, enum ex_action act);
+int chain_e(int depth, enum ex_action act);
+int chain_c(int depth, enum ex_action act);
+EX_NORETURN void chain_f(int depth, enum ex_action act);
+
+/* leaf.c, compiled with -fomit-frame-pointer: leaves with no frame. */
+int leaf_load(const volatile int *p);
+void leaf_udf(void);
+extern const volatile int *volatile ex_null_ptr;
+
+/* corrupt.c */
+EX_NORETURN void corrupt_records(int depth);
+EX_NORETURN void corrupt_loop(int depth);
+EX_NORETURN void corrupt_sp(void);
+
+/* workload.c / workload_nofp.c: deterministic mixed-depth work. */
+uint64_t work_run(uint64_t seed);
+uint64_t work_fp_1(uint64_t x, unsigned depth);
+uint64_t work_fp_2(uint64_t x, unsigned depth);
+uint64_t work_nofp_1(uint64_t x, unsigned depth);
+uint64_t work_nofp_2(uint64_t x, unsigned depth);
+uint64_t work_big(uint64_t x, unsigned depth);
+uint64_t work_leaf(uint64_t x);
+
+#endif /* EX_H */

@@ -1,0 +1,22 @@
+/*
+ * leaf.c -- frameless leaves that fault, built with -fomit-frame-pointer.
+ *
+ * A leaf saves nothing: on aarch64 the return address is still in x30 and
+ * the SFrame row has no RA offset; on x86_64 it is at the CFA - 8 as
+ * always.  The faulting PC is exact (from the trap frame).
+ */
+#include "ex.h"
+
+/* Stays NULL.  Volatile so gcc cannot see the null pointer and replace
+ * the load with a trap of its own (-fisolate-erroneous-paths). */
+const volatile int *volatile ex_null_ptr;
+
+EX_NOINLINE int leaf_load(const volatile int *p)
+{
+    return *p + 1;
+}
+
+EX_NOINLINE void leaf_udf(void)
+{
+    EX_UNDEFINED_INSN();
+}

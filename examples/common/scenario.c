@@ -1,0 +1,295 @@
+/*
+ * scenario.c -- boot banner, scenario selection, the scenarios themselves.
+ *
+ * A scenario is chosen at boot: the command line (QEMU -append) is searched
+ * for "scenario=NAME".  Without one, EX_DEFAULT_SCENARIO (a build-time
+ * string, default "hello") runs.  Every scenario ends by exiting QEMU with
+ * an enum ex_status; the table below says which status each one expects,
+ * and examples/qemu-run.sh checks it.
+ */
+#include "ex.h"
+
+#ifndef EX_BOARD
+#error "EX_BOARD (board name string) must be defined by the build"
+#endif
+#ifndef EX_DEFAULT_SCENARIO
+#define EX_DEFAULT_SCENARIO "hello"
+#endif
+#ifndef EX_VARIANT
+#define EX_VARIANT ""
+#endif
+
+/* Timer test: tick rate and the number of ticks to see during the
+ * workload.  Ticks are counted until EX_TIMER_RUN, and at least
+ * EX_TIMER_MIN must have arrived for a pass. */
+#ifndef EX_TIMER_HZ
+#define EX_TIMER_HZ 10000u
+#endif
+#define EX_TIMER_MIN 2000u
+#define EX_TIMER_RUN 2500u
+/* Workload rounds before giving up on the timer (a dead timer must not
+ * hang the run until the 20 s timeout). */
+#define EX_TIMER_MAX_ROUNDS 2000000u
+
+static uint64_t addr_of(const void *p)
+{
+    return (uint64_t)(uintptr_t)p;
+}
+
+/* -------------------------------------------------------------------------
+ * Banner.
+ */
+
+/* Little-endian field of the section header.  Offsets from the SFrame
+ * specification, "SFrame Header" (the same in V1, V2, V3): sfp_magic at 0
+ * (u16), sfp_version at 2, sfp_flags at 3, sfh_num_fdes at 8 (u32).  Both
+ * boards are little-endian. */
+static uint32_t sframe_u(unsigned off, unsigned size)
+{
+    const volatile uint8_t *p = (const volatile uint8_t *)__sframe_start + off;
+    uint32_t v = 0;
+
+    while (size--)
+        v = (v << 8) | p[size];
+    return v;
+}
+
+static bool sframe_present(void)
+{
+    return (size_t)(__sframe_end - __sframe_start) >= 28 && sframe_u(0, 2) == 0xdee2;
+}
+
+static void banner(const char *cmdline)
+{
+    ex_printf("\nsfu example firmware: %s (%s)%s%s\n", EX_BOARD, EX_ARCH,
+              EX_VARIANT[0] ? ", " : "", EX_VARIANT);
+    ex_printf("  compiler  gcc %s\n", __VERSION__);
+    ex_printf("  .text     %p .. %p\n", (void *)__text_start, (void *)__text_end);
+    ex_printf("  .sframe   %p .. %p (%llu bytes", (void *)__sframe_start, (void *)__sframe_end,
+              (unsigned long long)(__sframe_end - __sframe_start));
+    if (sframe_present())
+        ex_printf(", version %u, flags 0x%x, %u FDEs)\n", (unsigned)sframe_u(2, 1),
+                  (unsigned)sframe_u(3, 1), (unsigned)sframe_u(8, 4));
+    else
+        ex_printf(", NO SFrame header)\n");
+    ex_printf("  stacks    %p .. %p   ram %p .. %p\n", (void *)__stack_lo, (void *)__stack_hi,
+              (void *)__ram_start, (void *)__ram_end);
+    ex_printf("  cmdline   \"%s\"\n", cmdline);
+    board_banner();
+}
+
+/* -------------------------------------------------------------------------
+ * hello: self-checks of the port on real hardware state.
+ */
+static unsigned checks_failed;
+
+static void check(const char *name, bool ok)
+{
+    ex_printf("  check %-28s %s\n", name, ok ? "ok" : "FAIL");
+    if (!ok)
+        checks_failed++;
+}
+
+static EX_NOINLINE void scen_hello(void)
+{
+    struct sfu_port_regs r;
+    volatile uint64_t word = 0x5f5f5f5f5f5f5f5full;
+    uint64_t got = 0, ram_end = addr_of(__ram_end);
+
+    SFU_PORT_CAPTURE(&r);
+    check("sframe header present", sframe_present());
+    check("sframe has FDEs", sframe_present() && sframe_u(8, 4) > 0);
+    check("capture: pc in .text", r.pc >= addr_of(__text_start) && r.pc < addr_of(__text_end));
+    check("capture: sp on the stack", r.sp >= addr_of(__stack_lo) && r.sp < addr_of(__stack_hi));
+    check("capture: sp aligned", (r.sp & (SFU_PORT_STACK_ALIGN - 1u)) == 0);
+    check("read: stack word", sfu_port_read(NULL, addr_of((const void *)&word), &got) == 0 &&
+                                  got == word);
+    check("read: unaligned refused", sfu_port_read(NULL, addr_of((const void *)&word) + 4, &got) != 0);
+    check("read: address 0 refused", sfu_port_read(NULL, 0, &got) != 0);
+    check("read: last ram word", sfu_port_read(NULL, ram_end - 8, &got) == 0);
+    check("read: ram end refused", sfu_port_read(NULL, ram_end, &got) != 0);
+    check("read: top of memory refused", sfu_port_read(NULL, UINT64_MAX - 7, &got) != 0);
+    check("strip_ra: plain address kept", sfu_port_strip_ra(r.pc) == r.pc);
+    check("trap_at: ordinary pc is not", sfu_port_trap_at(NULL, r.pc, r.sp) == NULL);
+    ex_printf("hello: %u check(s) failed\n", checks_failed);
+    board_exit(checks_failed ? EX_FAIL : EX_PASS);
+}
+
+/* -------------------------------------------------------------------------
+ * The chain scenarios: all enter the same 6-deep chain and differ in what
+ * happens at its bottom.
+ */
+static EX_NOINLINE void run_chain(enum ex_action act)
+{
+    int r = chain_a(0, act);
+
+    /* Never reached: chain_f does not return. */
+    ex_printf("chain returned %d\n", r);
+    board_exit(EX_BUG);
+}
+
+static void scen_panic(void) { run_chain(EX_ACT_PANIC); }
+static void scen_null(void) { run_chain(EX_ACT_NULL); }
+static void scen_udf(void) { run_chain(EX_ACT_UDF); }
+static void scen_corrupt(void) { run_chain(EX_ACT_CORRUPT); }
+static void scen_loop(void) { run_chain(EX_ACT_LOOP); }
+static void scen_badsp(void) { run_chain(EX_ACT_BADSP); }
+
+/* -------------------------------------------------------------------------
+ * timer: count ticks during the workload, then replay it without them.
+ */
+static volatile uint32_t ticks;
+static volatile uint32_t ticks_in_text;
+static volatile uint32_t ticks_on_stack;
+static volatile uint64_t tick_min_sp = UINT64_MAX;
+static volatile uint64_t tick_max_sp;
+static uint32_t pc_seen[32]; /* 1024-bit set of hashed interrupted PCs */
+
+void ex_tick(const sfu_port_trap_frame *tf)
+{
+    struct sfu_port_regs r;
+    uint32_t h;
+
+    sfu_port_from_trap(tf, &r);
+    ticks++;
+    if (r.pc >= addr_of(__text_start) && r.pc < addr_of(__text_end))
+        ticks_in_text++;
+    if (r.sp >= addr_of(__stack_lo) && r.sp < addr_of(__stack_hi))
+        ticks_on_stack++;
+    if (r.sp < tick_min_sp)
+        tick_min_sp = r.sp;
+    if (r.sp > tick_max_sp)
+        tick_max_sp = r.sp;
+    /* Fibonacci hashing of the PC into 10 bits. */
+    h = (uint32_t)((r.pc * 0x9e3779b97f4a7c15ull) >> 54);
+    pc_seen[h / 32] |= 1u << (h % 32);
+}
+
+static unsigned popcount32(uint32_t v)
+{
+    unsigned n = 0;
+
+    for (; v; v &= v - 1)
+        n++;
+    return n;
+}
+
+static EX_NOINLINE void scen_timer(void)
+{
+    uint64_t acc = 0, ref = 0;
+    uint32_t rounds = 0, i, seen = 0, got;
+    bool ok;
+
+    ex_printf("timer: %u Hz, workload until %u ticks\n", EX_TIMER_HZ, EX_TIMER_RUN);
+    board_timer_start(EX_TIMER_HZ);
+    while (ticks < EX_TIMER_RUN && rounds < EX_TIMER_MAX_ROUNDS) {
+        acc += work_run(rounds);
+        rounds++;
+    }
+    board_timer_stop();
+    got = ticks;
+
+    /* Same rounds, no interrupts: any register the IRQ path failed to
+     * restore shows up as a different sum. */
+    for (i = 0; i < rounds; i++)
+        ref += work_run(i);
+    for (i = 0; i < 32; i++)
+        seen += popcount32(pc_seen[i]);
+
+    ex_printf("timer: %u ticks during %u workload rounds\n", got, rounds);
+    ex_printf("timer: %u ticks in .text, %u on the stack, sp %p .. %p\n", ticks_in_text,
+              ticks_on_stack, (void *)(uintptr_t)tick_min_sp, (void *)(uintptr_t)tick_max_sp);
+    ex_printf("timer: at least %u distinct interrupted PCs\n", seen);
+    ex_printf("timer: checksum with ticks %p, without %p\n", (void *)(uintptr_t)acc,
+              (void *)(uintptr_t)ref);
+    ok = got >= EX_TIMER_MIN && acc == ref && ticks_in_text == got && ticks_on_stack == got;
+    ex_printf("timer: %s\n", ok ? "PASS" : "FAIL");
+    board_exit(ok ? EX_PASS : EX_FAIL);
+}
+
+/* -------------------------------------------------------------------------
+ * Selection.
+ */
+struct scenario {
+    const char *name;
+    void (*run)(void);
+    enum ex_status expect;
+    const char *what;
+};
+
+static void scen_list(void);
+
+static const struct scenario scenarios[] = {
+    { "hello", scen_hello, EX_PASS, "banner and port self-checks" },
+    { "panic", scen_panic, EX_PANIC, "panic() at the bottom of a 6-deep chain" },
+    { "null", scen_null, EX_FAULT, "null-pointer load in a frameless leaf" },
+    { "udf", scen_udf, EX_FAULT, "undefined instruction in a frameless leaf" },
+    { "timer", scen_timer, EX_PASS, "timer ticks during a deep workload" },
+    { "corrupt", scen_corrupt, EX_PANIC, "saved FP and RA overwritten, then panic" },
+    { "loop", scen_loop, EX_PANIC, "frame record pointing at itself, then panic" },
+    { "badsp", scen_badsp, EX_FAULT, "SP pointed at unmapped memory, then a push" },
+    { "list", scen_list, EX_PASS, "print this table" },
+};
+#define NSCENARIOS (sizeof scenarios / sizeof scenarios[0])
+
+static void scen_list(void)
+{
+    size_t i;
+
+    for (i = 0; i < NSCENARIOS; i++)
+        ex_printf("  %-8s expect %d  %s\n", scenarios[i].name, (int)scenarios[i].expect,
+                  scenarios[i].what);
+    board_exit(EX_PASS);
+}
+
+/* Copy the value of "scenario=" from the command line into buf. */
+static bool find_scenario(const char *cmdline, char *buf, size_t size)
+{
+    static const char key[] = "scenario=";
+    const char *p = cmdline;
+
+    while (*p) {
+        size_t k = 0, n = 0;
+
+        while (key[k] && p[k] == key[k])
+            k++;
+        if (!key[k] && (p == cmdline || p[-1] == ' ')) {
+            p += k;
+            while (*p && *p != ' ' && n + 1 < size)
+                buf[n++] = *p++;
+            buf[n] = '\0';
+            return true;
+        }
+        p++;
+    }
+    return false;
+}
+
+EX_NORETURN void ex_main(void)
+{
+    const char *cmdline = board_cmdline();
+    char name[32];
+    size_t i;
+
+    banner(cmdline);
+    if (!find_scenario(cmdline, name, sizeof name)) {
+        const char *d = EX_DEFAULT_SCENARIO;
+
+        for (i = 0; d[i] && i + 1 < sizeof name; i++)
+            name[i] = d[i];
+        name[i] = '\0';
+    }
+    for (i = 0; i < NSCENARIOS; i++) {
+        if (ex_streq(name, scenarios[i].name)) {
+            ex_printf("scenario: %s -- %s (expect status %d)\n", name, scenarios[i].what,
+                      (int)scenarios[i].expect);
+            scenarios[i].run();
+            ex_printf("scenario %s returned\n", name);
+            board_exit(EX_BUG);
+        }
+    }
+    ex_printf("scenario: unknown \"%s\"; known:\n", name);
+    for (i = 0; i < NSCENARIOS; i++)
+        ex_printf("  %s\n", scenarios[i].name);
+    board_exit(EX_USAGE);
+}

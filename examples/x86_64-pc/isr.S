@@ -1,0 +1,110 @@
+/*
+ * isr.S -- IDT entry stubs for x86_64-pc.
+ *
+ * Vectors 0-31 (exceptions) and 32-47 (the two 8259 PICs, remapped).
+ * Every stub pushes an error code where the CPU does not (so the frame has
+ * one shape), then the vector number, and joins isr_common, which saves
+ * the rest of struct sfu_x86_64_trap_frame (port/x86_64/sfu_port_x86_64.h)
+ * and calls
+ *
+ *     void x86_trap(struct sfu_x86_64_trap_frame *tf);
+ *
+ * with RSP == tf, from the one call site labelled sfu_x86_64_trap_ret.
+ *
+ * Alignment: in 64-bit mode the CPU aligns RSP to 16 before pushing its
+ * 5-word frame (SDM Vol. 3A, "64-Bit Mode Stack Frame"); with the error
+ * code and the vector that is 7 words, and isr_common's 0x98 bytes make
+ * 0xd0, a multiple of 16, so the call happens with RSP 16-aligned as the
+ * psABI requires, and RSP is the frame address.
+ */
+#define TF_DWARF_RSP 0x38
+#define TF_DWARF_RIP 0x80
+#define TF_CR2       0x88
+#define TF_PAD       0x90
+#define TF_VECTOR    0x98
+#define TF_IRET_RIP  0xa8
+#define TF_IRET_RSP  0xc0
+
+    .section .text.isr, "ax"
+
+/* Vectors where the CPU pushes an error code (SDM Vol. 3A, "Exception
+ * and Interrupt Reference"): 8, 10-14, 17, 21, 29, 30. */
+.macro ISR n
+    .balign 16
+isr_\n:
+    .if (\n == 8) || (\n >= 10 && \n <= 14) || (\n == 17) || (\n == 21) || (\n == 29) || (\n == 30)
+    .else
+    push $0
+    .endif
+    push $\n
+    jmp isr_common
+.endm
+
+    .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+    ISR \n
+    .endr
+    .irp n, 32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47
+    ISR \n
+    .endr
+
+isr_common:
+    sub $TF_VECTOR, %rsp
+    mov %rax, 0x00(%rsp)
+    mov %rdx, 0x08(%rsp)
+    mov %rcx, 0x10(%rsp)
+    mov %rbx, 0x18(%rsp)
+    mov %rsi, 0x20(%rsp)
+    mov %rdi, 0x28(%rsp)
+    mov %rbp, 0x30(%rsp)
+    mov %r8, 0x40(%rsp)
+    mov %r9, 0x48(%rsp)
+    mov %r10, 0x50(%rsp)
+    mov %r11, 0x58(%rsp)
+    mov %r12, 0x60(%rsp)
+    mov %r13, 0x68(%rsp)
+    mov %r14, 0x70(%rsp)
+    mov %r15, 0x78(%rsp)
+    /* Copies of the CPU-pushed RSP and RIP at their DWARF positions. */
+    mov TF_IRET_RSP(%rsp), %rax
+    mov %rax, TF_DWARF_RSP(%rsp)
+    mov TF_IRET_RIP(%rsp), %rax
+    mov %rax, TF_DWARF_RIP(%rsp)
+    mov %cr2, %rax
+    mov %rax, TF_CR2(%rsp)
+    movq $0, TF_PAD(%rsp)
+    cld                             /* the psABI wants DF clear at calls */
+    mov %rsp, %rdi
+    call x86_trap
+    .global sfu_x86_64_trap_ret
+sfu_x86_64_trap_ret:
+    mov 0x00(%rsp), %rax
+    mov 0x08(%rsp), %rdx
+    mov 0x10(%rsp), %rcx
+    mov 0x18(%rsp), %rbx
+    mov 0x20(%rsp), %rsi
+    mov 0x28(%rsp), %rdi
+    mov 0x30(%rsp), %rbp
+    mov 0x40(%rsp), %r8
+    mov 0x48(%rsp), %r9
+    mov 0x50(%rsp), %r10
+    mov 0x58(%rsp), %r11
+    mov 0x60(%rsp), %r12
+    mov 0x68(%rsp), %r13
+    mov 0x70(%rsp), %r14
+    mov 0x78(%rsp), %r15
+    add $(TF_VECTOR + 16), %rsp     /* down to the CPU frame */
+    iretq
+
+/* Stub addresses for board.c, indexed by vector. */
+    .section .rodata
+    .balign 8
+    .global x86_isr_table
+x86_isr_table:
+    .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+    .quad isr_\n
+    .endr
+    .irp n, 32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47
+    .quad isr_\n
+    .endr
+
+    .section .note.GNU-stack, "", @progbits
