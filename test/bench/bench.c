@@ -181,7 +181,7 @@ static uint64_t pc_of(int u, const uint64_t *out, size_t k)
 /* ---- one depth ----------------------------------------------------------- */
 
 struct run {
-	size_t depth;
+	size_t want, depth; /* depth: 0 until the leaf is reached */
 	int samples;
 	int cg;
 };
@@ -342,7 +342,9 @@ static NOINLINE void measure(struct run *run)
 
 static NOINLINE void at_leaf(void *arg)
 {
-	measure((struct run *)arg);
+	struct run *run = (struct run *)arg;
+	run->depth = run->want;
+	measure(run);
 }
 
 /* ---- setup --------------------------------------------------------------- */
@@ -415,6 +417,9 @@ int main(int argc, char **argv)
 			depths[ndepths++] = default_depths[i];
 	if (samples < 1)
 		samples = 1;
+	/* For profiling with valgrind --toggle-collect=...: no client requests. */
+	if (getenv("BENCH_PROFILE"))
+		cg = 0;
 
 	stack_hi = find_stack_top();
 	dl_iterate_phdr(phdr_cb, &f);
@@ -441,12 +446,15 @@ int main(int argc, char **argv)
 		       (unsigned)sfu_nfdes(i));
 
 	for (i = 0; i < ndepths; i++) {
-		struct run run = { depths[i], samples, cg };
+		struct run run = { depths[i], 0, samples, cg };
 		if (depths[i] < 8 || depths[i] + 4 > BENCH_MAX_FRAMES)
 			die("depth %zu out of range", depths[i]);
 		/* D chain functions: more than the D - 4 the walks take, so no
 		 * walk reaches chain_run or main. */
+		run.depth = 0;
 		chain_run((int)(i % 3), (int)depths[i], 12345u + i, at_leaf, &run);
+		if (run.depth == 0)
+			die("the chain of depth %zu did not reach its leaf", depths[i]);
 	}
 	return 0;
 }
