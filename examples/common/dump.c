@@ -14,9 +14,12 @@ void ex_dump_regs(const struct sfu_port_regs *r)
     uint64_t top;
 
     ex_printf("  pc %p  sp %p\n", (void *)(uintptr_t)r->pc, (void *)(uintptr_t)r->sp);
-    ex_printf("  fp %p  lr %p", (void *)(uintptr_t)r->fp, (void *)(uintptr_t)r->ra);
+    ex_printf("  fp %p", (void *)(uintptr_t)r->fp);
+#if EX_HAS_LR
+    ex_printf("  lr %p", (void *)(uintptr_t)r->ra);
     if (sfu_port_strip_ra(r->ra) != r->ra)
         ex_printf(" (PAC stripped %p)", (void *)(uintptr_t)sfu_port_strip_ra(r->ra));
+#endif
     ex_printf("\n");
     /* The word at SP, through the checked read: the return address in a
      * frameless x86_64 leaf, and a test that refusals are reported. */

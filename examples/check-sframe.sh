@@ -1,0 +1,123 @@
+#!/bin/sh
+# check-sframe.sh -- check the .sframe of each example image with the GNU
+# tools; used by `make -C examples check`.
+#
+#   check-sframe.sh OUTDIR
+#
+# Per image: __sframe_start/__sframe_end exist and bracket a non-empty
+# .sframe section; objdump --sframe reads exactly one header (GNU ld merged
+# the per-object sections), flagged SFRAME_F_FDE_SORTED, with FDEs in
+# ascending order; every function defined in a C object has an FDE (the
+# assembly files have no CFI and so no FDE); the pac-ret image has
+# mangled-RA rows and the others have none.  Prints "ok <check>" /
+# "FAIL <check>: why" lines and "N passed, N failed".
+# Environment: OBJDUMP_<arch>, NM_<arch>, READELF_<arch>.
+set -u
+out=${1:?usage: check-sframe.sh OUTDIR}
+pass=0 fail=0
+ok() { echo "ok $1"; pass=$((pass + 1)); }
+bad() { echo "FAIL $1: $2"; fail=$((fail + 1)); }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+for img in aarch64-virt aarch64-virt-pac x86_64-pc; do
+	elf=$out/$img/sfu-$img.elf
+	case $img in
+	aarch64*) objdump=${OBJDUMP_aarch64:-aarch64-linux-gnu-objdump}
+		nm=${NM_aarch64:-aarch64-linux-gnu-nm}
+		readelf=${READELF_aarch64:-aarch64-linux-gnu-readelf} ;;
+	*) objdump=${OBJDUMP_x86_64:-objdump}
+		nm=${NM_x86_64:-nm}
+		readelf=${READELF_x86_64:-readelf} ;;
+	esac
+	if [ ! -f "$elf" ]; then
+		bad "sframe/$img" "$elf missing (make -C examples first)"
+		continue
+	fi
+
+	start=$($nm "$elf" | awk '$3 == "__sframe_start" { print $1 }')
+	end=$($nm "$elf" | awk '$3 == "__sframe_end" { print $1 }')
+	# Section header: address and size of .sframe.
+	set -- $($readelf -SW "$elf" | sed 's/^ *\[ *[0-9]*\] *//' | awk '$1 == ".sframe" { print $3, $5 }')
+	saddr=${1:-} ssize=${2:-}
+	echo "--- $img: __sframe_start=0x$start __sframe_end=0x$end; .sframe at 0x$saddr size 0x$ssize"
+	if [ -z "$start" ] || [ -z "$end" ]; then
+		bad "sframe/$img/symbols" "__sframe_start or __sframe_end missing"
+		continue
+	fi
+	if [ -z "$saddr" ]; then
+		bad "sframe/$img/section" "no .sframe section"
+		continue
+	fi
+	start_d=$(printf '%d' "0x$start") end_d=$(printf '%d' "0x$end")
+	saddr_d=$(printf '%d' "0x$saddr") ssize_d=$(printf '%d' "0x$ssize")
+	if [ "$ssize_d" -gt 0 ] && [ "$start_d" -eq "$saddr_d" ] &&
+		[ $((saddr_d + ssize_d)) -le "$end_d" ]; then
+		ok "sframe/$img/bracketed"
+	else
+		bad "sframe/$img/bracketed" "symbols do not bracket a non-empty .sframe"
+	fi
+	# GNU ld 2.40 reserves the pre-merge size (see linker/sframe.ld).
+	echo "    merged section $ssize_d bytes, symbols span $((end_d - start_d)) bytes"
+
+	$objdump --sframe=.sframe "$elf" >"$tmp/dump" 2>&1
+	headers=$(grep -c '^  Header :' "$tmp/dump")
+	nfdes=$(awk '/Num FDEs:/ { print $3; exit }' "$tmp/dump")
+	grep 'Version:\|Flags:\|Num FDEs:\|Num FREs:' "$tmp/dump" | sed 's/^ */    /'
+	if [ "$headers" -eq 1 ]; then
+		ok "sframe/$img/one-section"
+	else
+		bad "sframe/$img/one-section" "$headers SFrame headers (not merged?)"
+	fi
+	if grep -q 'Flags:.*SFRAME_F_FDE_SORTED' "$tmp/dump"; then
+		ok "sframe/$img/sorted-flag"
+	else
+		bad "sframe/$img/sorted-flag" "SFRAME_F_FDE_SORTED not set"
+	fi
+	awk '/func idx/ { sub(/,$/, "", $6); print $6 }' "$tmp/dump" >"$tmp/fdes"
+	if [ "${nfdes:-0}" -gt 0 ] && [ "$(wc -l <"$tmp/fdes")" -eq "$nfdes" ]; then
+		ok "sframe/$img/fdes"
+	else
+		bad "sframe/$img/fdes" "Num FDEs ${nfdes:-?}, listed $(wc -l <"$tmp/fdes")"
+	fi
+	# Ascending start addresses (fixed-width hex from printf sorts as text).
+	while read -r pc; do printf '%016x\n' "$pc"; done <"$tmp/fdes" >"$tmp/fdes.hex"
+	if sort -c "$tmp/fdes.hex" 2>/dev/null; then
+		ok "sframe/$img/ascending"
+	else
+		bad "sframe/$img/ascending" "FDE start addresses out of order"
+	fi
+
+	# Functions of the C objects: each must start an FDE.
+	missing=0 total=0
+	for obj in "$out/$img"/*.o; do
+		src=$(basename "$obj" .o)
+		[ -f "$(dirname "$0")/common/$src.c" ] || [ -f "$(dirname "$0")/${img%-pac}/$src.c" ] || continue
+		$nm --defined-only "$obj" | awk '$2 ~ /^[Tt]$/ { print $3 }'
+	done | sort -u >"$tmp/cfuncs"
+	while read -r f; do
+		addr=$($nm "$elf" | awk -v f="$f" '$3 == f && $2 ~ /^[Tt]$/ { print $1; exit }')
+		[ -n "$addr" ] || continue
+		total=$((total + 1))
+		if ! grep -qx "$(printf '%016x' "0x$addr")" "$tmp/fdes.hex"; then
+			echo "    no FDE for $f at 0x$addr"
+			missing=$((missing + 1))
+		fi
+	done <"$tmp/cfuncs"
+	if [ "$missing" -eq 0 ] && [ "$total" -gt 0 ]; then
+		ok "sframe/$img/all-c-functions ($total functions)"
+	else
+		bad "sframe/$img/all-c-functions" "$missing of $total C functions have no FDE"
+	fi
+
+	mangled=$(grep -c '\[s\]' "$tmp/dump")
+	case $img in
+	*-pac) [ "$mangled" -gt 0 ] && ok "sframe/$img/mangled-ra ($mangled rows)" ||
+		bad "sframe/$img/mangled-ra" "no mangled-RA rows in a pac-ret build" ;;
+	*) [ "$mangled" -eq 0 ] && ok "sframe/$img/no-mangled-ra" ||
+		bad "sframe/$img/no-mangled-ra" "$mangled mangled-RA rows without pac-ret" ;;
+	esac
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
