@@ -173,10 +173,12 @@ static void handle_irq(struct sfu_aarch64_trap_frame *tf)
     if (id >= GIC_SPURIOUS)
         return; /* spurious: no EOI (GICv2 spec, "Spurious interrupts") */
     if (id == TIMER_INTID) {
-        /* Re-arm first: TVAL counts from now, so the period stays
-         * roughly fixed however long ex_tick takes. */
-        WRITE_SYSREG(cntv_tval_el0, timer_interval);
         ex_tick(tf);
+        /* Re-arm after the tick: TVAL counts from now, so the interrupted
+         * code always gets a full interval, however long ex_tick takes
+         * (a backtrace per tick under -singlestep takes longer than
+         * 100 us, and re-arming first would starve the workload). */
+        WRITE_SYSREG(cntv_tval_el0, timer_interval);
     } else {
         unexpected_irqs++;
     }

@@ -27,17 +27,25 @@ EX_NOINLINE EX_NORETURN void corrupt_records(int depth)
     panic("stack corrupted: saved FP and return address overwritten");
 }
 
-/* A record that points at itself, with a return address back into this
- * function: every step finds the same CFA again.  A walker without a
- * "the stack must move" check loops until its depth cap. */
+/* The address this function returns to: a PC in the caller's body just
+ * after a call, where the caller's frame is fully set up. */
+static EX_NOINLINE uint64_t return_address(void)
+{
+    return (uint64_t)(uintptr_t)__builtin_return_address(0);
+}
+
+/* A record that points at itself, with a return address back into the
+ * body of this function.  A frame-pointer walk finds the same frame again
+ * at every step, and so does an SFrame walk wherever the row at that PC
+ * takes the CFA from FP (x86_64: fp + 16 after the prologue).  Only a
+ * "the stack must move" check stops it before the depth cap. */
 EX_NOINLINE EX_NORETURN void corrupt_loop(int depth)
 {
     volatile uint64_t *rec = (volatile uint64_t *)__builtin_frame_address(0);
+    uint64_t body = return_address();
 
     rec[0] = (uint64_t)(uintptr_t)rec;
-    /* Inside this function, past its first instruction, so ra - 1 is
-     * covered by this function's FDE. */
-    rec[1] = (uint64_t)(uintptr_t)corrupt_loop + 8u;
+    rec[1] = body;
     ex_printf("corrupt: depth %d, frame record at %p now {%p, %p}\n", depth,
               (void *)rec, (void *)(uintptr_t)rec[0], (void *)(uintptr_t)rec[1]);
     panic("stack corrupted: frame record points at itself");

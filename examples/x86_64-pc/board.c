@@ -18,7 +18,8 @@
 #define IRQ_BASE 32u
 #define NVECTORS 48u
 
-/* 8254 PIT: channel 0 drives IRQ 0; input clock 1.193182 MHz. */
+/* 8254 PIT: channel 0 drives IRQ 0 (edge, when OUT rises at terminal
+ * count); input clock 1.193182 MHz. */
 #define PIT_CH0 0x40u
 #define PIT_CMD 0x43u
 #define PIT_HZ 1193182u
@@ -213,15 +214,25 @@ static void pic_init(void)
     outb(PIC2_DATA, 0xff);
 }
 
+static uint16_t pit_count;
+
+/* Mode 0 (interrupt on terminal count) is one-shot: writing the count
+ * starts it.  The tick handler re-arms it after ex_tick, so the interrupted
+ * code always gets a full interval however long the tick takes (periodic
+ * mode 2 would starve it once ticks are slower than the period). */
+static void pit_arm(void)
+{
+    outb(PIT_CH0, (uint8_t)pit_count);
+    outb(PIT_CH0, (uint8_t)(pit_count >> 8));
+}
+
 void board_timer_start(uint32_t hz)
 {
     uint32_t div = PIT_HZ / hz;
 
-    if (div == 0 || div > 0xffff)
-        div = 0xffff;
-    outb(PIT_CMD, 0x34); /* channel 0, lo/hi byte, mode 2 (rate generator) */
-    outb(PIT_CH0, (uint8_t)div);
-    outb(PIT_CH0, (uint8_t)(div >> 8));
+    pit_count = (uint16_t)(div == 0 || div > 0xffff ? 0xffff : div);
+    outb(PIT_CMD, 0x30); /* channel 0, lo/hi byte, mode 0, binary */
+    pit_arm();
     outb(PIC1_DATA, 0xfe); /* unmask IRQ 0 only */
     __asm__ volatile("sti" : : : "memory");
 }
@@ -250,9 +261,10 @@ static void handle_irq(struct sfu_x86_64_trap_frame *tf)
             outb(PIC1_CMD, PIC_EOI); /* the master did see the cascade */
         return;
     }
-    if (irq == 0)
+    if (irq == 0) {
         ex_tick(tf);
-    else
+        pit_arm();
+    } else
         unexpected_irqs++;
     if (irq >= 8)
         outb(PIC2_CMD, PIC_EOI);
