@@ -129,11 +129,11 @@ $(eval $(call ex_image,x86_64-pc,x86_64,x86_64-pc,-DEX_VARIANT='""',head.S isr.S
 ex-all: $(EX_IMAGES)
 
 ex-run: ex-all
-	@EX_TIMEOUT=$(EX_TIMEOUT) QEMU_aarch64='$(QEMU_aarch64)' QEMU_x86_64='$(QEMU_x86_64)' \
+	@cd $(EX_ROOT) && EX_TIMEOUT=$(EX_TIMEOUT) QEMU_aarch64='$(QEMU_aarch64)' QEMU_x86_64='$(QEMU_x86_64)' \
 		EX_SCENARIOS='$(EX_SCENARIOS)' sh $(EX_DIR)/run-all.sh $(EX_OUT)
 
 ex-check-sframe: ex-all
-	@OBJDUMP_aarch64='$(OBJDUMP_aarch64)' NM_aarch64='$(NM_aarch64)' READELF_aarch64='$(READELF_aarch64)' \
+	@cd $(EX_ROOT) && OBJDUMP_aarch64='$(OBJDUMP_aarch64)' NM_aarch64='$(NM_aarch64)' READELF_aarch64='$(READELF_aarch64)' \
 		OBJDUMP_x86_64='$(OBJDUMP_x86_64)' NM_x86_64='$(NM_x86_64)' READELF_x86_64='$(READELF_x86_64)' \
 		sh $(EX_DIR)/check-sframe.sh $(EX_OUT)
 

@@ -3,7 +3,9 @@
  *
  * This is the one file the core's arrival changes: ex_dump_backtrace
  * will run sfu_backtrace over [__sframe_start, __sframe_end) with
- * sfu_port_read, and ex_tick will walk from every interrupted context.
+ * sfu_port_read, and ex_tick (scenario.c) may walk from every interrupted
+ * context.  Include core/sfu.h before ex.h here: the port header then
+ * also defines the sfu_port callbacks (sfu_port_core_trap, ...).
  * Until then it prints a frame-pointer walk, for comparison: it skips the
  * frames built with -fomit-frame-pointer, which is the point of SFrame.
  */

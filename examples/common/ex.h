@@ -67,8 +67,9 @@ void board_banner(void);
  * ex_tick() with the interrupted registers.  stop masks it again. */
 void board_timer_start(uint32_t hz);
 void board_timer_stop(void);
-/* Read stack bounds of the interrupted (thread) stack and of the whole
- * stack area (exception stacks included), for the dump and the core. */
+/* Linker symbols of both boards: the whole stack area (exception stacks
+ * below the thread stack), .text, the SFrame section (linker/sframe.ld)
+ * and the RAM the port's checked read allows. */
 extern char __stack_lo[], __stack_hi[];
 extern char __text_start[], __text_end[];
 extern char __sframe_start[], __sframe_end[];
