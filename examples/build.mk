@@ -82,6 +82,9 @@ EX_CFLAGS_x86_64 := -m64 -mno-red-zone -mgeneral-regs-only -mcmodel=small \
 
 # Files built without a frame pointer; every other C file keeps it.
 EX_NOFP := chain_nofp.c leaf.c workload_nofp.c
+# Files whose functions follow each other without padding (chain_e's
+# return address is then the first byte of chain_b).
+EX_PACKED := chain_nofp.c
 
 EX_COMMON_SRCS := print.c mem.c scenario.c panic.c dump.c chain_fp.c \
 	chain_nofp.c chain_big.c leaf.c corrupt.c workload.c workload_nofp.c
@@ -112,6 +115,7 @@ $(EX_OUT)/$(1)/%.o: $(EX_DIR)/common/%.c
 	cd $(EX_ROOT) && $$(CC_$(2)) $$(EX_CFLAGS) $$(EX_CFLAGS_$(2)) $(4) \
 		$$(if $$(filter $$(notdir $$<),$(EX_NOFP)),-fomit-frame-pointer,-fno-omit-frame-pointer) \
 		$$(if $$(filter mem.c,$$(notdir $$<)),-fno-tree-loop-distribute-patterns) \
+		$$(if $$(filter $$(notdir $$<),$(EX_PACKED)),-falign-functions=1 -fno-toplevel-reorder) \
 		-I $(EX_DIR)/common -I $(EX_ROOT)/port/$(2) -DEX_BOARD='"$(3)"' -c $$< -o $$@
 
 $(EX_OUT)/$(1)/sfu-$(1).elf: $$(EX_OBJS_$(1)) $(EX_DIR)/$(3)/link.ld $(EX_ROOT)/linker/sframe.ld

@@ -8,8 +8,9 @@
 # .sframe section; objdump --sframe reads exactly one header (GNU ld merged
 # the per-object sections), flagged SFRAME_F_FDE_SORTED, with FDEs in
 # ascending order; every function defined in a C object has an FDE (the
-# assembly files have no CFI and so no FDE); the pac-ret image has
-# mangled-RA rows and the others have none.  Prints "ok <check>" /
+# assembly files have no CFI and so no FDE); chain_e's noreturn call is
+# its last instruction and chain_b starts right after it; the pac-ret
+# image has mangled-RA rows and the others have none.  Prints "ok <check>" /
 # "FAIL <check>: why" lines and "N passed, N failed".
 # Environment: OBJDUMP_<arch>, NM_<arch>, READELF_<arch>.
 set -u
@@ -108,6 +109,15 @@ for img in aarch64-virt aarch64-virt-pac x86_64-pc; do
 		ok "sframe/$img/all-c-functions ($total functions)"
 	else
 		bad "sframe/$img/all-c-functions" "$missing of $total C functions have no FDE"
+	fi
+
+	# chain_e ends in a call to a noreturn function and chain_b follows it
+	# without padding: the return address is chain_b's first byte.
+	set -- $($nm -S "$elf" | awk '$4 == "chain_e" { print $1, $2 } $3 == "chain_b" { b = $1 } $4 == "chain_b" { b = $1 } END { print b }')
+	if [ $# -eq 3 ] && [ $(( 0x$1 + 0x$2 )) -eq $(( 0x$3 )) ]; then
+		ok "sframe/$img/noreturn-ra-is-next-function"
+	else
+		bad "sframe/$img/noreturn-ra-is-next-function" "chain_e ($*) is not directly followed by chain_b"
 	fi
 
 	mangled=$(grep -c '\[s\]' "$tmp/dump")
