@@ -1,0 +1,54 @@
+# unwind.mk - builds the live-stack test programs of one toolchain suite.
+#
+#   make -f test/unwind/unwind.mk SUITE=sid        (run inside that suite's
+#                                                   chroot: tools/toolchain.sh)
+#
+# One program per (arch, opt) in build/unwind/$(SUITE)/$(ARCH)-$(OPT)/unwind,
+# every object compiled with -Wa,--gsframe and .eh_frame kept, so the
+# program carries both the SFrame section under test and the DWARF CFI its
+# references (libgcc, libunwind) read.  x86_64 programs are dynamic (PIE,
+# the suite's default); aarch64 programs are static, to run under
+# qemu-aarch64 on the host.
+
+SUITE ?= bookworm
+OUT := build/unwind/$(SUITE)
+SRC := test/unwind
+SHAPES := sh_shapes sh_fp sh_nofp sh_noret sh_realign
+HDRS := $(SRC)/ut.h core/sfu.h core/sfu_format.h port/host/sfu_port_host.h
+
+CONFIGS := x86_64-O0 x86_64-O2 aarch64-O0 aarch64-O2 aarch64-O2pac
+
+all: $(foreach c,$(CONFIGS),$(OUT)/$(c)/unwind)
+
+arch = $(firstword $(subst -, ,$(1)))
+opt = $(word 2,$(subst -, ,$(1)))
+cc = $(if $(filter aarch64,$(call arch,$(1))),aarch64-linux-gnu-gcc,gcc)
+optflags = $(if $(filter O2pac,$(call opt,$(1))),-O2 -mbranch-protection=pac-ret,-$(call opt,$(1)))
+
+BASE := -g -fasynchronous-unwind-tables -Wa,--gsframe -Wall -Wextra -Werror -std=gnu11
+
+# Per-file flags: the frame shape each file is about.
+FLAGS_sh_shapes :=
+FLAGS_sh_fp := -fno-omit-frame-pointer
+FLAGS_sh_nofp := -fomit-frame-pointer
+FLAGS_sh_noret := -falign-functions=1 -fno-toplevel-reorder
+FLAGS_sh_realign_x86_64 := -mstackrealign
+FLAGS_harness_bookworm_x86_64 := -DUT_LIBUNWIND=1
+
+LIBS_x86_64 := -Wl,--push-state,--no-as-needed -lgcc_s -Wl,--pop-state
+LIBS_bookworm_x86_64 := $(LIBS_x86_64) -lunwind
+LIBS_aarch64 := -static
+
+define config
+$(OUT)/$(1)/%.o: $(SRC)/%.c $(HDRS) $(SRC)/unwind.mk
+	@mkdir -p $$(@D)
+	$(call cc,$(1)) $(call optflags,$(1)) $(BASE) $$(FLAGS_$$*) $$(FLAGS_$$*_$(call arch,$(1))) \
+		$$(FLAGS_$$*_$(SUITE)_$(call arch,$(1))) -c $$< -o $$@
+
+$(OUT)/$(1)/unwind: $(foreach o,harness $(SHAPES),$(OUT)/$(1)/$(o).o)
+	$(call cc,$(1)) -o $$@ $$^ $$(or $$(LIBS_$(SUITE)_$(call arch,$(1))),$$(LIBS_$(call arch,$(1))))
+endef
+$(foreach c,$(CONFIGS),$(eval $(call config,$(c))))
+
+.PHONY: all
+.DELETE_ON_ERROR:
