@@ -8,7 +8,7 @@
 # Interface (all variables can be overridden on the command line):
 #
 #   targets
-#     ex-all           build the three images (below)
+#     ex-all           build the five images (below)
 #     ex-run           boot every image/CPU/scenario, print the serial
 #                      output, one "ok <case>" / "FAIL <case>: <why>" line
 #                      per boot; fails if any case failed
@@ -19,11 +19,13 @@
 #     $(EX_OUT)/aarch64-virt/sfu-aarch64-virt.elf          no PAC
 #     $(EX_OUT)/aarch64-virt-pac/sfu-aarch64-virt-pac.elf  -mbranch-protection=pac-ret
 #     $(EX_OUT)/x86_64-pc/sfu-x86_64-pc.elf
+#     $(EX_OUT)/aarch64-virt-lld/sfu-aarch64-virt-lld.elf   linked by lld
+#     $(EX_OUT)/x86_64-pc-lld/sfu-x86_64-pc-lld.elf         linked by lld
 #
 #   tools
 #     CC_aarch64 LD_aarch64 OBJDUMP_aarch64 NM_aarch64 READELF_aarch64
 #     CC_x86_64  LD_x86_64  OBJDUMP_x86_64  NM_x86_64  READELF_x86_64
-#     QEMU_aarch64 QEMU_x86_64
+#     LLD (default ld.lld-14) QEMU_aarch64 QEMU_x86_64
 #     To build with a chroot toolchain, prefix the tools, e.g.
 #       CC_x86_64="tools/toolchain.sh run trixie gcc"
 #     (run from the repository root: the chroot bind-mounts $PWD).
@@ -54,6 +56,7 @@ LD_x86_64 ?= ld
 OBJDUMP_x86_64 ?= objdump
 NM_x86_64 ?= nm
 READELF_x86_64 ?= readelf
+LLD ?= ld.lld-14
 QEMU_aarch64 ?= qemu-system-aarch64
 QEMU_x86_64 ?= qemu-system-x86_64
 
@@ -93,9 +96,11 @@ EX_COMMON_SRCS := print.c mem.c scenario.c panic.c dump.c chain_fp.c \
 # is; the MMU setup maps all RAM RWX anyway.
 EX_LDFLAGS := -nostdlib -static -z noexecstack --build-id=none --no-warn-rwx-segments \
 	-L $(EX_ROOT)/linker
+# lld: same scripts (it supports INCLUDE), no RWX warning to silence.
+EX_LLDFLAGS := -nostdlib -static -z noexecstack --build-id=none -L $(EX_ROOT)/linker
 
 # ex_image: $(1) image name, $(2) arch, $(3) board dir, $(4) extra CFLAGS,
-# $(5) board sources, $(6) extra LDFLAGS
+# $(5) board sources, $(6) extra LDFLAGS, $(7) "lld" to link with $(LLD)
 define ex_image
 EX_IMAGES += $(EX_OUT)/$(1)/sfu-$(1).elf
 EX_OBJS_$(1) := $$(addprefix $(EX_OUT)/$(1)/,$$(patsubst %.c,%.o,$$(patsubst %.S,%.o,$(5) $(EX_COMMON_SRCS))))
@@ -119,7 +124,8 @@ $(EX_OUT)/$(1)/%.o: $(EX_DIR)/common/%.c
 		-I $(EX_DIR)/common -I $(EX_ROOT)/port/$(2) -DEX_BOARD='"$(3)"' -c $$< -o $$@
 
 $(EX_OUT)/$(1)/sfu-$(1).elf: $$(EX_OBJS_$(1)) $(EX_DIR)/$(3)/link.ld $(EX_ROOT)/linker/sframe.ld
-	cd $(EX_ROOT) && $$(LD_$(2)) $$(EX_LDFLAGS) $(6) -T $(EX_DIR)/$(3)/link.ld -Map $$@.map -o $$@ $$(EX_OBJS_$(1))
+	cd $(EX_ROOT) && $(if $(7),$$(LLD) $$(EX_LLDFLAGS),$$(LD_$(2)) $$(EX_LDFLAGS)) $(6) \
+		-T $(EX_DIR)/$(3)/link.ld -Map $$@.map -o $$@ $$(EX_OBJS_$(1))
 
 -include $$(EX_OBJS_$(1):.o=.d)
 endef
@@ -127,6 +133,10 @@ endef
 $(eval $(call ex_image,aarch64-virt,aarch64,aarch64-virt,-mbranch-protection=none -DEX_VARIANT='""',head.S vectors.S board.c,))
 $(eval $(call ex_image,aarch64-virt-pac,aarch64,aarch64-virt,-mbranch-protection=pac-ret -DEX_VARIANT='"pac-ret build"',head.S vectors.S board.c,))
 $(eval $(call ex_image,x86_64-pc,x86_64,x86_64-pc,-DEX_VARIANT='""',head.S isr.S board.c,-z max-page-size=0x1000))
+# The same, linked by lld: .sframe is then one section per object, back to
+# back (linker/sframe.ld), the layout the core walks as an array.
+$(eval $(call ex_image,aarch64-virt-lld,aarch64,aarch64-virt,-mbranch-protection=none -DEX_VARIANT='"linked by lld"',head.S vectors.S board.c,,lld))
+$(eval $(call ex_image,x86_64-pc-lld,x86_64,x86_64-pc,-DEX_VARIANT='"linked by lld"',head.S isr.S board.c,-z max-page-size=0x1000,lld))
 
 .PHONY: ex-all ex-run ex-check-sframe ex-clean
 

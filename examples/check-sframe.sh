@@ -10,7 +10,9 @@
 # ascending order; every function defined in a C object has an FDE (the
 # assembly files have no CFI and so no FDE); chain_e's noreturn call is
 # its last instruction and chain_b starts right after it; the pac-ret
-# image has mangled-RA rows and the others have none.  Prints "ok <check>" /
+# image has mangled-RA rows and the others have none.  The lld-linked
+# images get the checks that hold for concatenated sections: bracketed,
+# section == span, first header not sorted.  Prints "ok <check>" /
 # "FAIL <check>: why" lines and "N passed, N failed".
 # Environment: OBJDUMP_<arch>, NM_<arch>, READELF_<arch>.
 set -u
@@ -21,7 +23,7 @@ bad() { echo "FAIL $1: $2"; fail=$((fail + 1)); }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-for img in aarch64-virt aarch64-virt-pac x86_64-pc; do
+for img in aarch64-virt aarch64-virt-pac x86_64-pc aarch64-virt-lld x86_64-pc-lld; do
 	elf=$out/$img/sfu-$img.elf
 	case $img in
 	aarch64*) objdump=${OBJDUMP_aarch64:-aarch64-linux-gnu-objdump}
@@ -58,8 +60,28 @@ for img in aarch64-virt aarch64-virt-pac x86_64-pc; do
 	else
 		bad "sframe/$img/bracketed" "symbols do not bracket a non-empty .sframe"
 	fi
-	# GNU ld 2.40 reserves the pre-merge size (see linker/sframe.ld).
-	echo "    merged section $ssize_d bytes, symbols span $((end_d - start_d)) bytes"
+	# GNU ld reserves the pre-merge size (see linker/sframe.ld).
+	echo "    section $ssize_d bytes, symbols span $((end_d - start_d)) bytes"
+
+	case $img in
+	*-lld)
+		# lld concatenates: objdump reads only the first of the
+		# per-object sections (the image's hello scenario walks them
+		# all); the section is exactly the span, and not sorted.
+		$objdump --sframe=.sframe "$elf" >"$tmp/dump" 2>&1
+		grep 'Version:\|Flags:\|Num FDEs:' "$tmp/dump" | sed 's/^ */    /'
+		if [ $((saddr_d + ssize_d)) -eq "$end_d" ]; then
+			ok "sframe/$img/exact-span"
+		else
+			bad "sframe/$img/exact-span" "lld output should end at __sframe_end"
+		fi
+		if grep -q 'Flags:.*SFRAME_F_FDE_SORTED' "$tmp/dump"; then
+			bad "sframe/$img/unmerged" "first header flagged sorted: merged after all?"
+		else
+			ok "sframe/$img/unmerged"
+		fi
+		continue ;;
+	esac
 
 	$objdump --sframe=.sframe "$elf" >"$tmp/dump" 2>&1
 	headers=$(grep -c '^  Header :' "$tmp/dump")

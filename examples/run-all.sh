@@ -64,6 +64,14 @@ done
 $run -n "aarch64-virt/max/timer-1insn" -c max -x "$one_insn" aarch64-virt "$a64" timer 0; result $?
 $run -n "x86_64-pc/pc/timer-1insn" -x "$one_insn" x86_64-pc "$x86" timer 0; result $?
 
+# Linked by lld: .sframe is one section per object (hello walks them).
+lld_a64=$out/aarch64-virt-lld/sfu-aarch64-virt-lld.elf
+lld_x86=$out/x86_64-pc-lld/sfu-x86_64-pc-lld.elf
+for s in hello panic timer; do
+	$run -n "aarch64-virt-lld/max/$s" -c max aarch64-virt "$lld_a64" "$s" "$(expect "$s")"; result $?
+	$run -n "x86_64-pc-lld/pc/$s" x86_64-pc "$lld_x86" "$s" "$(expect "$s")"; result $?
+done
+
 # Exit-status plumbing: an unknown scenario is EX_USAGE (4).
 $run -n "aarch64-virt/max/usage" aarch64-virt "$a64" no-such-scenario 4; result $?
 $run -n "x86_64-pc/pc/usage" x86_64-pc "$x86" no-such-scenario 4; result $?

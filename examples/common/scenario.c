@@ -40,11 +40,15 @@ static uint64_t addr_of(const void *p)
  * Banner.
  */
 
-/* Little-endian field of the section header.  Offsets from the SFrame
- * specification, "SFrame Header" (the same in V1, V2, V3): sfp_magic at 0
- * (u16), sfp_version at 2, sfp_flags at 3, sfh_num_fdes at 8 (u32).  Both
- * boards are little-endian. */
-static uint32_t sframe_u(unsigned off, unsigned size)
+/* Little-endian field of an SFrame header at byte `off` of the linked
+ * region.  Offsets from the SFrame specification, "SFrame Header" (the
+ * same in V1, V2, V3): sfp_magic at 0 (u16), sfp_version at 2, sfp_flags
+ * at 3, sfh_auxhdr_len at 7, sfh_num_fdes at 8 (u32), sfh_fre_len at 16,
+ * sfh_freoff at 24; the header is 28 bytes.  Both boards are little-endian.
+ * This is a sanity check for the banner, not a decoder: the core does that. */
+#define SFRAME_HDR 28u
+
+static uint32_t sframe_u(size_t off, unsigned size)
 {
     const volatile uint8_t *p = (const volatile uint8_t *)__sframe_start + off;
     uint32_t v = 0;
@@ -54,9 +58,47 @@ static uint32_t sframe_u(unsigned off, unsigned size)
     return v;
 }
 
+static size_t sframe_span(void)
+{
+    return (size_t)(__sframe_end - __sframe_start);
+}
+
 static bool sframe_present(void)
 {
-    return (size_t)(__sframe_end - __sframe_start) >= 28 && sframe_u(0, 2) == 0xdee2;
+    return sframe_span() >= SFRAME_HDR && sframe_u(0, 2) == 0xdee2;
+}
+
+/* Follow the headers through [__sframe_start, __sframe_end): GNU ld gives
+ * one merged section followed by zero padding (it reserves the pre-merge
+ * size), lld one complete section per object, each at an 8-byte boundary.
+ * Returns the number of sections; *tail gets the bytes after the last one
+ * and *tail_zero whether they are all zero. */
+static unsigned sframe_sections(size_t *tail, bool *tail_zero)
+{
+    size_t off = 0, span = sframe_span(), i;
+    unsigned n = 0;
+
+    while (span - off >= SFRAME_HDR && sframe_u(off, 2) == 0xdee2) {
+        uint64_t len = (uint64_t)SFRAME_HDR + sframe_u(off + 7, 1) + sframe_u(off + 24, 4) +
+                       sframe_u(off + 16, 4);
+
+        if (len > span - off)
+            break;
+        n++;
+        off += (size_t)len;
+        if (span - off < SFRAME_HDR)
+            break;
+        off = (off + 7u) & ~(size_t)7u;
+    }
+    if (off > span)
+        off = span;
+    *tail = span - off;
+    *tail_zero = true;
+    for (i = off; i < span; i++) {
+        if (sframe_u(i, 1) != 0)
+            *tail_zero = false;
+    }
+    return n;
 }
 
 static void banner(const char *cmdline)
@@ -67,11 +109,18 @@ static void banner(const char *cmdline)
     ex_printf("  .text     %p .. %p\n", (void *)__text_start, (void *)__text_end);
     ex_printf("  .sframe   %p .. %p (%llu bytes", (void *)__sframe_start, (void *)__sframe_end,
               (unsigned long long)(__sframe_end - __sframe_start));
-    if (sframe_present())
-        ex_printf(", version %u, flags 0x%x, %u FDEs)\n", (unsigned)sframe_u(2, 1),
-                  (unsigned)sframe_u(3, 1), (unsigned)sframe_u(8, 4));
-    else
+    if (sframe_present()) {
+        size_t tail;
+        bool zero;
+        unsigned n = sframe_sections(&tail, &zero);
+
+        ex_printf(", version %u, flags 0x%x, %u FDEs in the first header)\n",
+                  (unsigned)sframe_u(2, 1), (unsigned)sframe_u(3, 1), (unsigned)sframe_u(8, 4));
+        ex_printf("            %u section(s) back to back, then %llu %s byte(s)\n", n,
+                  (unsigned long long)tail, zero ? "zero" : "NONZERO");
+    } else {
         ex_printf(", NO SFrame header)\n");
+    }
     ex_printf("  stacks    %p .. %p   ram %p .. %p\n", (void *)__stack_lo, (void *)__stack_hi,
               (void *)__ram_start, (void *)__ram_end);
     ex_printf("  cmdline   \"%s\"\n", cmdline);
@@ -99,6 +148,12 @@ static EX_NOINLINE void scen_hello(void)
     SFU_PORT_CAPTURE(&r);
     check("sframe header present", sframe_present());
     check("sframe has FDEs", sframe_present() && sframe_u(8, 4) > 0);
+    {
+        size_t tail;
+        bool zero;
+
+        check("sframe: sections fill span", sframe_present() && sframe_sections(&tail, &zero) > 0 && zero);
+    }
     check("capture: pc in .text", r.pc >= addr_of(__text_start) && r.pc < addr_of(__text_end));
     check("capture: sp on the stack", r.sp >= addr_of(__stack_lo) && r.sp < addr_of(__stack_hi));
     check("capture: sp aligned", (r.sp & (SFU_PORT_STACK_ALIGN - 1u)) == 0);
