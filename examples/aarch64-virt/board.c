@@ -22,7 +22,6 @@
 /* GICv2 (IHI 0048B): distributor and CPU interface registers used. */
 #define GICD_CTLR 0x000
 #define GICD_ISENABLER 0x100
-#define GICD_ICENABLER 0x180
 #define GICD_IPRIORITYR 0x400
 #define GICC_CTLR 0x000
 #define GICC_PMR 0x004

@@ -23,7 +23,6 @@
 
 #define EX_NORETURN __attribute__((noreturn))
 #define EX_NOINLINE __attribute__((noinline))
-#define EX_USED __attribute__((used))
 
 /* -------------------------------------------------------------------------
  * Exit status of an image: what happened, the same numbers on both boards.
