@@ -48,9 +48,9 @@
 
 uint64_t chain_run(int which, int depth, uint64_t x, void (*leaf)(void *), void *arg);
 
-enum { U_FP, U_SFU, U_SFX, U_SFX_CACHE, U_LIB, U_COUNT };
+enum { U_FP, U_SFU, U_SFU_CACHE, U_SFX, U_SFX_CACHE, U_LIB, U_COUNT };
 static const char *const unw_name[U_COUNT] = {
-	"fp", "sfu", "sfu-exp", "sfu-exp+cache", LIB_NAME,
+	"fp", "sfu", "sfu+cache", "sfu-exp", "sfu-exp+cache", LIB_NAME,
 };
 
 static int have[U_COUNT];
@@ -142,6 +142,9 @@ static NOINLINE size_t do_unwind(int u, size_t max, uint64_t *out)
 	case U_SFU:
 		CAPTURE(r);
 		return sfu_walk(&r, 0, &sfu_why);
+	case U_SFU_CACHE:
+		CAPTURE(r);
+		return sfu_walk(&r, 1, &sfu_why);
 #if BENCH_SFX
 	case U_SFX:
 		CAPTURE(r);
@@ -167,7 +170,7 @@ static NOINLINE size_t do_unwind(int u, size_t max, uint64_t *out)
 
 static uint64_t pc_of(int u, const uint64_t *out, size_t k)
 {
-	if (u == U_SFU)
+	if (u == U_SFU || u == U_SFU_CACHE)
 		return sfu_pc(k);
 #if BENCH_SFX
 	if (u == U_SFX || u == U_SFX_CACHE)
@@ -219,6 +222,11 @@ static NOINLINE void check(size_t depth)
 	}
 	lib_extra = k;
 
+	/* Fill the caches: the walks checked below come from them. */
+	for (u = 0; u < U_COUNT; u++)
+		if (have[u] && (u == U_SFU_CACHE || u == U_SFX_CACHE))
+			check_walk(u, depth);
+
 	for (u = 0; u < U_COUNT; u++) {
 		if (!have[u])
 			continue;
@@ -262,15 +270,21 @@ static NOINLINE void check(size_t depth)
 static NOINLINE void count(size_t depth)
 {
 	char name[96];
-	int u;
+	int u, rep;
 	for (u = 0; u < U_COUNT; u++) {
 		if (!have[u])
 			continue;
-		do_unwind(u, depth, scratch); /* warm: caches, lazy binding */
-		CALLGRIND_ZERO_STATS;
-		CALLGRIND_TOGGLE_COLLECT;
-		do_unwind(u, depth, scratch);
-		CALLGRIND_TOGGLE_COLLECT;
+		/* Twice from one call site: the first warms caches and lazy
+		 * binding, the second (same stack, same PCs) is collected. */
+		for (rep = 0; rep < 2; rep++) {
+			if (rep) {
+				CALLGRIND_ZERO_STATS;
+				CALLGRIND_TOGGLE_COLLECT;
+			}
+			do_unwind(u, depth, scratch);
+			if (rep)
+				CALLGRIND_TOGGLE_COLLECT;
+		}
 		snprintf(name, sizeof name, "unw=%s depth=%zu frames=%zu", unw_name[u], depth, depth);
 		CALLGRIND_DUMP_STATS_AT(name);
 	}
@@ -435,12 +449,19 @@ int main(int argc, char **argv)
 	if (sfu_setup(ordered, nord, err, sizeof err))
 		die("sfu: %s", err);
 	have[U_FP] = have[U_SFU] = have[U_LIB] = 1;
+	have[U_SFU_CACHE] = sfu_has_cache();
 #if BENCH_SFX
 	if (sfx_setup(ordered, nord, err, sizeof err))
 		die("sfu-exp: %s", err);
 	have[U_SFX] = 1;
 	have[U_SFX_CACHE] = sfx_has_cache();
 #endif
+	/* BENCH_ONLY=name: keep only that unwinder (and the floor and the
+	 * library, which check() needs), for profiling one of them. */
+	if (getenv("BENCH_ONLY"))
+		for (a = 0; a < U_COUNT; a++)
+			if (a != U_FP && a != U_LIB && strcmp(unw_name[a], getenv("BENCH_ONLY")))
+				have[a] = 0;
 	for (i = 0; i < nord; i++)
 		printf("SECTION %s version=%d size=%zu fdes=%u\n", ordered[i].name, sfu_version(i), ordered[i].size,
 		       (unsigned)sfu_nfdes(i));

@@ -102,9 +102,15 @@ HFLAGS="-O2 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -Wa,--gsframe
 build_harness() { # cc outdir [extra flags]
 	local cc=$1 out=$2; shift 2
 	local objs="$out/sfu.o"
-	$cc $HFLAGS "$@" -Icore -c '-DBENCH_NAME(x)=sfu_##x' -o "$out/sfu.o" test/bench/sfu_tu.c
+	# The cache knob, where the header has one (core once merged, or the
+	# experimental copy).
+	local cache=""
+	grep -q 'SFU_CACHE' core/sfu.h && cache="-DSFU_CACHE=1"
+	$cc $HFLAGS "$@" $cache -Icore -c '-DBENCH_NAME(x)=sfu_##x' -o "$out/sfu.o" test/bench/sfu_tu.c
 	if [ $SFX = 1 ]; then
-		$cc $HFLAGS "$@" -I"$B/exp/core" -c '-DBENCH_NAME(x)=sfx_##x' -o "$out/sfx.o" test/bench/sfu_tu.c
+		cache=""
+		grep -q 'SFU_CACHE' "$B/exp/core/sfu.h" && cache="-DSFU_CACHE=1"
+		$cc $HFLAGS "$@" $cache -I"$B/exp/core" -c '-DBENCH_NAME(x)=sfx_##x' -o "$out/sfx.o" test/bench/sfu_tu.c
 		objs="$objs $out/sfx.o"
 	fi
 	$cc $HFLAGS "$@" -DBENCH_SFX=$SFX -DBENCH_LIBUNWIND=0 -o "$out/bench-libgcc" test/bench/bench.c $objs \

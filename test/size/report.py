@@ -73,6 +73,9 @@ def main():
     print("sfu code size, bare metal: -Os -ffreestanding -nostdlib -fno-pic (+ -mgeneral-regs-only on aarch64,")
     print("-mno-red-zone on x86_64); gcc 12, clang 14.  Bytes.  'all': the object with every public function;")
     print("'backtrace': after ld --gc-sections from sfu_section_init + sfu_backtrace (what a panic handler links).")
+    hp = os.path.join(b, "header")
+    if os.path.exists(hp):
+        print(open(hp).read().strip())
     print("full = V1+V2+V3, both byte orders; smallest = V3 little-endian only (-DSFU_V1=0 -DSFU_V2=0 -DSFU_BIG=0).")
     print()
     hdr = f"{'arch':<8} {'cc':<6} {'config':<9} {'all .text':>9} {'.rodata':>7} {'backtrace .text':>15} {'.rodata':>7}  target (.text, all)"

@@ -18,7 +18,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd -P)
-B=build/size
+# SFU_CORE_DIR: measure another copy of the header (e.g. build/bench/exp/core,
+# the core with test/bench/core-proposal.diff applied); SIZE_OUT: where.
+CORE=$(cd "${SFU_CORE_DIR:-core}" && pwd -P)
+B=${SIZE_OUT:-build/size}
 
 missing=""
 have_cmd() { command -v "$1" >/dev/null 2>&1 || missing="$missing $2"; }
@@ -42,7 +45,7 @@ fi
 rm -rf "$B"
 mkdir -p "$B"
 
-COMMON="-std=c99 -Os -ffreestanding -nostdlib -fno-pic -Wall -Wextra -Wundef -Werror -I$ROOT/core"
+COMMON="-std=c99 -Os -ffreestanding -nostdlib -fno-pic -Wall -Wextra -Wundef -Werror -I$CORE"
 arch_flags() { case "$1" in aarch64) echo "-mgeneral-regs-only" ;; x86_64) echo "-mno-red-zone" ;; esac; }
 cc_for() { # arch compiler
 	case "$1-$2" in
@@ -95,4 +98,5 @@ for arch in x86_64 aarch64; do
 	(cd "$B/libgcc-$arch" && ar x "$a" unwind-dw2.o unwind-dw2-fde-dip.o)
 done
 
+echo "header: $CORE/sfu.h" >"$B/header"
 python3 test/size/report.py "$B" | tee "$B/table.txt"
