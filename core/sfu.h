@@ -186,7 +186,18 @@ typedef struct sfu_section {
 	int8_t fixed_ra;  /* sfh_cfa_fixed_ra_offset */
 	uint8_t aux_len;  /* auxiliary header bytes skipped */
 	uint8_t fde_size; /* 17, 20 or 16 */
+	uint8_t pcrel;    /* function starts are relative to their field */
+	uint32_t end;     /* offset just past the FRE sub-section */
 } sfu_section;
+
+/* Options of sfu_section_init_opt. */
+/* Function start offsets are relative to the FDE field even though the
+ * section does not say so (no SFRAME_F_FDE_FUNC_START_PCREL).  True of
+ * sections that no linker merged: relocatable objects and the per-object
+ * sections lld concatenates, from assemblers before binutils 2.45 (V1 and
+ * early V2), whose start field carries a PC-relative relocation.  GNU ld's
+ * merged output is section-relative, as the flag says. */
+#define SFU_OPT_START_PCREL 0x1u
 
 /* A decoded function descriptor (V3: index and attribute together). */
 typedef struct sfu_fde {
@@ -310,6 +321,17 @@ typedef struct sfu_cursor {
  * *sec.  `addr` is the run-time address of data[0].  Returns SFU_OK or the
  * section error; a zero-size section gives SFU_E_EMPTY. */
 SFU_DEF int sfu_section_init(sfu_section *sec, const void *data, size_t size, uint64_t addr);
+
+/* sfu_section_init with options (SFU_OPT_*). */
+SFU_DEF int sfu_section_init_opt(sfu_section *sec, const void *data, size_t size, uint64_t addr, unsigned opts);
+
+/* Split a span holding several SFrame sections back to back (lld
+ * concatenates one per object; GNU ld may leave zero padding after its
+ * merged section) into up to max sections.  Zero bytes between and after
+ * sections are skipped.  *n gets the count.  Returns SFU_OK, the first
+ * section's error, or SFU_E_FULL if more than max sections were found. */
+SFU_DEF int sfu_section_split(sfu_section *secs, size_t max, size_t *n, const void *data, size_t size,
+                              uint64_t addr, unsigned opts);
 
 /* Check everything in the section: every FDE, every FRE, the sort order if
  * the section claims it and the FRE total.  O(size).  Returns SFU_OK or the
@@ -435,6 +457,11 @@ static bool sfu__version_ok(unsigned v)
 
 SFU__FN int sfu_section_init(sfu_section *sec, const void *data, size_t size, uint64_t addr)
 {
+	return sfu_section_init_opt(sec, data, size, addr, 0);
+}
+
+SFU__FN int sfu_section_init_opt(sfu_section *sec, const void *data, size_t size, uint64_t addr, unsigned opts)
+{
 	sfu_section *s = sec; /* filled in place: no struct copy (memcpy) */
 	const uint8_t *p = (const uint8_t *)data;
 	uint64_t fdeoff, freoff, hdr_end, fde_end, fre_end, nfdes, nfres, frelen;
@@ -452,6 +479,8 @@ SFU__FN int sfu_section_init(sfu_section *sec, const void *data, size_t size, ui
 	s->data = p;
 	s->size = (uint32_t)size;
 	s->addr = addr;
+	if (opts & ~(unsigned)SFU_OPT_START_PCREL)
+		return SFU_E_ARG;
 	/* The magic decides the byte order (spec 2.1.1). */
 	if (p[0] == 0xe2 && p[1] == 0xde && SFU_LITTLE)
 		s->big = 0;
@@ -538,7 +567,38 @@ SFU__FN int sfu_section_init(sfu_section *sec, const void *data, size_t size, ui
 	s->fre_len = (uint32_t)frelen;
 	s->fde_base = (uint32_t)(hdr_end + fdeoff);
 	s->fre_base = (uint32_t)(hdr_end + freoff);
+	s->end = (uint32_t)(fre_end > fde_end ? fre_end : fde_end);
+	s->pcrel = (uint8_t)((s->flags & SFU_F_FDE_FUNC_START_PCREL) || (opts & SFU_OPT_START_PCREL));
 	return SFU_OK;
+}
+
+SFU__FN int sfu_section_split(sfu_section *secs, size_t max, size_t *n, const void *data, size_t size,
+                              uint64_t addr, unsigned opts)
+{
+	const uint8_t *p = (const uint8_t *)data;
+	size_t off = 0, k = 0;
+	int err;
+
+	if (!n || (!secs && max) || (!data && size))
+		return SFU_E_ARG;
+	*n = 0;
+	for (;;) {
+		/* Skip the zero padding between and after sections. */
+		while (off < size && p[off] == 0)
+			off++;
+		if (off >= size)
+			return k ? SFU_OK : SFU_E_EMPTY;
+		if (k == max)
+			return SFU_E_FULL;
+		err = sfu_section_init_opt(&secs[k], p + off, size - off, addr + off, opts);
+		if (err)
+			return err;
+		/* The section ends where its last sub-section ends; anything up
+		 * to the end of the span may follow. */
+		secs[k].size = secs[k].end;
+		off += secs[k].end;
+		*n = ++k;
+	}
 }
 
 /* ---- FDEs (spec 2.3) ---------------------------------------------------------- */
@@ -593,7 +653,7 @@ SFU__FN int sfu_fde_get(const sfu_section *sec, uint32_t idx, sfu_fde *fde)
 	 * itself (spec 2.3.1, V2 erratum 1).  Address arithmetic wraps modulo
 	 * 2^64 like the target's. */
 	f->start = sec->addr + (uint64_t)f->raw_start;
-	if (sec->flags & SFU_F_FDE_FUNC_START_PCREL)
+	if (sec->pcrel)
 		f->start += (uint64_t)off + start_field;
 
 	f->fre_type = (uint8_t)SFU_FDE_INFO_FRE_TYPE(f->info);
@@ -836,7 +896,7 @@ static uint64_t sfu__fde_start(const sfu_section *sec, uint32_t idx)
 		a = sec->addr + sfu__get(sec, off + SFU_V3_FDE_START, 8);
 	else
 		a = sec->addr + (uint64_t)sfu__sext(sfu__get(sec, off + SFU_V12_FDE_START, 4), 4);
-	if (sec->flags & SFU_F_FDE_FUNC_START_PCREL)
+	if (sec->pcrel)
 		a += off;
 	return a;
 }
@@ -1152,8 +1212,12 @@ SFU__FN int sfu_cursor_step(sfu_cursor *c)
 		sfu_regs t;
 		if (c->port->trap(c->port->ctx, c->regs.pc, c->regs.sp, &t)) {
 			/* The interrupted SP need not be aligned (an interrupt can
-			 * land anywhere), but it must lie above the handler's. */
-			if (t.sp <= c->regs.sp)
+			 * land anywhere) and may be on another stack than the
+			 * handler's (aarch64 SP_EL1 vs SP_EL0, x86_64 IST), so the
+			 * direction check does not apply across a trap; the port
+			 * recognised the trap return point, and the depth cap still
+			 * bounds a walk that comes back here.  Zero is no stack. */
+			if (t.sp == 0)
 				return SFU_E_WRONG_WAY;
 			if ((c->port->stack_lo || c->port->stack_hi) &&
 			    (t.sp < c->port->stack_lo || t.sp > c->port->stack_hi))

@@ -826,6 +826,50 @@ static void test_trap(void)
 	end("step trap-frame-continues-into-interrupted-code");
 }
 
+/* lld: per-object sections back to back, zero padding between and after;
+ * V1 from an old assembler: field-relative starts without the flag. */
+static void test_split(void)
+{
+	static sfb_sec a, b;
+	static uint8_t span[8192];
+	sfu_section secs[4];
+	sfu_row row;
+	size_t na, nb, n, off;
+	int err;
+	static const int32_t w8[] = { 8 }, w24[] = { 24 };
+	begin();
+	memset(span, 0, sizeof span);
+	sfb_init(&a, 1, SFU_ABI_AMD64_LE);
+	a.flags = SFU_F_FDE_FUNC_START_PCREL; /* encode field-relative ... */
+	a.addr = 0x300000;
+	sfb_add_fre(sfb_add_fde(&a, 0x100000, 0x10), 0, 1, 1, 1, w8);
+	na = sfb_build(&a, span, sizeof span);
+	span[3] = 0; /* ... but, like gas 2.40 objects, do not say so */
+	off = (na + 7) & ~(size_t)7;
+	sfb_init(&b, 3, SFU_ABI_AMD64_LE);
+	b.addr = 0x300000 + off;
+	sfb_add_fre(sfb_add_fde(&b, 0x100040, 0x10), 0, 1, 1, 1, w24);
+	nb = sfb_build(&b, span + off, sizeof span - off);
+	err = sfu_section_split(secs, 4, &n, span, off + nb + 64, 0x300000, SFU_OPT_START_PCREL);
+	EXPECT(!err && n == 2, "split: %s, %zu sections", E(err), n);
+	err = sfu_find_row_n(secs, n, 0x100004, &row);
+	EXPECT(!err && row.cfa.off == 8, "first (V1, field-relative): %s", E(err));
+	err = sfu_find_row_n(secs, n, 0x100044, &row);
+	EXPECT(!err && row.cfa.off == 24, "second (V3): %s", E(err));
+	/* Without the option the V1 starts are taken from the section start:
+	 * the function is not found where it is. */
+	err = sfu_section_split(secs, 4, &n, span, off + nb + 64, 0x300000, 0);
+	EXPECT(!err && n == 2 && sfu_find_row_n(secs, n, 0x100004, &row) == SFU_E_NOINFO, "no option");
+	EXPECT(sfu_section_split(secs, 1, &n, span, off + nb, 0x300000, 0) == SFU_E_FULL && n == 1, "max 1");
+	/* A span that ends 16 bytes into the second section's header. */
+	err = sfu_section_split(secs, 4, &n, span, off + 16, 0x300000, 0);
+	EXPECT(err == SFU_E_TRUNC_HDR && n == 1, "cut span: %s", E(err));
+	memset(span, 0, 64);
+	EXPECT(sfu_section_split(secs, 4, &n, span, 64, 0x300000, 0) == SFU_E_EMPTY && n == 0, "zeros only");
+	EXPECT(sfu_section_init_opt(&secs[0], span, 64, 0, 0x80) == SFU_E_ARG, "unknown option");
+	end("section split-concatenated-and-pcrel-option");
+}
+
 int main(void)
 {
 	test_malformed();
@@ -846,6 +890,7 @@ int main(void)
 	test_step_s390x();
 	test_outermost();
 	test_trap();
+	test_split();
 	fprintf(stderr, "unit: %d cases, %d failed\n", g_cases, g_failed);
 	return g_failed != 0;
 }
