@@ -22,6 +22,8 @@
 #   nofre            V3 FDEs without FREs (outermost function)
 #   pcrel            sections with SFRAME_F_FDE_FUNC_START_PCREL
 #   sorted unsorted  sections with / without SFRAME_F_FDE_SORTED
+#   tail             sections with bytes after the FRE sub-section (the
+#                    ELF section is longer than the header says)
 #
 # The walk is checked against the header (FDE and FRE counts, FRE
 # sub-section length) and against the reference text (number of
@@ -109,6 +111,8 @@ function walk(   ver, flags, hend, nfde, nfre, frelen, fdeoff, freoff,
 	if (fres_seen != nfre) die("FRE count " fres_seen " != header " nfre)
 	if (nfde && lastend - (hend + freoff) != frelen)
 		die("FRE bytes " lastend - (hend + freoff) " != header " frelen)
+	if (nb < hend + freoff + frelen) die("section shorter than its header says")
+	if (nb > hend + freoff + frelen) add("tail", 1)
 	hfde = nfde; hfre = nfre
 }
 
@@ -163,7 +167,7 @@ mode == "ref" {
 }
 END {
 	finish()
-	ncol = split("files fdes fres a1 a2 a4 w1 w2 w4 w0 ras bkey mask sig flex nofre pcrel sorted unsorted", col, " ")
+	ncol = split("files fdes fres a1 a2 a4 w1 w2 w4 w0 ras bkey mask sig flex nofre pcrel sorted unsorted tail", col, " ")
 	printf "%-9s %-11s", "suite", "arch"
 	for (c = 1; c <= ncol; c++) printf " %6s", (col[c] == "ras" ? "ra[s]" : col[c])
 	printf "\n"
