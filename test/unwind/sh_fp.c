@@ -7,12 +7,12 @@ UT_NOINLINE static int sh_fp_c(int n)
 	volatile int local[6];
 	local[n % 6] = n;
 	ut_hook(n);
-	return local[n % 6] + (int)sh_leaf((unsigned long)n, 2);
+	return local[n % 6] + (int)(sh_leaf((unsigned long)n, 2) & 0xffffu);
 }
 
 UT_NOINLINE static int sh_fp_b(int n)
 {
-	return sh_fp_c(n + 1) * 2;
+	return (int)((unsigned)sh_fp_c(n + 1) * 2u);
 }
 
 UT_NOINLINE int sh_fp_chain(int n)
@@ -30,5 +30,5 @@ UT_NOINLINE int sh_fp_trap(int n)
 	local[0] = (int)sh_leaf((unsigned long)n, 2);
 	UT_TRAP();
 	local[1] = (int)sh_leaf((unsigned long)n, 3);
-	return local[0] + local[1];
+	return (int)((unsigned)local[0] + (unsigned)local[1]);
 }

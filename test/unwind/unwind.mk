@@ -50,5 +50,46 @@ $(OUT)/$(1)/unwind: $(foreach o,harness $(SHAPES),$(OUT)/$(1)/$(o).o)
 endef
 $(foreach c,$(CONFIGS),$(eval $(call config,$(c))))
 
-.PHONY: all
+# ---- bare images for the row-level check (rows_check.c) -------------------
+# Byte orders and s390x: freestanding code linked with -nostdlib by the
+# suite's own ld, one image per (target, opt).  s390x needs binutils >= 2.45
+# (sid only).
+
+ROWS_TARGETS_bookworm := x86_64 aarch64 aarch64be aarch64pac
+ROWS_TARGETS_trixie := $(ROWS_TARGETS_bookworm)
+ROWS_TARGETS_sid := $(ROWS_TARGETS_bookworm) s390x
+ROWS_OPTS := O0 O2
+rows_cc_x86_64 := gcc
+rows_cc_aarch64 := aarch64-linux-gnu-gcc
+rows_cc_aarch64be := aarch64-linux-gnu-gcc -mbig-endian
+rows_cc_aarch64pac := aarch64-linux-gnu-gcc -mbranch-protection=pac-ret
+rows_cc_s390x := s390x-linux-gnu-gcc
+ROWS_CFLAGS := -g -fasynchronous-unwind-tables -Wa,--gsframe -ffreestanding -fno-stack-protector \
+	-Wall -Wextra -Werror
+ROWS_LDFLAGS := -nostdlib -static -Wl,-e,rows_entry
+ROWS_FLAGS_rows_realign_x86_64 := -mstackrealign
+ROWS_SRCS := rows_src rows_realign
+ROWS_IMAGES := $(foreach t,$(ROWS_TARGETS_$(SUITE)),$(foreach o,$(ROWS_OPTS),$(OUT)/rows/$(t)-$(o).elf))
+
+rows: $(ROWS_IMAGES)
+
+define rows_image
+$(OUT)/rows/$(1)-$(2)/%.o: $(SRC)/%.c $(SRC)/unwind.mk
+	@mkdir -p $$(@D)
+	$(rows_cc_$(1)) -$(2) $(ROWS_CFLAGS) $$(ROWS_FLAGS_$$*_$(1)) -c $$< -o $$@
+
+$(OUT)/rows/$(1)-$(2).elf: $(foreach s,$(ROWS_SRCS),$(OUT)/rows/$(1)-$(2)/$(s).o)
+	$(rows_cc_$(1)) -$(2) $(ROWS_LDFLAGS) -o $$@ $$^
+endef
+$(foreach t,$(ROWS_TARGETS_$(SUITE)),$(foreach o,$(ROWS_OPTS),$(eval $(call rows_image,$(t),$(o)))))
+
+# objdump --sframe of the images of DUMP_FOR, with this chroot's objdump:
+# bookworm's (2.40) for V1, sid's (2.47) for V2 and V3.
+DUMP_FOR ?=
+DUMPS := $(patsubst %.elf,%.txt,$(wildcard $(foreach s,$(DUMP_FOR),build/unwind/$(s)/rows/*.elf)))
+dumps: $(DUMPS)
+build/unwind/%.txt: build/unwind/%.elf
+	objdump --sframe $< > $@.tmp && mv $@.tmp $@
+
+.PHONY: all rows dumps
 .DELETE_ON_ERROR:

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# test/unwind/run.sh - sfu against DWARF unwinders on live stacks, and
+# every SFrame row against objdump, for each toolchain of the matrix.
+#
+# Prints one line per case, "ok <case>: ..." or "FAIL <case>: <why>", plus
+# "#" lines (details, examples of mismatches).  What is compared and how
+# mismatches are classified: test/unwind/README.md.
+#
+# Builds incrementally into build/unwind/ (make, inside each suite's chroot
+# via tools/toolchain.sh), runs the x86_64 programs where their libc is (the
+# chroot) and the static aarch64 programs under qemu-aarch64 on the host.
+#
+# Knobs (environment): UNWIND_SUITES (default "bookworm trixie sid"),
+# UNWIND_SAMPLES (timer samples per program, default 5000), UNWIND_JOBS
+# (parallel runs, default 2).
+set -u
+cd "$(dirname "$0")/../.."
+ROOT=$(pwd -P)
+SUITES=${UNWIND_SUITES:-"bookworm trixie sid"}
+SAMPLES=${UNWIND_SAMPLES:-5000}
+JOBS=${UNWIND_JOBS:-2}
+OUT=build/unwind
+TC=tools/toolchain.sh
+mkdir -p "$OUT/logs"
+fails=0
+say_fail() { echo "FAIL $1: $2"; fails=$((fails + 1)); }
+
+# ---- what must be installed --------------------------------------------------
+# A missing tool is a failure of every case that needs it, never a skip.
+host_ok=1
+for t in gcc make aarch64-linux-gnu-gcc objdump; do
+	command -v "$t" >/dev/null || { say_fail "host-tools" "$t not found; install with: tools/toolchain.sh host-deps (apt-get install gcc make gcc-aarch64-linux-gnu binutils)"; host_ok=0; }
+done
+[ -f /usr/include/x86_64-linux-gnu/libunwind.h ] ||
+	{ say_fail "host-tools" "libunwind-dev missing; install with: apt-get install libunwind-dev"; host_ok=0; }
+[ -d /usr/aarch64-linux-gnu/lib ] && ls /usr/aarch64-linux-gnu/lib/libc.a >/dev/null 2>&1 ||
+	{ say_fail "host-tools" "libc6-dev-arm64-cross missing; install with: apt-get install libc6-dev-arm64-cross"; host_ok=0; }
+have_qemu=1
+command -v qemu-aarch64 >/dev/null ||
+	{ say_fail "qemu-aarch64" "not found, every aarch64 run fails; install with: apt-get install qemu-user"; have_qemu=0; }
+
+suite_ok() { # suite -> 0 if its toolchain is there
+	[ "$1" = bookworm ] && { [ $host_ok = 1 ]; return; }
+	[ -f "$($TC path "$1")/.sfu-ready" ]
+}
+
+# ---- build --------------------------------------------------------------------
+HOSTCC_FLAGS="-std=c99 -O1 -g -Wall -Wextra -Wundef -Werror -D_DEFAULT_SOURCE -fsanitize=address,undefined -fno-sanitize-recover=all"
+for prog in rows_check core_v1_pcmask; do
+	src=test/unwind/$prog.c
+	if [ ! -x "$OUT/$prog" ] || [ -n "$(find $src core tools/sfu_elf.h -newer "$OUT/$prog" 2>/dev/null | head -1)" ]; then
+		gcc $HOSTCC_FLAGS -o "$OUT/$prog" "$src" >"$OUT/logs/$prog.log" 2>&1 ||
+			say_fail "build host/$prog" "$(tail -3 "$OUT/logs/$prog.log" | tr '\n' ' ')"
+	fi
+done
+
+built=""
+for s in $SUITES; do
+	if ! suite_ok "$s"; then
+		say_fail "build $s" "no $s toolchain; install with: tools/toolchain.sh ensure $s (or: make toolchains)"
+		continue
+	fi
+	log=$OUT/logs/build-$s.log
+	if $TC run "$s" make -s -f test/unwind/unwind.mk SUITE="$s" -j2 all rows >"$log" 2>&1; then
+		built="$built $s"
+	else
+		say_fail "build $s" "make failed: $(grep -m3 -E 'error|Error' "$log" | tr '\n' ' ') (log: $log)"
+	fi
+done
+# objdump --sframe of the row images: V1 only by bookworm's objdump, V2/V3
+# by sid's (the newest reader).
+for s in $built; do
+	case $s in
+	bookworm) d=bookworm ;;
+	*) d=sid ;;
+	esac
+	if ! suite_ok $d; then
+		say_fail "rows $s" "objdump of the $d toolchain needed; install with: tools/toolchain.sh ensure $d"
+		continue
+	fi
+	$TC run $d make -s -f test/unwind/unwind.mk dumps DUMP_FOR="$s" >"$OUT/logs/dump-$s.log" 2>&1 ||
+		say_fail "rows $s" "objdump --sframe failed (log: $OUT/logs/dump-$s.log)"
+done
+
+# ---- the cases -------------------------------------------------------------------
+# Each job is one command line; its output lands in $OUT/logs/job-N.out and
+# is printed in order at the end.  A job that exits non-zero without a FAIL
+# line of its own gets one.
+jobs_names=()
+jobs_cmds=()
+add() { jobs_names+=("$1"); jobs_cmds+=("$2"); }
+
+[ -x "$OUT/core_v1_pcmask" ] && add "core/v1-pcmask-plt" "$OUT/core_v1_pcmask"
+for s in $built; do
+	for o in O0 O2; do
+		p=$OUT/$s/x86_64-$o/unwind n=$s/x86_64/$o
+		add "sync $n" "$TC run $s $p sync $n"
+		add "async $n" "$TC run $s $p async $n $SAMPLES 30 $SAMPLES"
+		add "step $n" "$TC run $s $p step $n"
+	done
+	for o in O0 O2 O2pac; do
+		p=$OUT/$s/aarch64-$o/unwind n=$s/aarch64/$o
+		if [ $have_qemu = 0 ]; then
+			say_fail "sync $n" "qemu-aarch64 missing; install with: apt-get install qemu-user"
+			say_fail "async $n" "qemu-aarch64 missing; install with: apt-get install qemu-user"
+			say_fail "bkpt $n" "qemu-aarch64 missing; install with: apt-get install qemu-user"
+			continue
+		fi
+		add "sync $n" "qemu-aarch64 $p sync $n"
+		# Under QEMU a signal is taken between translation blocks: fewer
+		# distinct PCs; at least 2000 samples are required.
+		add "async $n" "qemu-aarch64 $p async $n $SAMPLES 30 2000"
+		# Every instruction instead: a BRK on each, compared once.
+		add "bkpt $n" "qemu-aarch64 $p bkpt $n"
+	done
+	for img in "$OUT/$s"/rows/*.elf; do
+		[ -e "$img" ] || continue
+		b=$(basename "$img" .elf)
+		add "rows $s/${b%-*}/${b##*-}" "$OUT/rows_check $img ${img%.elf}.txt $s/${b%-*}/${b##*-}"
+	done
+done
+
+run_job() { # index
+	local i=$1 o=$OUT/logs/job-$1.out rc
+	timeout 180 bash -c "${jobs_cmds[$i]}" >"$o" 2>&1
+	rc=$?
+	if [ $rc != 0 ] && ! grep -q '^FAIL ' "$o"; then
+		[ $rc = 124 ] && echo "FAIL ${jobs_names[$i]}: timed out after 180 s" >>"$o" ||
+			echo "FAIL ${jobs_names[$i]}: exited $rc without a verdict ($(tail -2 "$o" | tr '\n' ' '))" >>"$o"
+	fi
+	if ! grep -qE '^(ok|FAIL) ' "$o"; then
+		echo "FAIL ${jobs_names[$i]}: printed no verdict" >>"$o"
+	fi
+}
+
+running=0
+for i in "${!jobs_cmds[@]}"; do
+	run_job "$i" &
+	running=$((running + 1))
+	if [ $running -ge "$JOBS" ]; then
+		wait -n
+		running=$((running - 1))
+	fi
+done
+wait
+for i in "${!jobs_cmds[@]}"; do
+	cat "$OUT/logs/job-$i.out"
+	grep -q '^FAIL ' "$OUT/logs/job-$i.out" && fails=$((fails + 1))
+done
+[ $fails = 0 ]
