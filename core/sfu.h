@@ -40,6 +40,9 @@
  *   SFU_FP_FALLBACK          frame-pointer walk where no SFrame info (default 0)
  *   SFU_DEPTH_CAP            hard cap on frames in one walk     (default 256)
  *   SFU_ERROR_STRINGS        provide sfu_strerror()            (default 0)
+ *   SFU_CACHE                caller-provided row cache API     (default 0)
+ *   SFU_READ(ctx, addr, out) a port read the compiler can inline, used
+ *                            instead of sfu_port.read           (default none)
  *   SFU_ASSERT(x)            internal consistency hook         (default none)
  *
  * ERRORS
@@ -84,6 +87,9 @@
 #ifndef SFU_ERROR_STRINGS
 #define SFU_ERROR_STRINGS 0
 #endif
+#ifndef SFU_CACHE
+#define SFU_CACHE 0
+#endif
 #ifndef SFU_ASSERT
 #define SFU_ASSERT(x) ((void)0)
 #endif
@@ -102,6 +108,12 @@
 #endif
 #if SFU_FP_FALLBACK != 0 && SFU_FP_FALLBACK != 1
 #error "SFU_FP_FALLBACK must be 0 or 1"
+#endif
+#if SFU_CACHE != 0 && SFU_CACHE != 1
+#error "SFU_CACHE must be 0 or 1"
+#endif
+#if SFU_ERROR_STRINGS != 0 && SFU_ERROR_STRINGS != 1
+#error "SFU_ERROR_STRINGS must be 0 or 1"
 #endif
 #if SFU_DEPTH_CAP < 1 || SFU_DEPTH_CAP > 65535
 #error "SFU_DEPTH_CAP must be between 1 and 65535"
@@ -202,7 +214,6 @@ typedef struct sfu_section {
 /* A decoded function descriptor (V3: index and attribute together). */
 typedef struct sfu_fde {
 	uint64_t start;    /* run-time address of the function */
-	int64_t raw_start; /* sfde_func_start_address / sfdi_func_start_offset */
 	uint32_t size;     /* bytes of code */
 	uint32_t fre_off;  /* FRE sub-section offset of the first FRE (V3: after the attribute) */
 	uint32_t num_fres;
@@ -301,6 +312,21 @@ typedef struct sfu_frame {
 	uint8_t how; /* enum sfu_how */
 } sfu_frame;
 
+#if SFU_CACHE
+/* A lookup cache the caller owns (no heap): rows by lookup PC, 2-way set
+ * associative.  Valid for one array of sections; sfu_cache_init again when
+ * the sections change (a module loads). */
+typedef struct sfu_cache_entry {
+	uint64_t key; /* lookup PC + 1; 0 = empty */
+	sfu_row row;
+} sfu_cache_entry;
+typedef struct sfu_cache {
+	sfu_cache_entry *slots;
+	uint32_t mask; /* number of slots - 1 (a power of two, >= 2) */
+	uint32_t hits, misses;
+} sfu_cache;
+#endif
+
 /* Caller-owned walk state. */
 typedef struct sfu_cursor {
 	const sfu_section *secs;
@@ -313,6 +339,9 @@ typedef struct sfu_cursor {
 	uint8_t full;    /* regs.ra / regs.dwarf are valid for this frame */
 	uint8_t how;     /* enum sfu_how of the current frame */
 	uint8_t abi;     /* ABI of the walk (first section's) */
+#if SFU_CACHE
+	sfu_cache *cache; /* NULL: none */
+#endif
 } sfu_cursor;
 
 /* ---- API ---------------------------------------------------------------- */
@@ -380,6 +409,17 @@ SFU_DEF int sfu_cursor_step(sfu_cursor *c);
 SFU_DEF int sfu_backtrace(const sfu_section *secs, size_t nsecs, const sfu_port *port,
                           const sfu_regs *regs, sfu_frame *frames, size_t max, size_t *n);
 
+#if SFU_CACHE
+/* Use slots[0..n) as a cache (n is rounded down to a power of two; at least
+ * 2).  32 slots cover a typical panic trace; benchmarks use 1024. */
+SFU_DEF int sfu_cache_init(sfu_cache *cache, sfu_cache_entry *slots, size_t n);
+
+/* sfu_backtrace with a lookup cache (NULL: none). */
+SFU_DEF int sfu_backtrace_cached(const sfu_section *secs, size_t nsecs, sfu_cache *cache,
+                                 const sfu_port *port, const sfu_regs *regs, sfu_frame *frames,
+                                 size_t max, size_t *n);
+#endif
+
 #if SFU_ERROR_STRINGS
 /* Text for an error code ("?" for unknown codes). */
 SFU_DEF const char *sfu_strerror(int err);
@@ -403,48 +443,79 @@ SFU_DEF const char *sfu_strerror(int err);
 #endif
 
 /* ---- the one bounds-checked reader ---------------------------------------
- * Every section byte is read here: the range [off, off+n) is checked against
- * `end` (the end of the sub-section being read, never past the section) with
- * arithmetic that cannot overflow, then assembled byte by byte in the
- * section's byte order.  No casts over the buffer, so no alignment traps. */
+ * Every section byte is read by the loads below, and only after the range
+ * was checked against the end of the sub-section being read (never past the
+ * section) with arithmetic that cannot overflow: sfu__in is that check.
+ * Bytes are assembled in the section's byte order; compilers turn each
+ * load into one (unaligned-safe) load instruction, byte-swapped for a
+ * foreign order.  No casts over the buffer, so no alignment traps. */
 
-static bool sfu__in(uint32_t end, uint32_t off, uint32_t n)
+/* The loads are a few instructions each: inline them everywhere. */
+#if defined(__GNUC__) || defined(__clang__)
+#define SFU__INLINE static inline __attribute__((always_inline))
+#define SFU__NOINLINE __attribute__((noinline))
+#else
+#define SFU__INLINE static inline
+#define SFU__NOINLINE
+#endif
+
+SFU__INLINE bool sfu__in(uint32_t end, uint32_t off, uint32_t n)
 {
 	return off <= end && n <= end - off;
 }
 
-static uint64_t sfu__get(const sfu_section *s, uint32_t off, uint32_t n)
+/* Byte order of a section: folded to a constant when one order is off. */
+#if SFU_LITTLE && SFU_BIG
+#define SFU__BIG(s) ((s)->big)
+#elif SFU_BIG
+#define SFU__BIG(s) 1
+#else
+#define SFU__BIG(s) 0
+#endif
+
+/* Version tests, folded when versions are compiled out. */
+#define SFU__V3(s) (SFU_V3 && (!(SFU_V1 || SFU_V2) || (s)->version == SFU_VERSION_3))
+
+SFU__INLINE uint32_t sfu__ld16(const sfu_section *s, uint32_t off)
 {
-	uint64_t v = 0;
-	uint32_t i;
-	for (i = 0; i < n; i++) {
-		uint32_t k = s->big ? i : n - 1 - i;
-		v = (v << 8) | s->data[off + k];
-	}
-	return v;
+	const uint8_t *p = s->data + off;
+	return SFU__BIG(s) ? (uint32_t)p[0] << 8 | p[1] : (uint32_t)p[1] << 8 | p[0];
 }
 
-/* Read an n-byte unsigned field at off, bounded by end. */
-static bool sfu__rd(const sfu_section *s, uint32_t end, uint32_t off, uint32_t n, uint64_t *v)
+SFU__INLINE uint32_t sfu__ld32(const sfu_section *s, uint32_t off)
 {
-	if (!sfu__in(end, off, n))
-		return false;
-	*v = sfu__get(s, off, n);
-	return true;
+	const uint8_t *p = s->data + off;
+	if (SFU__BIG(s))
+		return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
 }
 
-/* Sign-extend the low `bytes` bytes of v. */
-static int64_t sfu__sext(uint64_t v, uint32_t bytes)
+SFU__INLINE uint64_t sfu__ld64(const sfu_section *s, uint32_t off)
 {
-	uint64_t m;
-	if (bytes >= 8)
-		return (int64_t)v;
-	m = (uint64_t)1 << (8u * bytes - 1u);
-	v &= ((uint64_t)1 << (8u * bytes)) - 1u;
-	/* (v ^ m) - m in unsigned arithmetic, then a value-preserving
-	 * conversion: no signed overflow. */
-	v = (v ^ m) - m;
-	return v > (uint64_t)INT64_MAX ? -(int64_t)(~v) - 1 : (int64_t)v;
+	uint64_t a = sfu__ld32(s, off), b = sfu__ld32(s, off + 4u);
+	return SFU__BIG(s) ? a << 32 | b : b << 32 | a;
+}
+
+/* A 1-, 2- or 4-byte unsigned field. */
+SFU__INLINE uint32_t sfu__ldn(const sfu_section *s, uint32_t off, uint32_t n)
+{
+	return n == 1 ? s->data[off] : n == 2 ? sfu__ld16(s, off) : sfu__ld32(s, off);
+}
+
+/* Two's-complement reinterpretation without implementation-defined
+ * conversions (compilers emit a plain move). */
+SFU__INLINE int32_t sfu__s32(uint32_t v)
+{
+	return v > (uint32_t)INT32_MAX ? -(int32_t)(~v) - 1 : (int32_t)v;
+}
+
+/* Sign-extend the low n (1, 2 or 4) bytes of v. */
+static int32_t sfu__sext(uint32_t v, uint32_t n)
+{
+	uint32_t m = n >= 4 ? 0u : 1u << (8u * n - 1u);
+	if (n < 4)
+		v = (v & ((m << 1) - 1u)) ^ m, v -= m;
+	return sfu__s32(v);
 }
 
 static bool sfu__version_ok(unsigned v)
@@ -538,11 +609,11 @@ SFU__FN int sfu_section_init_opt(sfu_section *sec, const void *data, size_t size
 	if (hdr_end > size)
 		return SFU_E_AUXHDR;
 
-	nfdes = sfu__get(s, SFU_HDR_NUM_FDES, 4);
-	nfres = sfu__get(s, SFU_HDR_NUM_FRES, 4);
-	frelen = sfu__get(s, SFU_HDR_FRE_LEN, 4);
-	fdeoff = sfu__get(s, SFU_HDR_FDEOFF, 4);
-	freoff = sfu__get(s, SFU_HDR_FREOFF, 4);
+	nfdes = sfu__ld32(s, SFU_HDR_NUM_FDES);
+	nfres = sfu__ld32(s, SFU_HDR_NUM_FRES);
+	frelen = sfu__ld32(s, SFU_HDR_FRE_LEN);
+	fdeoff = sfu__ld32(s, SFU_HDR_FDEOFF);
+	freoff = sfu__ld32(s, SFU_HDR_FREOFF);
 	s->fde_size = (uint8_t)(s->version == SFU_VERSION_1   ? SFU_V1_FDE_SIZE
 	                       : s->version == SFU_VERSION_2 ? SFU_V2_FDE_SIZE
 	                                                    : SFU_V3_FDE_SIZE);
@@ -603,13 +674,12 @@ SFU__FN int sfu_section_split(sfu_section *secs, size_t max, size_t *n, const vo
 
 /* ---- FDEs (spec 2.3) ---------------------------------------------------------- */
 
-SFU__FN int sfu_fde_get(const sfu_section *sec, uint32_t idx, sfu_fde *fde)
+SFU__FN int sfu_fde_get(const sfu_section *sec, uint32_t idx, sfu_fde *f)
 {
-	uint32_t off;
-	uint64_t v, start_field;
-	sfu_fde *f = fde; /* filled in place */
+	uint32_t off, field;
+	uint64_t raw;
 
-	if (!sec || !fde || idx >= sec->num_fdes)
+	if (!sec || !f || idx >= sec->num_fdes)
 		return SFU_E_ARG;
 	off = sec->fde_base + idx * (uint32_t)sec->fde_size; /* bounded at init */
 	f->info2 = 0;
@@ -617,45 +687,41 @@ SFU__FN int sfu_fde_get(const sfu_section *sec, uint32_t idx, sfu_fde *fde)
 	f->signal = 0;
 	f->type = SFU_FDE_TYPE_DEFAULT;
 
-	if (sec->version == SFU_VERSION_3) {
-		uint32_t attr;
-		f->raw_start = (int64_t)sfu__get(sec, off + SFU_V3_FDE_START, 8);
-		f->size = (uint32_t)sfu__get(sec, off + SFU_V3_FDE_SIZE_F, 4);
-		v = sfu__get(sec, off + SFU_V3_FDE_FREOFF, 4);
+	if (SFU__V3(sec)) {
+		uint32_t fo = sfu__ld32(sec, off + SFU_V3_FDE_FREOFF), attr;
+		raw = sfu__ld64(sec, off + SFU_V3_FDE_START);
+		f->size = sfu__ld32(sec, off + SFU_V3_FDE_SIZE_F);
 		/* The attribute sits at the FRE offset, inside the FRE sub-section. */
-		if (!sfu__in(sec->fre_len, (uint32_t)v, SFU_V3_ATTR_SIZE))
+		if (!sfu__in(sec->fre_len, fo, SFU_V3_ATTR_SIZE))
 			return SFU_E_FDE_FREOFF;
-		attr = sec->fre_base + (uint32_t)v;
-		f->num_fres = (uint32_t)sfu__get(sec, attr + SFU_V3_ATTR_NFRES, 2);
-		f->info = (uint8_t)sfu__get(sec, attr + SFU_V3_ATTR_INFO, 1);
-		f->info2 = (uint8_t)sfu__get(sec, attr + SFU_V3_ATTR_INFO2, 1);
-		f->rep_size = (uint8_t)sfu__get(sec, attr + SFU_V3_ATTR_REPSIZE, 1);
-		f->fre_off = (uint32_t)v + SFU_V3_ATTR_SIZE;
+		attr = sec->fre_base + fo;
+		f->num_fres = sfu__ld16(sec, attr + SFU_V3_ATTR_NFRES);
+		f->info = sec->data[attr + SFU_V3_ATTR_INFO];
+		f->info2 = sec->data[attr + SFU_V3_ATTR_INFO2];
+		f->rep_size = sec->data[attr + SFU_V3_ATTR_REPSIZE];
+		f->fre_off = fo + SFU_V3_ATTR_SIZE;
 		f->signal = (uint8_t)SFU_FDE_INFO_SIGNAL(f->info);
 		if (SFU_FDE_INFO2_TYPE(f->info2) > SFU_FDE_TYPE_FLEX || (f->info2 & 0xe0u))
 			return SFU_E_FDE_TYPE;
 		f->type = (uint8_t)SFU_FDE_INFO2_TYPE(f->info2);
-		start_field = SFU_V3_FDE_START;
+		field = off + SFU_V3_FDE_START;
 	} else {
-		f->raw_start = sfu__sext(sfu__get(sec, off + SFU_V12_FDE_START, 4), 4);
-		f->size = (uint32_t)sfu__get(sec, off + SFU_V12_FDE_SIZE_F, 4);
-		f->fre_off = (uint32_t)sfu__get(sec, off + SFU_V12_FDE_FREOFF, 4);
-		f->num_fres = (uint32_t)sfu__get(sec, off + SFU_V12_FDE_NFRES, 4);
-		f->info = (uint8_t)sfu__get(sec, off + SFU_V12_FDE_INFO, 1);
+		raw = (uint64_t)(int64_t)sfu__s32(sfu__ld32(sec, off + SFU_V12_FDE_START));
+		f->size = sfu__ld32(sec, off + SFU_V12_FDE_SIZE_F);
+		f->fre_off = sfu__ld32(sec, off + SFU_V12_FDE_FREOFF);
+		f->num_fres = sfu__ld32(sec, off + SFU_V12_FDE_NFRES);
+		f->info = sec->data[off + SFU_V12_FDE_INFO];
 		if (sec->version == SFU_VERSION_2)
-			f->rep_size = (uint8_t)sfu__get(sec, off + SFU_V2_FDE_REPSIZE, 1);
+			f->rep_size = sec->data[off + SFU_V2_FDE_REPSIZE];
 		if (f->fre_off > sec->fre_len)
 			return SFU_E_FDE_FREOFF;
-		start_field = SFU_V12_FDE_START;
+		field = off + SFU_V12_FDE_START;
 	}
 
 	/* Function start: from the section start, or (PCREL) from the field
 	 * itself (spec 2.3.1, V2 erratum 1).  Address arithmetic wraps modulo
 	 * 2^64 like the target's. */
-	f->start = sec->addr + (uint64_t)f->raw_start;
-	if (sec->pcrel)
-		f->start += (uint64_t)off + start_field;
-
+	f->start = sec->addr + raw + (sec->pcrel ? field : 0u);
 	f->fre_type = (uint8_t)SFU_FDE_INFO_FRE_TYPE(f->info);
 	f->pctype = (uint8_t)SFU_FDE_INFO_PCTYPE(f->info);
 	f->pauth_key = (uint8_t)SFU_FDE_INFO_PAUTH_KEY(f->info);
@@ -672,28 +738,30 @@ SFU__FN int sfu_fde_get(const sfu_section *sec, uint32_t idx, sfu_fde *fde)
 
 /* ---- FREs (spec 2.4) ---------------------------------------------------------- */
 
+/* Bytes per data word by the info byte's size field; 0 = invalid. */
+static const uint8_t sfu__wsize[4] = { 1, 2, 4, 0 };
+
+static uint32_t sfu__addr_bytes(unsigned fre_type)
+{
+	return fre_type == SFU_FRE_TYPE_ADDR1 ? 1u : fre_type == SFU_FRE_TYPE_ADDR2 ? 2u : 4u;
+}
+
 SFU__FN int sfu_fre_get(const sfu_section *sec, const sfu_fde *fde, uint32_t off, sfu_fre *fre)
 {
-	static const uint8_t addr_bytes[3] = { 1, 2, 4 };
-	uint32_t end = sec->fre_base + sec->fre_len;
-	uint32_t pos, ab, ws;
-	uint64_t v;
+	uint32_t end = sec->fre_base + sec->fre_len, pos, ab, ws;
 
 	if (off > sec->fre_len)
 		return SFU_E_FRE_TRUNC;
 	pos = sec->fre_base + off;
-	ab = addr_bytes[fde->fre_type]; /* fre_type checked by sfu_fde_get */
-	if (!sfu__rd(sec, end, pos, ab + 1u, &v))
+	ab = sfu__addr_bytes(fde->fre_type);
+	if (!sfu__in(end, pos, ab + 1u))
 		return SFU_E_FRE_TRUNC;
-	fre->start = (uint32_t)sfu__get(sec, pos, ab);
+	fre->start = sfu__ldn(sec, pos, ab);
 	fre->info = sec->data[pos + ab];
 	pos += ab + 1u;
-	switch (SFU_FRE_INFO_WSIZE(fre->info)) {
-	case SFU_FRE_WSIZE_1B: ws = 1; break;
-	case SFU_FRE_WSIZE_2B: ws = 2; break;
-	case SFU_FRE_WSIZE_4B: ws = 4; break;
-	default: return SFU_E_WORD_SIZE;
-	}
+	ws = sfu__wsize[SFU_FRE_INFO_WSIZE(fre->info)];
+	if (!ws)
+		return SFU_E_WORD_SIZE;
 	fre->wsize = (uint8_t)ws;
 	fre->count = (uint8_t)SFU_FRE_INFO_COUNT(fre->info);
 	if (!sfu__in(end, pos, fre->count * ws))
@@ -708,7 +776,7 @@ SFU__FN int32_t sfu_fre_word(const sfu_section *sec, const sfu_fre *fre, unsigne
 	if (i >= fre->count)
 		return 0;
 	/* In bounds: sfu_fre_get checked words + count * wsize. */
-	return (int32_t)sfu__sext(sfu__get(sec, fre->words + i * fre->wsize, fre->wsize), fre->wsize);
+	return sfu__sext(sfu__ldn(sec, fre->words + i * fre->wsize, fre->wsize), fre->wsize);
 }
 
 static bool sfu__is_sp(unsigned abi, unsigned long r)
@@ -888,22 +956,11 @@ SFU__FN int sfu_row_from_fre(const sfu_section *sec, const sfu_fde *fde, const s
 /* ---- lookup -------------------------------------------------------------------- */
 
 /* Function start address of FDE idx, without decoding the rest. */
-static uint64_t sfu__fde_start(const sfu_section *sec, uint32_t idx)
+SFU__INLINE uint64_t sfu__fde_start(const sfu_section *sec, uint32_t idx)
 {
 	uint32_t off = sec->fde_base + idx * (uint32_t)sec->fde_size;
-	uint64_t a;
-	if (sec->version == SFU_VERSION_3)
-		a = sec->addr + sfu__get(sec, off + SFU_V3_FDE_START, 8);
-	else
-		a = sec->addr + (uint64_t)sfu__sext(sfu__get(sec, off + SFU_V12_FDE_START, 4), 4);
-	if (sec->pcrel)
-		a += off;
-	return a;
-}
-
-static bool sfu__covers(const sfu_fde *f, uint64_t pc)
-{
-	return pc - f->start < (uint64_t)f->size; /* wraps for pc < start */
+	uint64_t raw = SFU__V3(sec) ? sfu__ld64(sec, off) : (uint64_t)(int64_t)sfu__s32(sfu__ld32(sec, off));
+	return sec->addr + raw + (sec->pcrel ? off : 0u);
 }
 
 SFU__FN int sfu_find_fde(const sfu_section *sec, uint64_t pc, sfu_fde *fde, uint32_t *idx)
@@ -920,7 +977,7 @@ SFU__FN int sfu_find_fde(const sfu_section *sec, uint64_t pc, sfu_fde *fde, uint
 		uint32_t lo = 0, hi = sec->num_fdes;
 		uint64_t lo_v = 0, hi_v = UINT64_MAX;
 		while (lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2u;
+			uint32_t mid = (lo + hi) / 2u; /* num_fdes < 2^28: no overflow */
 			uint64_t v = sfu__fde_start(sec, mid);
 			if (v < lo_v || v > hi_v)
 				return SFU_E_UNSORTED;
@@ -938,81 +995,104 @@ SFU__FN int sfu_find_fde(const sfu_section *sec, uint64_t pc, sfu_fde *fde, uint
 		err = sfu_fde_get(sec, i, fde);
 		if (err)
 			return err;
-		if (!sfu__covers(fde, pc))
+		if (pc - fde->start >= (uint64_t)fde->size)
 			return SFU_E_NOINFO; /* a gap between functions */
 	} else {
 		for (i = 0; i < sec->num_fdes; i++) {
-			err = sfu_fde_get(sec, i, fde);
-			if (err)
-				return err;
-			if (sfu__covers(fde, pc))
+			/* Cheap range test first; decode (and check) only a match. */
+			uint64_t start = sfu__fde_start(sec, i);
+			uint32_t size = sfu__ld32(sec, sec->fde_base + i * (uint32_t)sec->fde_size +
+			                                   (SFU__V3(sec) ? SFU_V3_FDE_SIZE_F : SFU_V12_FDE_SIZE_F));
+			if (pc - start < (uint64_t)size)
 				break;
 		}
 		if (i == sec->num_fdes)
 			return SFU_E_NOINFO;
+		err = sfu_fde_get(sec, i, fde);
+		if (err)
+			return err;
 	}
 	if (idx)
 		*idx = i;
 	return SFU_OK;
 }
 
-SFU__FN int sfu_find_row(const sfu_section *sec, uint64_t pc, sfu_row *row)
+/* The row for pc in one section.  The FRE scan reads only each FRE's start
+ * and info byte (every FRE up to the first past the PC is still fully
+ * bounds- and order-checked), then decodes the one that applies. */
+static int sfu__find_row(const sfu_section *sec, uint64_t pc, sfu_row *row)
 {
 	sfu_fde fde;
-	sfu_fre buf[2], *fre = &buf[0], *best = &buf[1], *t;
-	uint32_t k, off, prev = 0, pcoff;
+	sfu_fre fre;
+	uint32_t k, pos, end, best = 0, prev = 0, pcoff, ab;
 	bool have = false;
 	int err;
 
-	if (!sec || !row)
-		return SFU_E_ARG;
 	err = sfu_find_fde(sec, pc, &fde, NULL);
 	if (err)
 		return err;
 	if (fde.num_fres == 0) {
 		/* V3: a DEFAULT FDE with no FREs marks an outermost frame. */
-		if (sec->version == SFU_VERSION_3) {
-			fre->start = 0;
-			fre->info = 0;
-			fre->count = 0;
-			fre->wsize = 1;
-			return sfu_row_from_fre(sec, &fde, fre, row);
-		}
-		return SFU_E_NOINFO;
+		if (!SFU__V3(sec))
+			return SFU_E_NOINFO;
+		fre.start = 0;
+		fre.info = 0;
+		fre.count = 0;
+		fre.wsize = 1;
+		fre.words = 0;
+		return sfu_row_from_fre(sec, &fde, &fre, row);
 	}
 	pcoff = (uint32_t)(pc - fde.start);
 	if (fde.pctype == SFU_FDE_PCTYPE_MASK && fde.rep_size)
 		pcoff %= fde.rep_size;
-	/* Scan until the first FRE that starts past the PC. */
-	off = fde.fre_off;
+	ab = sfu__addr_bytes(fde.fre_type);
+	end = sec->fre_base + sec->fre_len;
+	pos = sec->fre_base + fde.fre_off;
 	for (k = 0; k < fde.num_fres; k++) {
-		err = sfu_fre_get(sec, &fde, off, fre);
-		if (err)
-			return err;
-		if (k && fre->start < prev)
+		uint32_t start, ws, len;
+		unsigned info;
+		if (!sfu__in(end, pos, ab + 1u))
+			return SFU_E_FRE_TRUNC;
+		start = sfu__ldn(sec, pos, ab);
+		info = sec->data[pos + ab];
+		ws = sfu__wsize[SFU_FRE_INFO_WSIZE(info)];
+		if (!ws)
+			return SFU_E_WORD_SIZE;
+		len = ab + 1u + SFU_FRE_INFO_COUNT(info) * ws;
+		if (!sfu__in(end, pos, len))
+			return SFU_E_FRE_TRUNC;
+		if (k && start < prev)
 			return SFU_E_FRE_ORDER;
-		prev = fre->start;
-		if (fre->start > pcoff)
+		if (start > pcoff)
 			break;
-		t = best; /* keep this one, decode the next into the other buffer */
-		best = fre;
-		fre = t;
+		prev = start;
+		best = pos;
 		have = true;
-		off = best->next;
+		pos += len;
 	}
 	if (!have)
 		return SFU_E_NOINFO;
-	return sfu_row_from_fre(sec, &fde, best, row);
+	err = sfu_fre_get(sec, &fde, best - sec->fre_base, &fre);
+	if (err)
+		return err;
+	return sfu_row_from_fre(sec, &fde, &fre, row);
+}
+
+SFU__FN int sfu_find_row(const sfu_section *sec, uint64_t pc, sfu_row *row)
+{
+	if (!sec || !row)
+		return SFU_E_ARG;
+	return sfu__find_row(sec, pc, row);
 }
 
 SFU__FN int sfu_find_row_n(const sfu_section *secs, size_t nsecs, uint64_t pc, sfu_row *row)
 {
 	size_t i;
 	int first_err = SFU_E_NOINFO;
-	if (!secs && nsecs)
+	if ((!secs && nsecs) || !row)
 		return SFU_E_ARG;
 	for (i = 0; i < nsecs; i++) {
-		int err = sfu_find_row(&secs[i], pc, row);
+		int err = sfu__find_row(&secs[i], pc, row);
 		if (err == SFU_OK)
 			return SFU_OK;
 		/* A corrupt section is reported unless another one covers pc. */
@@ -1070,19 +1150,15 @@ SFU__FN int sfu_section_validate(const sfu_section *sec, uint32_t *bad_fde)
 
 /* ---- the walk ------------------------------------------------------------------- */
 
-/* Field by field: a struct assignment may become a call to memcpy, which a
- * freestanding image need not have. */
-static void sfu__set_regs(sfu_regs *d, const sfu_regs *r)
-{
-	d->pc = r->pc;
-	d->sp = r->sp;
-	d->fp = r->fp;
-	d->ra = r->ra;
-	d->dwarf = r->dwarf;
-	d->ndwarf = r->ndwarf;
-}
+/* The port's read: an inlinable hook if the port defines SFU_READ, else the
+ * function pointer. */
+#ifdef SFU_READ
+#define SFU__PORT_READ(c, a, o) SFU_READ((c)->port->ctx, (a), (o))
+#else
+#define SFU__PORT_READ(c, a, o) (c)->port->read((c)->port->ctx, (a), (o))
+#endif
 
-static unsigned sfu__align(unsigned abi)
+SFU__INLINE unsigned sfu__align(unsigned abi)
 {
 	/* Minimum CFA alignment: AAPCS64 keeps SP 16-aligned at every call; on
 	 * amd64 and s390x we only ask for 8 (kernels often build with an
@@ -1090,36 +1166,28 @@ static unsigned sfu__align(unsigned abi)
 	return (abi == SFU_ABI_AARCH64_LE || abi == SFU_ABI_AARCH64_BE) ? 16u : 8u;
 }
 
-static int sfu__read(const sfu_cursor *c, uint64_t addr, uint64_t *out)
+SFU__INLINE int sfu__read(const sfu_cursor *c, uint64_t addr, uint64_t *out)
 {
 	if (addr & 7u)
 		return SFU_E_ALIGN;
-	return c->port->read(c->port->ctx, addr, out) ? SFU_E_READ : SFU_OK;
+	return SFU__PORT_READ(c, addr, out) ? SFU_E_READ : SFU_OK;
 }
 
-/* Value of a rule base in the current frame. */
-static int sfu__base(const sfu_cursor *c, uint16_t base, uint64_t cfa, uint64_t *v)
+/* Value of rule r in the current frame (spec 3.2 "Recovery Rules"). */
+SFU__INLINE int sfu__apply(const sfu_cursor *c, const sfu_rule *r, uint64_t cfa, uint64_t *v)
 {
-	switch (base) {
-	case SFU_REG_SP: *v = c->regs.sp; return SFU_OK;
-	case SFU_REG_FP: *v = c->regs.fp; return SFU_OK;
-	case SFU_REG_CFA: *v = cfa; return SFU_OK;
+	uint64_t b;
+	switch (r->base) {
+	case SFU_REG_SP: b = c->regs.sp; break;
+	case SFU_REG_FP: b = c->regs.fp; break;
+	case SFU_REG_CFA: b = cfa; break;
 	default:
 		/* Any other register is known only in a frame whose full register
 		 * set we were given (spec appendix A, ERR_SFRAME_UNSAFE_UNWIND). */
-		if (!c->full || !c->regs.dwarf || base >= c->regs.ndwarf)
+		if (!c->full || !c->regs.dwarf || r->base >= c->regs.ndwarf)
 			return SFU_E_UNSAFE;
-		*v = c->regs.dwarf[base];
-		return SFU_OK;
+		b = c->regs.dwarf[r->base];
 	}
-}
-
-static int sfu__apply(const sfu_cursor *c, const sfu_rule *r, uint64_t cfa, uint64_t *v)
-{
-	uint64_t b;
-	int err = sfu__base(c, r->base, cfa, &b);
-	if (err)
-		return err;
 	b += (uint64_t)(int64_t)r->off;
 	if (r->kind == SFU_RULE_DEREF)
 		return sfu__read(c, b, v);
@@ -1130,25 +1198,40 @@ static int sfu__apply(const sfu_cursor *c, const sfu_rule *r, uint64_t cfa, uint
 SFU__FN int sfu_cursor_init(sfu_cursor *c, const sfu_section *secs, size_t nsecs,
                             const sfu_port *port, const sfu_regs *regs)
 {
+#ifdef SFU_READ
+	if (!c || !port || !regs || (!secs && nsecs))
+		return SFU_E_ARG;
+#else
 	if (!c || !port || !port->read || !regs || (!secs && nsecs))
 		return SFU_E_ARG;
+#endif
 	c->secs = secs;
 	c->nsecs = nsecs;
 	c->port = port;
-	sfu__set_regs(&c->regs, regs);
+	/* Field by field: a struct assignment may become a call to memcpy,
+	 * which a freestanding image need not have. */
+	c->regs.pc = regs->pc;
+	c->regs.sp = regs->sp;
+	c->regs.fp = regs->fp;
+	c->regs.ra = regs->ra;
+	c->regs.dwarf = regs->dwarf;
+	c->regs.ndwarf = regs->ndwarf;
 	c->cfa = 0;
 	c->depth = 0;
 	c->exact = 1;
 	c->full = 1;
 	c->how = SFU_HOW_START;
 	c->abi = nsecs ? secs[0].abi : 0;
+#if SFU_CACHE
+	c->cache = NULL;
+#endif
 	return SFU_OK;
 }
 
 /* Check the caller's SP against the callee's: the stack must move toward its
  * base (higher addresses on every supported ABI), stay inside the port's
  * bounds and stay aligned. */
-static int sfu__check_sp(const sfu_cursor *c, uint64_t new_sp, uint64_t cfa, unsigned abi)
+SFU__INLINE int sfu__check_sp(const sfu_cursor *c, uint64_t new_sp, uint64_t cfa, unsigned abi)
 {
 	if (cfa & (sfu__align(abi) - 1u))
 		return SFU_E_ALIGN;
@@ -1162,33 +1245,66 @@ static int sfu__check_sp(const sfu_cursor *c, uint64_t new_sp, uint64_t cfa, uns
 	return SFU_OK;
 }
 
-#if SFU_FP_FALLBACK
-/* Frame-record walk for code with no SFrame info: amd64 [rbp] = saved rbp,
- * [rbp+8] = RA; aarch64 [x29] = saved x29, [x29+8] = x30.  Not on s390x. */
-static int sfu__fp_step(sfu_cursor *c, sfu_regs *next, uint64_t *cfa)
+#if SFU_CACHE
+SFU__FN int sfu_cache_init(sfu_cache *cache, sfu_cache_entry *slots, size_t n)
 {
-	uint64_t fp = c->regs.fp, ra, nfp;
+	size_t i, p = 2;
+	if (!cache || !slots || n < 2)
+		return SFU_E_ARG;
+	while (p <= n / 2u && p < 0x80000000u)
+		p *= 2u;
+	cache->slots = slots;
+	cache->mask = (uint32_t)(p - 1u);
+	cache->hits = cache->misses = 0;
+	for (i = 0; i < p; i++)
+		slots[i].key = 0;
+	return SFU_OK;
+}
+
+/* Row for pc through the cache: sets of two slots; a miss fills the slot
+ * the miss counter points at.  *out points into the cache (or at tmp). */
+static int sfu__cache_find(sfu_cursor *c, uint64_t pc, sfu_row *tmp, const sfu_row **out)
+{
+	sfu_cache *cache = c->cache;
+	uint64_t key = pc + 1u;
+	uint32_t set = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 40) & cache->mask & ~1u;
+	sfu_cache_entry *s = &cache->slots[set];
 	int err;
-	if (c->abi == SFU_ABI_S390X_BE || c->abi == 0 || fp == 0)
-		return SFU_E_NOINFO;
-	err = sfu__read(c, fp, &nfp);
-	if (!err)
-		err = sfu__read(c, fp + 8u, &ra);
-	if (err)
+	if (s[0].key == key || s[1].key == key) {
+		cache->hits++;
+		*out = &s[s[0].key == key ? 0 : 1].row;
+		return SFU_OK;
+	}
+	cache->misses++;
+	s += cache->misses & 1u;
+	s->key = 0;
+	err = sfu_find_row_n(c->secs, c->nsecs, pc, &s->row);
+	if (err) {
+		*out = tmp;
 		return err;
-	*cfa = fp + 16u;
-	next->pc = ra;
-	next->sp = fp + 16u;
-	next->fp = nfp;
+	}
+	if (pc + 1u) /* key 0 means empty: pc UINT64_MAX is never cached */
+		s->key = key;
+	*out = &s->row;
 	return SFU_OK;
 }
 #endif
 
+SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu_row *tmp, const sfu_row **out)
+{
+#if SFU_CACHE
+	if (c->cache)
+		return sfu__cache_find(c, pc, tmp, out);
+#endif
+	*out = tmp;
+	return sfu_find_row_n(c->secs, c->nsecs, pc, tmp);
+}
+
 SFU__FN int sfu_cursor_step(sfu_cursor *c)
 {
-	sfu_row row;
-	sfu_regs next;
-	uint64_t cfa, lookup_pc, ra = 0, fp;
+	sfu_row tmp;
+	const sfu_row *row;
+	uint64_t cfa, ra, fp, sp;
 	uint8_t how = SFU_HOW_SFRAME, next_exact = 0;
 	int err;
 
@@ -1202,11 +1318,7 @@ SFU__FN int sfu_cursor_step(sfu_cursor *c)
 	/* A return address may be the first byte of the next function (after a
 	 * call to a noreturn function): look the caller up at ra - 1.  The
 	 * first frame and interrupted frames have an exact PC. */
-	lookup_pc = c->exact ? c->regs.pc : c->regs.pc - 1u;
-	err = sfu_find_row_n(c->secs, c->nsecs, lookup_pc, &row);
-	next.dwarf = NULL;
-	next.ndwarf = 0;
-	next.ra = 0;
+	err = sfu__lookup(c, c->exact ? c->regs.pc : c->regs.pc - 1u, &tmp, &row);
 	if (err == SFU_E_NOINFO && c->port->trap) {
 		/* Exception vector code: the port knows the trap frame there. */
 		sfu_regs t;
@@ -1222,7 +1334,12 @@ SFU__FN int sfu_cursor_step(sfu_cursor *c)
 			if ((c->port->stack_lo || c->port->stack_hi) &&
 			    (t.sp < c->port->stack_lo || t.sp > c->port->stack_hi))
 				return SFU_E_STACK_BOUNDS;
-			sfu__set_regs(&c->regs, &t);
+			c->regs.pc = t.pc;
+			c->regs.sp = t.sp;
+			c->regs.fp = t.fp;
+			c->regs.ra = t.ra;
+			c->regs.dwarf = t.dwarf;
+			c->regs.ndwarf = t.ndwarf;
 			c->cfa = t.sp;
 			c->exact = 1;
 			c->full = 1;
@@ -1232,14 +1349,20 @@ SFU__FN int sfu_cursor_step(sfu_cursor *c)
 		}
 	}
 #if SFU_FP_FALLBACK
-	if (err == SFU_E_NOINFO) {
-		err = sfu__fp_step(c, &next, &cfa);
+	if (err == SFU_E_NOINFO && c->abi != 0 && c->abi != SFU_ABI_S390X_BE && c->regs.fp != 0) {
+		/* Frame record: amd64 [rbp] = saved rbp, [rbp+8] = RA; aarch64
+		 * [x29] = saved x29, [x29+8] = x30.  (s390x has none.) */
+		err = sfu__read(c, c->regs.fp, &fp);
+		if (!err)
+			err = sfu__read(c, c->regs.fp + 8u, &ra);
 		if (err)
 			return err;
-		err = sfu__check_sp(c, next.sp, cfa, c->abi);
-		if (err)
-			return err;
+		cfa = c->regs.fp + 16u;
+		sp = cfa;
 		how = SFU_HOW_FP;
+		err = sfu__check_sp(c, sp, cfa, c->abi);
+		if (err)
+			return err;
 		goto done;
 	}
 #endif
@@ -1247,10 +1370,10 @@ SFU__FN int sfu_cursor_step(sfu_cursor *c)
 		return err;
 
 	/* CFA, then RA and FP relative to it (spec appendix A). */
-	err = sfu__apply(c, &row.cfa, 0, &cfa);
+	err = sfu__apply(c, &row->cfa, 0, &cfa);
 	if (err)
 		return err;
-	switch (row.ra.kind) {
+	switch (row->ra.kind) {
 	case SFU_RULE_UNDEF:
 		return SFU_END;
 	case SFU_RULE_SAME:
@@ -1260,33 +1383,36 @@ SFU__FN int sfu_cursor_step(sfu_cursor *c)
 		ra = c->regs.ra;
 		break;
 	default:
-		err = sfu__apply(c, &row.ra, cfa, &ra);
+		err = sfu__apply(c, &row->ra, cfa, &ra);
 		if (err)
 			return err;
 	}
-	if (row.fp.kind == SFU_RULE_SAME) {
+	if (row->fp.kind == SFU_RULE_SAME) {
 		fp = c->regs.fp;
 	} else {
-		err = sfu__apply(c, &row.fp, cfa, &fp);
+		err = sfu__apply(c, &row->fp, cfa, &fp);
 		if (err)
 			return err;
 	}
-	if (row.mangled_ra && c->port->strip_ra)
+	if (row->mangled_ra && c->port->strip_ra)
 		ra = c->port->strip_ra(c->port->ctx, ra);
-	next.pc = ra;
-	next.sp = cfa + (uint64_t)(int64_t)row.sp_from_cfa;
-	next.fp = fp;
-	err = sfu__check_sp(c, next.sp, cfa, row.abi);
+	sp = cfa + (uint64_t)(int64_t)row->sp_from_cfa;
+	err = sfu__check_sp(c, sp, cfa, row->abi);
 	if (err)
 		return err;
 	/* Out of a signal trampoline the caller was interrupted: exact PC. */
-	next_exact = row.signal;
+	next_exact = row->signal;
 #if SFU_FP_FALLBACK
 done:
 #endif
-	if (next.pc == 0)
+	if (ra == 0)
 		return SFU_END; /* RA of 0: conventional end of the stack */
-	sfu__set_regs(&c->regs, &next);
+	c->regs.pc = ra;
+	c->regs.sp = sp;
+	c->regs.fp = fp;
+	c->regs.ra = 0;
+	c->regs.dwarf = NULL;
+	c->regs.ndwarf = 0;
 	c->cfa = cfa;
 	c->exact = next_exact;
 	c->full = 0;
@@ -1295,41 +1421,67 @@ done:
 	return SFU_OK;
 }
 
+static int sfu__walk(sfu_cursor *c, sfu_frame *frames, size_t max, size_t *n)
+{
+	size_t k = 0;
+	int err;
+	for (;;) {
+		if (k == max)
+			return SFU_E_FULL;
+		frames[k].pc = c->regs.pc;
+		frames[k].sp = c->regs.sp;
+		frames[k].cfa = c->cfa;
+		frames[k].how = c->how;
+		*n = ++k;
+		err = sfu_cursor_step(c);
+		if (err)
+			return err;
+	}
+}
+
 SFU__FN int sfu_backtrace(const sfu_section *secs, size_t nsecs, const sfu_port *port,
                           const sfu_regs *regs, sfu_frame *frames, size_t max, size_t *n)
 {
 	sfu_cursor c;
-	size_t k = 0;
 	int err;
-
 	if (!n || (!frames && max))
 		return SFU_E_ARG;
 	*n = 0;
 	err = sfu_cursor_init(&c, secs, nsecs, port, regs);
 	if (err)
 		return err;
-	for (;;) {
-		if (k == max)
-			return SFU_E_FULL;
-		frames[k].pc = c.regs.pc;
-		frames[k].sp = c.regs.sp;
-		frames[k].cfa = c.cfa;
-		frames[k].how = c.how;
-		*n = ++k;
-		err = sfu_cursor_step(&c);
-		if (err)
-			return err;
-	}
+	return sfu__walk(&c, frames, max, n);
 }
+
+#if SFU_CACHE
+SFU__FN int sfu_backtrace_cached(const sfu_section *secs, size_t nsecs, sfu_cache *cache,
+                                 const sfu_port *port, const sfu_regs *regs, sfu_frame *frames,
+                                 size_t max, size_t *n)
+{
+	sfu_cursor c;
+	int err;
+	if (!n || (!frames && max))
+		return SFU_E_ARG;
+	*n = 0;
+	err = sfu_cursor_init(&c, secs, nsecs, port, regs);
+	if (err)
+		return err;
+	c.cache = cache;
+	return sfu__walk(&c, frames, max, n);
+}
+#endif
 
 #if SFU_ERROR_STRINGS
 SFU__FN const char *sfu_strerror(int err)
 {
 	switch (err) {
-#define SFU__STR(name, value, text) case name: return text;
-	SFU_ERRORS(SFU__STR)
+#define SFU__STR(name, value, text) \
+	case name:                      \
+		return text;
+		SFU_ERRORS(SFU__STR)
 #undef SFU__STR
-	default: return "?";
+	default:
+		return "?";
 	}
 }
 #endif

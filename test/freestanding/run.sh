@@ -26,6 +26,7 @@ configs=(
 	"v3-le|-DSFU_V1=0 -DSFU_V2=0 -DSFU_BIG=0"
 	"v1-only|-DSFU_V2=0 -DSFU_V3=0"
 	"be-only-fpfallback|-DSFU_LITTLE=0 -DSFU_FP_FALLBACK=1"
+	"cache-inline-read|-DSFU_CACHE=1 -DSFU_READ(c,a,o)=((void)(c),*(o)=(a),0)"
 )
 for t in "${targets[@]}"; do
 	IFS='|' read -r tname cc tflags <<<"$t"
