@@ -62,7 +62,9 @@ typedef struct ut_trace {
 	uint8_t how[UT_MAXF];   /* sfu: enum sfu_how */
 } ut_trace;
 
-static sfu_host_mem ut_mem;
+static sfu_host_mem ut_mem;        /* the main thread's snapshot */
+static sfu_host_mem ut_tmem;       /* the probe thread's (the "thread" case) */
+static const sfu_host_mem *ut_memp = &ut_mem; /* the walking thread's */
 static sfu_section ut_secs[SFU_HOST_MAX_SECTIONS];
 static size_t ut_nsecs;
 
@@ -72,7 +74,7 @@ static void ut_sfu_trace(const sfu_regs *r, ut_trace *t, uint32_t *traps)
 	sfu_port port;
 	sfu_frame f[UT_MAXF];
 	size_t n = 0, k;
-	sfu_host_port(&port, &ctx, &ut_mem);
+	sfu_host_port(&port, &ctx, ut_memp);
 	t->err = sfu_backtrace(ut_secs, ut_nsecs, &port, r, f, UT_MAXF, &n);
 	for (k = 0; k < n; k++) {
 		t->pc[k] = f[k].pc;
@@ -139,6 +141,7 @@ static struct {
 } ut_maps[256];
 static size_t ut_nmaps;
 static const ut_sym *ut_main;
+static const ut_sym *ut_stop; /* where comparisons end: main, or a thread's start routine */
 static unsigned ut_version; /* SFrame version of the executable */
 
 static int ut_sym_cmp(const void *a, const void *b)
@@ -274,6 +277,7 @@ static int ut_load_self(void)
 	for (i = 0; i < ut_nsyms; i++)
 		if (!strcmp(ut_syms[i].name, "main"))
 			ut_main = &ut_syms[i];
+	ut_stop = ut_main;
 	return ut_main ? 0 : -1;
 }
 
@@ -408,7 +412,7 @@ static int ut_find_main(const ut_trace *r)
 	int k;
 	for (k = 0; k < r->n; k++) {
 		uint64_t pc = ut_lookup_pc(r, k);
-		if (pc >= ut_main->lo && pc < ut_main->hi)
+		if (pc >= ut_stop->lo && pc < ut_stop->hi)
 			return k;
 	}
 	return -1;
@@ -571,6 +575,12 @@ static void ut_print_tally(const char *verb, const char *name, const ut_tally *t
 	                   : strstr(name, "/continuity")                   ? "transitions"
 	                   : !strcmp(verb, "step") || !strcmp(verb, "bkpt") ? "instructions"
 	                                                                    : "probes";
+	char one[16];
+	if (t->total == 1) { /* "1 probe" */
+		snprintf(one, sizeof one, "%s", unit);
+		one[strlen(one) - 1] = 0;
+		unit = one;
+	}
 	printf("%s %s %s: %u %s, %u identical", ok ? "ok" : "FAIL", verb, name, t->total, unit, t->same);
 	if (t->explained)
 		printf(", %u explained", t->explained);
@@ -1065,6 +1075,31 @@ UT_NOINLINE static int ut_run_noret(int n)
 	return n;
 }
 
+/* The probe on another thread's stack: the port must bound reads by that
+ * thread's stack (its own sfu_host_mem_init), and comparisons end at the
+ * thread's start routine instead of main. */
+UT_NOINLINE static void *ut_thread_main(void *arg)
+{
+	int n = (int)(intptr_t)arg;
+	if (sfu_host_mem_init(&ut_tmem) != 0)
+		return NULL;
+	ut_memp = &ut_tmem;
+	ut_stop = ut_sym_at((uint64_t)(uintptr_t)ut_thread_main);
+	sh_mixed(n);
+	ut_stop = ut_main;
+	ut_memp = &ut_mem;
+	return arg;
+}
+
+UT_NOINLINE static int ut_run_thread(int n)
+{
+	pthread_t t;
+	void *ret = NULL;
+	if (pthread_create(&t, NULL, ut_thread_main, (void *)(intptr_t)n) != 0 || pthread_join(t, &ret) != 0)
+		return -1;
+	return (int)(intptr_t)ret;
+}
+
 UT_NOINLINE static int ut_run_variadic(int n) { return sh_variadic(4, n, n + 1, 2, 3); }
 UT_NOINLINE static int ut_run_recurse(int n) { return sh_recurse(24, n); }
 UT_NOINLINE static int ut_run_fptr(int n) { return sh_fptr(n) + sh_fptr(n + 1) + sh_fptr(n + 2); }
@@ -1088,6 +1123,7 @@ static const ut_scenario ut_scenarios[] = {
 	{ "noreturn", ut_run_noret, NULL },
 	{ "realign", sh_realign_chain, NULL },
 	{ "mixed", sh_mixed, NULL },
+	{ "thread", ut_run_thread, NULL },
 	{ "trap-leaf", sh_mixed, ut_hook_trap_leaf },
 	{ "trap-fp", sh_fptr, ut_hook_trap_fp },
 	{ "trap-realign", ut_run_recurse, ut_hook_trap_realign },
