@@ -69,9 +69,14 @@ EX_SCENARIOS ?= hello panic null udf timer corrupt loop badsp
 # Flags every object gets.  -fasynchronous-unwind-tables keeps the CFI that
 # gas turns into .sframe (-Wa,--gsframe); -fno-delete-null-pointer-checks
 # keeps the deliberate null load a load.
+# Pinned so the traces are the same function sequence with gcc 12, 14 and 16:
+# -fno-optimize-sibling-calls keeps every caller in the trace (a tail call
+# replaces the caller's frame), -fno-reorder-blocks-and-partition keeps
+# cold paths inside their function (no "chain_f.cold" frames).
 EX_CFLAGS := -std=gnu11 $(EX_OPT) -ffreestanding -nostdlib -fno-builtin \
 	-fno-pic -fno-pie -fno-stack-protector -fasynchronous-unwind-tables \
 	-fno-delete-null-pointer-checks -Wa,--gsframe \
+	-fno-optimize-sibling-calls -fno-reorder-blocks-and-partition \
 	-Wall -Wextra -Wundef $(EX_WERROR) -MMD -MP \
 	-DEX_DEFAULT_SCENARIO='"$(EX_DEFAULT_SCENARIO)"'
 EX_ASFLAGS := -Wa,--gsframe -MMD -MP
@@ -101,10 +106,17 @@ EX_LLDFLAGS := -nostdlib -static -z noexecstack --build-id=none -L $(EX_ROOT)/li
 
 # ex_image: $(1) image name, $(2) arch, $(3) board dir, $(4) extra CFLAGS,
 # $(5) board sources, $(6) extra LDFLAGS, $(7) "lld" to link with $(LLD)
+#
+# Two links (symtab.sh): pass1.elf with an empty symbol table, then the
+# image with the table made from pass1.elf's function symbols.  The table
+# is in .ex_symtab, after .data, so code and .sframe do not move; the
+# recipe checks that, and deletes the image if they did.
 define ex_image
 EX_IMAGES += $(EX_OUT)/$(1)/sfu-$(1).elf
 EX_OBJS_$(1) := $$(addprefix $(EX_OUT)/$(1)/,$$(patsubst %.c,%.o,$$(patsubst %.S,%.o,$(5) $(EX_COMMON_SRCS))))
 EX_ARCH_$(1) := $(2)
+EX_LINK_$(1) = cd $(EX_ROOT) && $(if $(7),$$(LLD) $$(EX_LLDFLAGS),$$(LD_$(2)) $$(EX_LDFLAGS)) $(6) \
+	-T $(EX_DIR)/$(3)/link.ld
 
 $(EX_OUT)/$(1)/%.o: $(EX_DIR)/$(3)/%.S
 	@mkdir -p $$(@D)
@@ -113,7 +125,7 @@ $(EX_OUT)/$(1)/%.o: $(EX_DIR)/$(3)/%.S
 $(EX_OUT)/$(1)/%.o: $(EX_DIR)/$(3)/%.c
 	@mkdir -p $$(@D)
 	cd $(EX_ROOT) && $$(CC_$(2)) $$(EX_CFLAGS) $$(EX_CFLAGS_$(2)) $(4) -fno-omit-frame-pointer \
-		-I $(EX_DIR)/common -I $(EX_ROOT)/port/$(2) -DEX_BOARD='"$(3)"' -c $$< -o $$@
+		-I $(EX_DIR)/common -I $(EX_ROOT)/port/$(2) -I $(EX_ROOT)/core -DEX_BOARD='"$(3)"' -c $$< -o $$@
 
 $(EX_OUT)/$(1)/%.o: $(EX_DIR)/common/%.c
 	@mkdir -p $$(@D)
@@ -121,11 +133,29 @@ $(EX_OUT)/$(1)/%.o: $(EX_DIR)/common/%.c
 		$$(if $$(filter $$(notdir $$<),$(EX_NOFP)),-fomit-frame-pointer,-fno-omit-frame-pointer) \
 		$$(if $$(filter mem.c,$$(notdir $$<)),-fno-tree-loop-distribute-patterns) \
 		$$(if $$(filter $$(notdir $$<),$(EX_PACKED)),-falign-functions=1 -fno-toplevel-reorder) \
-		-I $(EX_DIR)/common -I $(EX_ROOT)/port/$(2) -DEX_BOARD='"$(3)"' -c $$< -o $$@
+		-I $(EX_DIR)/common -I $(EX_ROOT)/port/$(2) -I $(EX_ROOT)/core -DEX_BOARD='"$(3)"' -c $$< -o $$@
 
-$(EX_OUT)/$(1)/sfu-$(1).elf: $$(EX_OBJS_$(1)) $(EX_DIR)/$(3)/link.ld $(EX_ROOT)/linker/sframe.ld
-	cd $(EX_ROOT) && $(if $(7),$$(LLD) $$(EX_LLDFLAGS),$$(LD_$(2)) $$(EX_LDFLAGS)) $(6) \
-		-T $(EX_DIR)/$(3)/link.ld -Map $$@.map -o $$@ $$(EX_OBJS_$(1))
+# The symbol tables: assembly with no CFI, so no .sframe of their own.
+$(EX_OUT)/$(1)/symtab0.S: $(EX_DIR)/symtab.sh
+	@mkdir -p $$(@D)
+	sh $(EX_DIR)/symtab.sh gen /dev/null $$@
+
+$(EX_OUT)/$(1)/symtab%.o: $(EX_OUT)/$(1)/symtab%.S
+	cd $(EX_ROOT) && $$(CC_$(2)) $$(EX_CFLAGS_$(2)) -c $$< -o $$@
+
+$(EX_OUT)/$(1)/pass1.elf: $$(EX_OBJS_$(1)) $(EX_OUT)/$(1)/symtab0.o $(EX_DIR)/$(3)/link.ld $(EX_ROOT)/linker/sframe.ld
+	$$(EX_LINK_$(1)) -o $$@ $$(EX_OBJS_$(1)) $(EX_OUT)/$(1)/symtab0.o
+
+$(EX_OUT)/$(1)/symtab.list: $(EX_OUT)/$(1)/pass1.elf $(EX_DIR)/symtab.sh
+	cd $(EX_ROOT) && NM='$$(NM_$(2))' sh $(EX_DIR)/symtab.sh list $$< > $$@.tmp && mv $$@.tmp $$@
+
+$(EX_OUT)/$(1)/symtab1.S: $(EX_OUT)/$(1)/symtab.list
+	sh $(EX_DIR)/symtab.sh gen $$< $$@
+
+$(EX_OUT)/$(1)/sfu-$(1).elf: $$(EX_OBJS_$(1)) $(EX_OUT)/$(1)/symtab1.o $(EX_OUT)/$(1)/symtab.list
+	$$(EX_LINK_$(1)) -Map $$@.map -o $$@.tmp $$(EX_OBJS_$(1)) $(EX_OUT)/$(1)/symtab1.o
+	cd $(EX_ROOT) && NM='$$(NM_$(2))' sh $(EX_DIR)/symtab.sh check $(EX_OUT)/$(1)/symtab.list $$@.tmp
+	mv $$@.tmp $$@
 
 -include $$(EX_OBJS_$(1):.o=.d)
 endef
@@ -135,8 +165,8 @@ $(eval $(call ex_image,aarch64-virt-pac,aarch64,aarch64-virt,-mbranch-protection
 $(eval $(call ex_image,x86_64-pc,x86_64,x86_64-pc,-DEX_VARIANT='""',head.S isr.S board.c,-z max-page-size=0x1000))
 # The same, linked by lld: .sframe is then one section per object, back to
 # back (linker/sframe.ld), the layout the core walks as an array.
-$(eval $(call ex_image,aarch64-virt-lld,aarch64,aarch64-virt,-mbranch-protection=none -DEX_VARIANT='"linked by lld"',head.S vectors.S board.c,,lld))
-$(eval $(call ex_image,x86_64-pc-lld,x86_64,x86_64-pc,-DEX_VARIANT='"linked by lld"',head.S isr.S board.c,-z max-page-size=0x1000,lld))
+$(eval $(call ex_image,aarch64-virt-lld,aarch64,aarch64-virt,-mbranch-protection=none -DEX_VARIANT='"linked by lld"' -DEX_SFRAME_UNMERGED=1,head.S vectors.S board.c,,lld))
+$(eval $(call ex_image,x86_64-pc-lld,x86_64,x86_64-pc,-DEX_VARIANT='"linked by lld"' -DEX_SFRAME_UNMERGED=1,head.S isr.S board.c,-z max-page-size=0x1000,lld))
 
 .PHONY: ex-all ex-run ex-check-sframe ex-clean
 
