@@ -164,7 +164,10 @@ void board_timer_stop(void)
     __asm__ volatile("isb" : : : "memory");
 }
 
-static void handle_irq(struct sfu_aarch64_trap_frame *tf)
+/* Not static and never inlined: it is a frame of every tick's trace. */
+void handle_irq(struct sfu_aarch64_trap_frame *tf);
+
+EX_NOINLINE void handle_irq(struct sfu_aarch64_trap_frame *tf)
 {
     uint32_t iar = r32(GICC_BASE + GICC_IAR);
     uint32_t id = iar & 0x3ffu;
@@ -284,8 +287,6 @@ void board_banner(void)
     ex_printf("  timer     CNTFRQ %llu Hz, virtual timer INTID %u via GICv2\n",
               (unsigned long long)READ_SYSREG(cntfrq_el0), TIMER_INTID);
 }
-
-EX_NORETURN void board_main(void);
 
 EX_NORETURN void board_main(void)
 {

@@ -40,6 +40,12 @@ EX_NOINLINE EX_NORETURN void chain_f(int depth, enum ex_action act)
         corrupt_loop((int)scratch[0] + 1);
     case EX_ACT_BADSP:
         corrupt_sp();
+    case EX_ACT_IRQPANIC:
+        /* The next tick after leaf_spin arms the watchdog panics, so the
+         * interrupted frame is always leaf_spin's loop. */
+        board_timer_start(1000);
+        leaf_spin(&ex_watchdog_armed, 500000000u);
+        break;
     }
     panic("chain_f: the expected fault did not happen");
 }

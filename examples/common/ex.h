@@ -113,9 +113,52 @@ EX_NORETURN void ex_fault(const struct ex_fault *f);
 /* Timer tick from the board's IRQ handler. */
 void ex_tick(const sfu_port_trap_frame *tf);
 
-/* The dump: registers now, backtrace once the core is wired in (dump.c). */
+/* The C entry point of both boards (head.S jumps to it with a zero return
+ * address): the last frame of every complete trace. */
+EX_NORETURN void board_main(void);
+
+/* -------------------------------------------------------------------------
+ * The dump (dump.c), the only file that talks to the sfu core.
+ */
 void ex_dump_regs(const struct sfu_port_regs *regs);
+
+/* Split [__sframe_start, __sframe_end) into SFrame sections (once; every
+ * walk after it reuses them) and print one line about them. */
+void ex_unwind_init(void);
+
+/* Walk the stack from regs (captured by the caller, so frame #0 is the
+ * caller) and print one line per frame,
+ *     #N 0xADDR function+0xOFF/0xSIZE [(exception)|(interrupted)]
+ * then "backtrace: N frames, stopped: <reason>".  tf, if not NULL, is the
+ * trap frame the walk is expected to pass through (a fault): the dump says
+ * whether it did. */
 void ex_dump_backtrace(const struct sfu_port_regs *regs, const sfu_port_trap_frame *tf);
+
+/* Walk from regs without printing and check the trace: it crosses the
+ * trap frame tf exactly once, into the interrupted context tf holds; every
+ * frame's PC is inside a function of the symbol table; the last frame is
+ * in board_main; the walk stopped at the outermost frame (SFU_END).
+ * Returns NULL if all hold, else what went wrong; *frames gets the number
+ * of frames. */
+const char *ex_check_trace(const struct sfu_port_regs *regs, const sfu_port_trap_frame *tf,
+                           unsigned *frames);
+
+/* The function symbol table embedded in the image (examples/symtab.sh):
+ * sorted by address; names are offsets into ex_symtab_names. */
+struct ex_sym {
+    uint64_t addr;
+    uint32_t size;
+    uint32_t name;
+};
+extern const struct ex_sym ex_symtab[];
+extern const uint64_t ex_symtab_count;
+extern const char ex_symtab_names[];
+/* The function containing addr, or NULL. */
+const struct ex_sym *ex_sym_find(uint64_t addr);
+static inline const char *ex_sym_name(const struct ex_sym *s)
+{
+    return &ex_symtab_names[s->name];
+}
 
 /* -------------------------------------------------------------------------
  * Demo call chains (chain_*.c, leaf.c, corrupt.c, workload*.c).
@@ -126,7 +169,8 @@ enum ex_action {
     EX_ACT_UDF,     /* undefined instruction in a leaf */
     EX_ACT_CORRUPT, /* smash saved frame records, then panic */
     EX_ACT_LOOP,    /* make a frame record point at itself, then panic */
-    EX_ACT_BADSP    /* point SP at unmapped memory and use it */
+    EX_ACT_BADSP,   /* point SP at unmapped memory and use it */
+    EX_ACT_IRQPANIC /* start the timer and spin in a leaf until a tick panics */
 };
 
 /* chain_fp.c (frame pointers) -> chain_nofp.c (-fomit-frame-pointer) ->
@@ -142,6 +186,10 @@ EX_NORETURN void chain_f(int depth, enum ex_action act);
 /* leaf.c, compiled with -fomit-frame-pointer: leaves with no frame. */
 int leaf_load(const volatile int *p);
 void leaf_udf(void);
+/* Set *armed, then spin (at most n rounds) until an interrupt ends it. */
+void leaf_spin(volatile int *armed, uint32_t n);
+/* Set by leaf_spin for the irqpanic scenario: the next tick panics. */
+extern volatile int ex_watchdog_armed;
 extern const volatile int *volatile ex_null_ptr;
 
 /* corrupt.c */

@@ -20,3 +20,10 @@ EX_NOINLINE void leaf_udf(void)
 {
     EX_UNDEFINED_INSN();
 }
+
+EX_NOINLINE void leaf_spin(volatile int *armed, uint32_t n)
+{
+    *armed = 1;
+    while (n--)
+        __asm__ volatile("");
+}

@@ -37,6 +37,13 @@ EX_NORETURN void panic(const char *msg)
 
 EX_NORETURN void ex_fault(const struct ex_fault *f)
 {
+    struct sfu_port_regs regs;
+
+    /* The walk starts here, in the handler, and must find its own way
+     * through the trap frame into the interrupted code: the dump shows the
+     * handler frames, the vector code "(exception)", then the faulting
+     * frame "(interrupted)" and its callers. */
+    SFU_PORT_CAPTURE(&regs);
     enter_report("fault");
     ex_printf("\nfault: %s\n", f->what);
     if (f->addr_valid)
@@ -47,6 +54,6 @@ EX_NORETURN void ex_fault(const struct ex_fault *f)
                   (unsigned long long)f->code);
     ex_printf("registers from the trap frame:\n");
     ex_dump_regs(&f->regs);
-    ex_dump_backtrace(&f->regs, f->tf);
+    ex_dump_backtrace(&regs, f->tf);
     board_exit(EX_FAULT);
 }

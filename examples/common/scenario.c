@@ -125,6 +125,7 @@ static void banner(const char *cmdline)
               (void *)__ram_start, (void *)__ram_end);
     ex_printf("  cmdline   \"%s\"\n", cmdline);
     board_banner();
+    ex_unwind_init();
 }
 
 /* -------------------------------------------------------------------------
@@ -184,6 +185,7 @@ static EX_NOINLINE void run_chain(enum ex_action act)
 }
 
 static void scen_panic(void) { run_chain(EX_ACT_PANIC); }
+static void scen_irqpanic(void) { run_chain(EX_ACT_IRQPANIC); }
 static void scen_null(void) { run_chain(EX_ACT_NULL); }
 static void scen_udf(void) { run_chain(EX_ACT_UDF); }
 static void scen_corrupt(void) { run_chain(EX_ACT_CORRUPT); }
@@ -191,17 +193,27 @@ static void scen_loop(void) { run_chain(EX_ACT_LOOP); }
 static void scen_badsp(void) { run_chain(EX_ACT_BADSP); }
 
 /* -------------------------------------------------------------------------
- * timer: count ticks during the workload, then replay it without them.
+ * timer: unwind the interrupted code on every tick of a deep workload, then
+ * replay the workload without ticks.
  */
 static volatile uint32_t ticks;
 static volatile uint32_t ticks_in_text;
 static volatile uint32_t ticks_on_stack;
 static volatile uint64_t tick_min_sp = UINT64_MAX;
 static volatile uint64_t tick_max_sp;
+/* Per-tick traces (only while tracing is on: the timer scenario). */
+static volatile bool tracing;
+static volatile uint32_t traces_complete;
+static volatile uint32_t traces_failed;
+static volatile uint32_t trace_max_frames;
+/* Failing traces printed in full: the first few are enough to debug. */
+#define EX_TRACE_FAILS_SHOWN 3u
 /* Distinct interrupted PCs: open addressing, 0 = empty slot. */
 #define EX_PC_SLOTS 4096u
 static uint64_t pc_seen[EX_PC_SLOTS];
 static uint32_t pcs_distinct;
+
+volatile int ex_watchdog_armed;
 
 static void note_pc(uint64_t pc)
 {
@@ -220,12 +232,51 @@ static void note_pc(uint64_t pc)
     }
 }
 
+/* irqpanic: a panic raised inside the interrupt handler.  Not static, so
+ * the compiler keeps its name (no .isra/.constprop clone). */
+EX_NORETURN void tick_watchdog(const sfu_port_trap_frame *tf);
+
+EX_NOINLINE EX_NORETURN void tick_watchdog(const sfu_port_trap_frame *tf)
+{
+    struct sfu_port_regs r;
+
+    sfu_port_from_trap(tf, &r);
+    ex_printf("watchdog: tick %u interrupted pc %p sp %p\n", ticks, (void *)(uintptr_t)r.pc,
+              (void *)(uintptr_t)r.sp);
+    panic("watchdog fired in the timer interrupt handler");
+}
+
+/* Unwind from here, through the trap frame, to board_main. */
+static void trace_tick(const sfu_port_trap_frame *tf)
+{
+    struct sfu_port_regs here;
+    const char *why;
+    unsigned frames;
+
+    SFU_PORT_CAPTURE(&here);
+    why = ex_check_trace(&here, tf, &frames);
+    if (frames > trace_max_frames)
+        trace_max_frames = frames;
+    if (why == NULL) {
+        traces_complete++;
+        return;
+    }
+    traces_failed++;
+    if (traces_failed <= EX_TRACE_FAILS_SHOWN) {
+        ex_printf("timer: tick %u: trace check failed: %s\n", ticks, why);
+        SFU_PORT_CAPTURE(&here);
+        ex_dump_backtrace(&here, tf);
+    }
+}
+
 void ex_tick(const sfu_port_trap_frame *tf)
 {
     struct sfu_port_regs r;
 
     sfu_port_from_trap(tf, &r);
     ticks++;
+    if (ex_watchdog_armed)
+        tick_watchdog(tf);
     if (r.pc >= addr_of(__text_start) && r.pc < addr_of(__text_end))
         ticks_in_text++;
     if (r.sp >= addr_of(__stack_lo) && r.sp < addr_of(__stack_hi))
@@ -236,6 +287,8 @@ void ex_tick(const sfu_port_trap_frame *tf)
         tick_max_sp = r.sp;
     if (r.pc != 0)
         note_pc(r.pc);
+    if (tracing)
+        trace_tick(tf);
 }
 
 static EX_NOINLINE void scen_timer(void)
@@ -244,13 +297,16 @@ static EX_NOINLINE void scen_timer(void)
     uint32_t rounds = 0, i, got;
     bool ok;
 
-    ex_printf("timer: %u Hz, workload until %u ticks\n", EX_TIMER_HZ, EX_TIMER_RUN);
+    ex_printf("timer: %u Hz, workload until %u ticks, every tick unwinds the interrupted code\n",
+              EX_TIMER_HZ, EX_TIMER_RUN);
+    tracing = true;
     board_timer_start(EX_TIMER_HZ);
     while (ticks < EX_TIMER_RUN && rounds < EX_TIMER_MAX_ROUNDS) {
         acc += work_run(rounds);
         rounds++;
     }
     board_timer_stop();
+    tracing = false;
     got = ticks;
 
     /* Same rounds, no interrupts: any register the IRQ path failed to
@@ -261,10 +317,14 @@ static EX_NOINLINE void scen_timer(void)
     ex_printf("timer: %u ticks during %u workload rounds\n", got, rounds);
     ex_printf("timer: %u ticks in .text, %u on the stack, sp %p .. %p\n", ticks_in_text,
               ticks_on_stack, (void *)(uintptr_t)tick_min_sp, (void *)(uintptr_t)tick_max_sp);
-    ex_printf("timer: %u distinct interrupted PCs\n", pcs_distinct);
+    ex_printf("timer: %u distinct interrupted PCs, longest trace %u frames\n", pcs_distinct,
+              trace_max_frames);
     ex_printf("timer: checksum with ticks %p, without %p\n", (void *)(uintptr_t)acc,
               (void *)(uintptr_t)ref);
-    ok = got >= EX_TIMER_MIN && acc == ref && ticks_in_text == got && ticks_on_stack == got;
+    ex_printf("timer: %u ticks, %u complete traces, %u failures\n", got, traces_complete,
+              traces_failed);
+    ok = got >= EX_TIMER_MIN && acc == ref && ticks_in_text == got && ticks_on_stack == got &&
+         traces_complete == got && traces_failed == 0;
     ex_printf("timer: %s\n", ok ? "PASS" : "FAIL");
     board_exit(ok ? EX_PASS : EX_FAIL);
 }
@@ -286,7 +346,8 @@ static const struct scenario scenarios[] = {
     { "panic", scen_panic, EX_PANIC, "panic() at the bottom of a 6-deep chain" },
     { "null", scen_null, EX_FAULT, "null-pointer load in a frameless leaf" },
     { "udf", scen_udf, EX_FAULT, "undefined instruction in a frameless leaf" },
-    { "timer", scen_timer, EX_PASS, "timer ticks during a deep workload" },
+    { "timer", scen_timer, EX_PASS, "timer ticks during a deep workload, each one unwound" },
+    { "irqpanic", scen_irqpanic, EX_PANIC, "panic in the timer interrupt handler" },
     { "corrupt", scen_corrupt, EX_PANIC, "saved FP and RA overwritten, then panic" },
     { "loop", scen_loop, EX_PANIC, "frame record pointing at itself, then panic" },
     { "badsp", scen_badsp, EX_FAULT, "SP pointed at unmapped memory, then a push" },

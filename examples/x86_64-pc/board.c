@@ -252,7 +252,10 @@ static bool pic_spurious(unsigned irq)
     return (inb(cmd) & (1u << (irq & 7))) == 0;
 }
 
-static void handle_irq(struct sfu_x86_64_trap_frame *tf)
+/* Not static and never inlined: it is a frame of every tick's trace. */
+void handle_irq(struct sfu_x86_64_trap_frame *tf);
+
+EX_NOINLINE void handle_irq(struct sfu_x86_64_trap_frame *tf)
 {
     unsigned irq = (unsigned)tf->vector - IRQ_BASE;
 
@@ -321,8 +324,6 @@ void board_banner(void)
     ex_printf("  timer     8254 PIT channel 0 via 8259 PIC, IRQ 0 -> vector %u\n", IRQ_BASE);
     ex_printf("  boot      multiboot magic 0x%x, info at 0x%x\n", x86_mb_magic, x86_mb_info);
 }
-
-EX_NORETURN void board_main(void);
 
 EX_NORETURN void board_main(void)
 {
