@@ -466,7 +466,7 @@ static inline void sfu__host_map_line(sfu_host_mem *m, const char *line, sfu_hos
  * stack attributes cannot be read (then nothing is readable). */
 static inline int sfu_host_mem_init(sfu_host_mem *m)
 {
-	static sfu_host_range all[SFU_HOST_MAX_MAPS]; /* init time only */
+	sfu_host_range all[SFU_HOST_MAX_MAPS]; /* every mapping, for the guard gap */
 	uint32_t nall = 0, i;
 	char buf[4096], line[512];
 	size_t len = 0;

@@ -98,6 +98,9 @@ for s in $built; do
 		add "async $n" "$TC run $s $p async $n $SAMPLES 30 $SAMPLES"
 		add "step $n" "$TC run $s $p step $n"
 	done
+	# The classic profiler timer as well: tick-driven (HZ), so few samples.
+	add "async $s/x86_64/O2/itimer-prof" \
+		"$TC run $s $OUT/$s/x86_64-O2/unwind async-prof $s/x86_64/O2/itimer-prof 400 8 200"
 	for o in O0 O2 O2pac; do
 		p=$OUT/$s/aarch64-$o/unwind n=$s/aarch64/$o
 		if [ $have_qemu = 0 ]; then
@@ -113,6 +116,8 @@ for s in $built; do
 		# Every instruction instead: a BRK on each, compared once.
 		add "bkpt $n" "qemu-aarch64 $p bkpt $n"
 	done
+	[ $have_qemu = 1 ] && add "async $s/aarch64/O2/itimer-prof" \
+		"qemu-aarch64 $OUT/$s/aarch64-O2/unwind async-prof $s/aarch64/O2/itimer-prof 400 8 200"
 	for img in "$OUT/$s"/rows/*.elf; do
 		[ -e "$img" ] || continue
 		b=$(basename "$img" .elf)

@@ -1,0 +1,342 @@
+/* decode_check.h - decoder properties shared by fuzz_decode and fuzz_gen:
+ * everything one can ask of a section through the public API, with the
+ * answers checked against each other.
+ *
+ *   - sfu_section_init is deterministic and a reduced build (wc_core_min:
+ *     no V1, no big-endian) agrees with the full one on what it supports;
+ *   - sfu_section_validate gives exactly the first error that walking the
+ *     section with sfu_fde_get / sfu_fre_get / sfu_row_from_fre finds;
+ *   - after a clean validate, no lookup reports a corrupt section;
+ *   - a row found for pc belongs to an FDE that covers pc, starts at or
+ *     before the PC offset, and is the last such FRE of that FDE;
+ *   - sfu_fre_get at arbitrary offsets stays in bounds and moves forward.
+ * Any crash, hang or out-of-bounds read is caught by the sanitizers. */
+#ifndef DECODE_CHECK_H
+#define DECODE_CHECK_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "fz.h"
+#include "model.h"
+#include "wc_core.h"
+
+#define DC_MAX_PCS 2048
+
+static inline int dc_is_section_error(int err)
+{
+	return err >= SFU_E_EMPTY && err <= SFU_E_UNSORTED;
+}
+
+/* The first error of the section, computed with the per-item API in the
+ * order sfu_section_validate documents. */
+static inline int dc_validate_by_hand(const struct wc_core *core, const sfu_section *sec, uint32_t *bad)
+{
+	uint32_t i, k, total = 0;
+	uint64_t prev_start = 0;
+	for (i = 0; i < sec->num_fdes; i++) {
+		sfu_fde fde;
+		uint32_t off, prev = 0;
+		int err = core->fde_get(sec, i, &fde);
+		if (!err && (sec->flags & SFU_F_FDE_SORTED) && i && fde.start < prev_start)
+			err = SFU_E_UNSORTED;
+		prev_start = fde.start;
+		off = fde.fre_off;
+		for (k = 0; !err && k < fde.num_fres; k++) {
+			sfu_fre fre;
+			sfu_row row;
+			err = core->fre_get(sec, &fde, off, &fre);
+			if (err)
+				break;
+			if (k && fre.start < prev)
+				err = SFU_E_FRE_ORDER;
+			else
+				err = core->row_from_fre(sec, &fde, &fre, &row);
+			prev = fre.start;
+			off = fre.next;
+		}
+		if (err) {
+			*bad = i;
+			return err;
+		}
+		total += fde.num_fres;
+	}
+	*bad = i;
+	return total == sec->num_fres ? SFU_OK : SFU_E_FRE_COUNT;
+}
+
+/* Field by field: struct copies need not copy padding. */
+static inline int dc_sec_eq(const sfu_section *a, const sfu_section *b)
+{
+	return a->data == b->data && a->size == b->size && a->addr == b->addr && a->fde_base == b->fde_base &&
+	       a->fre_base == b->fre_base && a->fre_len == b->fre_len && a->num_fdes == b->num_fdes &&
+	       a->num_fres == b->num_fres && a->version == b->version && a->flags == b->flags && a->abi == b->abi &&
+	       a->big == b->big && a->fixed_fp == b->fixed_fp && a->fixed_ra == b->fixed_ra &&
+	       a->aux_len == b->aux_len && a->fde_size == b->fde_size && a->pcrel == b->pcrel && a->end == b->end;
+}
+
+static inline int dc_rule_eq(const sfu_rule *a, const sfu_rule *b)
+{
+	return a->kind == b->kind && a->base == b->base && a->off == b->off;
+}
+
+static inline int dc_row_eq(const sfu_row *a, const sfu_row *b)
+{
+	return a->func_start == b->func_start && a->func_size == b->func_size && a->fre_start == b->fre_start &&
+	       dc_rule_eq(&a->cfa, &b->cfa) && dc_rule_eq(&a->ra, &b->ra) && dc_rule_eq(&a->fp, &b->fp) &&
+	       a->abi == b->abi && a->mangled_ra == b->mangled_ra && a->signal == b->signal && a->flex == b->flex &&
+	       a->sp_from_cfa == b->sp_from_cfa;
+}
+
+/* PCs worth asking about: the given ones, and around every FDE and FRE. */
+static inline size_t dc_interesting_pcs(const struct wc_core *core, const sfu_section *sec, const uint64_t *given,
+                                        size_t ngiven, uint64_t *pcs)
+{
+	size_t n = 0, g;
+	uint32_t i, k;
+	for (g = 0; g < ngiven && n < DC_MAX_PCS; g++)
+		pcs[n++] = given[g];
+	for (i = 0; i < sec->num_fdes && i < 64 && n + 8 < DC_MAX_PCS; i++) {
+		sfu_fde fde;
+		uint32_t off;
+		if (core->fde_get(sec, i, &fde))
+			continue;
+		pcs[n++] = fde.start - 1u;
+		pcs[n++] = fde.start;
+		pcs[n++] = fde.start + fde.size - 1u;
+		pcs[n++] = fde.start + fde.size;
+		if (ngiven && fde.size)
+			pcs[n++] = fde.start + given[i % ngiven] % fde.size;
+		off = fde.fre_off;
+		for (k = 0; k < fde.num_fres && k < 16 && n + 3 < DC_MAX_PCS; k++) {
+			sfu_fre fre;
+			if (core->fre_get(sec, &fde, off, &fre))
+				break;
+			pcs[n++] = fde.start + fre.start - 1u;
+			pcs[n++] = fde.start + fre.start;
+			pcs[n++] = fde.start + fre.start + 1u;
+			off = fre.next;
+		}
+	}
+	return n;
+}
+
+/* SFU_OPT_START_PCREL moves every function start by its field's offset
+ * (nothing else), unless the section already says PCREL; unknown options
+ * are refused. */
+static inline void dc_check_opts(const uint8_t *data, size_t size, uint64_t addr, const sfu_section *plain)
+{
+	const struct wc_core *core = &wc_core_default;
+	sfu_section sec;
+	uint32_t i;
+	int err = core->section_init_opt(&sec, data, size, addr, SFU_OPT_START_PCREL);
+	FZ_REQUIRE(core->section_init_opt(&sec, data, size, addr, 0x80u) == SFU_E_ARG || size == 0,
+	           "sfu_section_init_opt accepted an unknown option");
+	err = core->section_init_opt(&sec, data, size, addr, SFU_OPT_START_PCREL);
+	FZ_REQUIRE(err == SFU_OK, "SFU_OPT_START_PCREL rejects a section sfu_section_init accepts (%d)", err);
+	FZ_REQUIRE(sec.pcrel && sec.num_fdes == plain->num_fdes && sec.fde_base == plain->fde_base &&
+	               sec.fre_base == plain->fre_base && sec.end == plain->end,
+	           "SFU_OPT_START_PCREL changed more than the start addresses");
+	for (i = 0; i < sec.num_fdes && i < 32; i++) {
+		sfu_fde a, b;
+		int ea = core->fde_get(plain, i, &a), eb = core->fde_get(&sec, i, &b);
+		FZ_REQUIRE(ea == eb, "SFU_OPT_START_PCREL changed whether FDE %u decodes", i);
+		if (ea)
+			continue;
+		FZ_REQUIRE(b.start == a.start + (plain->pcrel ? 0u : (uint64_t)plain->fde_base + (uint64_t)i * plain->fde_size) &&
+		               b.size == a.size && b.num_fres == a.num_fres && b.fre_off == a.fre_off,
+		           "SFU_OPT_START_PCREL: FDE %u start is not relative to its field", i);
+	}
+}
+
+/* sfu_section_split on the span: sections in order, inside the span, only
+ * zero bytes between and after them, each one re-initialisable from its
+ * own bytes, at most `max`.  Returns how many it found. */
+static inline size_t dc_check_split(const uint8_t *data, size_t size, uint64_t addr, sfu_section *secs, size_t max)
+{
+	const struct wc_core *core = &wc_core_default;
+	size_t n = 99, k, at = 0, j;
+	int err = core->section_split(secs, max, &n, data, size, addr, 0);
+	FZ_REQUIRE(n <= max, "sfu_section_split found more sections than it was given room for");
+	FZ_REQUIRE(err == SFU_OK || err == SFU_E_FULL || err == SFU_E_EMPTY || err == SFU_E_ARG || dc_is_section_error(err),
+	           "sfu_section_split returned %d", err);
+	FZ_REQUIRE(err != SFU_OK || n >= 1, "sfu_section_split: success with no section");
+	for (k = 0; k < n; k++) {
+		sfu_section again;
+		size_t off = (size_t)(secs[k].data - data);
+		FZ_REQUIRE(secs[k].data >= data && off >= at && secs[k].size <= size - off,
+		           "sfu_section_split: section %zu outside the span or overlapping the previous one", k);
+		for (j = at; j < off; j++)
+			FZ_REQUIRE(data[j] == 0, "sfu_section_split skipped a non-zero byte between sections");
+		FZ_REQUIRE(secs[k].addr == addr + off, "sfu_section_split: wrong run-time address for section %zu", k);
+		FZ_REQUIRE(secs[k].size == secs[k].end && secs[k].end >= SFU_HDR_SIZE,
+		           "sfu_section_split: section %zu size is not its end", k);
+		FZ_REQUIRE(core->section_init(&again, secs[k].data, secs[k].size, secs[k].addr) == SFU_OK &&
+		               dc_sec_eq(&again, &secs[k]),
+		           "sfu_section_split: section %zu does not stand on its own bytes", k);
+		at = off + secs[k].size;
+	}
+	if (err == SFU_OK)
+		for (j = at; j < size; j++)
+			FZ_REQUIRE(data[j] == 0, "sfu_section_split succeeded with non-zero bytes after the last section");
+	return err == SFU_OK ? n : 0;
+}
+
+/* Check one section (data, size, addr) with the default core, and the
+ * reduced one against it.  `given` are extra PCs. */
+static inline void dc_check_section(const uint8_t *data, size_t size, uint64_t addr, const uint64_t *given,
+                                    size_t ngiven)
+{
+	static uint64_t pcs[DC_MAX_PCS];
+	const struct wc_core *core = &wc_core_default;
+	sfu_section sec, sec2, secm, pair[2];
+	uint32_t bad = 0xffffffffu, bad2 = 0xffffffffu, i;
+	int err, err2, errm, verr, herr;
+	size_t n, p;
+
+	memset(&sec, 0, sizeof sec);
+	memset(&sec2, 0, sizeof sec2);
+	memset(&secm, 0, sizeof secm);
+	err = core->section_init(&sec, data, size, addr);
+	err2 = core->section_init(&sec2, data, size, addr);
+	FZ_REQUIRE(err == err2 && (err || dc_sec_eq(&sec, &sec2)), "sfu_section_init is not deterministic");
+	FZ_REQUIRE(err == SFU_OK || dc_is_section_error(err) || err == SFU_E_ARG,
+	           "sfu_section_init returned %d, not a section error", err);
+
+	/* The reduced build: the same answer on what it reads. */
+	errm = wc_core_min.section_init(&secm, data, size, addr);
+	if (size >= 4 && data[0] == 0xde && data[1] == 0xe2)
+		FZ_REQUIRE(errm == SFU_E_MAGIC, "little-endian-only build accepted a big-endian magic (%d)", errm);
+	else if (size >= 4 && data[0] == 0xe2 && data[1] == 0xde && data[2] == 1)
+		FZ_REQUIRE(errm == SFU_E_VERSION, "V1-less build did not reject V1 (%d)", errm);
+	else
+		FZ_REQUIRE(errm == err && (err || dc_sec_eq(&secm, &sec)),
+		           "reduced build disagrees on a section it reads (%d vs %d)", errm, err);
+	if (err)
+		return;
+	dc_check_opts(data, size, addr, &sec);
+
+	/* validate == walking every FDE and FRE by hand. */
+	verr = core->section_validate(&sec, &bad);
+	FZ_REQUIRE(verr == SFU_OK || dc_is_section_error(verr), "sfu_section_validate returned %d", verr);
+	herr = dc_validate_by_hand(core, &sec, &bad2);
+	FZ_REQUIRE(verr == herr, "sfu_section_validate says %d, the FDE/FRE API says %d", verr, herr);
+	FZ_REQUIRE(verr == SFU_OK || bad == bad2, "sfu_section_validate blames FDE %u, the API FDE %u", bad, bad2);
+
+	/* Every row against the spec model (model.h), from the data words as
+	 * the core reads them. */
+	for (i = 0; i < sec.num_fdes && i < 64; i++) {
+		sfu_fde fde;
+		uint32_t k, off;
+		if (core->fde_get(&sec, i, &fde))
+			continue;
+		off = fde.fre_off;
+		for (k = 0; k < fde.num_fres && k < 64; k++) {
+			struct sfm_fre in;
+			sfu_fre fre;
+			sfu_row row, want;
+			unsigned w;
+			int er, ec;
+			if (core->fre_get(&sec, &fde, off, &fre))
+				break;
+			memset(&in, 0, sizeof in);
+			in.version = sec.version;
+			in.abi = sec.abi;
+			in.fixed_ra = sec.fixed_ra;
+			in.flex = fde.type == SFU_FDE_TYPE_FLEX;
+			in.signal = fde.signal;
+			in.func_start = fde.start;
+			in.func_size = fde.size;
+			in.start = fre.start;
+			in.base_sp = SFU_FRE_INFO_BASE_REG(fre.info) == SFU_BASE_REG_SP;
+			in.mangled = (uint8_t)SFU_FRE_INFO_MANGLED_RA(fre.info);
+			in.count = fre.count;
+			in.wsize = fre.wsize;
+			for (w = 0; w < fre.count; w++)
+				in.w[w] = core->fre_word(&sec, &fre, w);
+			er = sfm_expect_row(&in, &want);
+			ec = core->row_from_fre(&sec, &fde, &fre, &row);
+			FZ_REQUIRE(ec == er, "sfu_row_from_fre: %d, the spec model says %d (V%u abi %u %s, %u words of %u bytes)",
+			           ec, er, sec.version, sec.abi, in.flex ? "FLEX" : "DEFAULT", fre.count, fre.wsize);
+			FZ_REQUIRE(ec != SFU_OK || dc_row_eq(&row, &want),
+			           "sfu_row_from_fre: rules differ from the spec model (V%u abi %u %s, %u words of %u bytes)",
+			           sec.version, sec.abi, in.flex ? "FLEX" : "DEFAULT", fre.count, fre.wsize);
+			off = fre.next;
+		}
+	}
+
+	/* FREs at arbitrary offsets, for every FDE that decodes. */
+	for (i = 0; i < sec.num_fdes && i < 32; i++) {
+		sfu_fde fde;
+		uint32_t k;
+		if (core->fde_get(&sec, i, &fde))
+			continue;
+		FZ_REQUIRE(fde.fre_off <= sec.fre_len && fde.fre_type <= SFU_FRE_TYPE_ADDR4,
+		           "sfu_fde_get accepted an FDE outside the FRE sub-section");
+		for (k = 0; k < 8; k++) {
+			sfu_fre fre;
+			uint32_t off = k < 4 ? sec.fre_len - k : (uint32_t)(ngiven ? given[k % ngiven] : k * 7u) % (sec.fre_len + 9u);
+			if (core->fre_get(&sec, &fde, off, &fre) == SFU_OK) {
+				FZ_REQUIRE(fre.next > off && fre.next <= sec.fre_len, "sfu_fre_get went out of its sub-section");
+				FZ_REQUIRE(fre.count <= SFU_FRE_MAX_WORDS && (fre.wsize == 1 || fre.wsize == 2 || fre.wsize == 4),
+				           "sfu_fre_get made an impossible FRE");
+			}
+		}
+	}
+
+	/* Lookups. */
+	n = dc_interesting_pcs(core, &sec, given, ngiven, pcs);
+	pair[0] = sec;
+	pair[1] = sec;
+	for (p = 0; p < n; p++) {
+		uint64_t pc = pcs[p];
+		sfu_row row, row2;
+		sfu_fde fde;
+		uint32_t idx;
+		int r = core->find_row(&sec, pc, &row);
+		int rf = core->find_fde(&sec, pc, &fde, &idx);
+		FZ_REQUIRE(r == SFU_OK || r == SFU_E_NOINFO || dc_is_section_error(r), "sfu_find_row returned %d", r);
+		if (verr == SFU_OK)
+			FZ_REQUIRE(r == SFU_OK || r == SFU_E_NOINFO,
+			           "sfu_find_row reports a corrupt section (%d) after a clean validate", r);
+		FZ_REQUIRE(core->find_row_n(pair, 2, pc, &row2) == r, "sfu_find_row_n disagrees with sfu_find_row");
+		if (rf == SFU_OK) {
+			FZ_REQUIRE(idx < sec.num_fdes && pc - fde.start < (uint64_t)fde.size,
+			           "sfu_find_fde returned an FDE that does not cover the PC");
+		} else {
+			FZ_REQUIRE(r == rf, "sfu_find_row (%d) and sfu_find_fde (%d) disagree", r, rf);
+		}
+		if (r != SFU_OK)
+			continue;
+		FZ_REQUIRE(rf == SFU_OK && row.func_start == fde.start && row.func_size == fde.size,
+		           "row found in a different FDE than sfu_find_fde's");
+		{
+			/* The row is the last FRE at or before the PC offset. */
+			uint32_t pcoff = (uint32_t)(pc - fde.start), off = fde.fre_off, k;
+			sfu_fre fre, best;
+			sfu_row want;
+			int have = 0;
+			if (fde.pctype == SFU_FDE_PCTYPE_MASK && fde.rep_size)
+				pcoff %= fde.rep_size;
+			FZ_REQUIRE(row.fre_start <= pcoff, "row starts after the PC");
+			memset(&best, 0, sizeof best);
+			for (k = 0; k < fde.num_fres; k++) {
+				FZ_REQUIRE(core->fre_get(&sec, &fde, off, &fre) == SFU_OK, "FRE of a found row does not decode");
+				if (fre.start > pcoff)
+					break;
+				best = fre;
+				have = 1;
+				off = fre.next;
+			}
+			if (!have) {
+				FZ_REQUIRE(fde.num_fres == 0 && sec.version == SFU_VERSION_3 && row.ra.kind == SFU_RULE_UNDEF,
+				           "a row was found where no FRE starts at or before the PC");
+			} else {
+				FZ_REQUIRE(core->row_from_fre(&sec, &fde, &best, &want) == SFU_OK && dc_row_eq(&row, &want),
+				           "sfu_find_row did not return the last FRE at or before the PC");
+			}
+		}
+	}
+}
+
+#endif /* DECODE_CHECK_H */

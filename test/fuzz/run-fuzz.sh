@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# test/fuzz/run-fuzz.sh - fuzz every harness for FUZZ_SECONDS each (make fuzz).
+#
+#   FUZZ_SECONDS=180 bash test/fuzz/run-fuzz.sh
+#
+# Builds the harnesses (build.sh), then runs each one, one after the
+# other, for FUZZ_SECONDS (default 180) on a working copy of its committed
+# corpus (build/fuzz/work/<harness>; the committed corpus is not touched).
+# A finding stops libFuzzer; the harness is restarted for the time left, up
+# to FUZZ_MAX_FINDINGS (default 3) distinct findings, the same failure twice
+# ends that harness.  Every finding is copied into
+# test/fuzz/regressions/<harness>/new-<hash> with a .note holding what broke,
+# for a human to name and commit.  Prints per harness: executions, edges
+# covered (libFuzzer's cov:), findings.  Exits non-zero if anything was
+# found or a harness could not be built.
+set -u
+cd "$(dirname "$0")/../.."
+. test/fuzz/build.sh
+
+secs=${FUZZ_SECONDS:-180}
+max_findings=${FUZZ_MAX_FINDINGS:-3}
+out=build/fuzz
+bin=$out/bin
+status=0
+
+if ! fuzz_toolchain_ok; then
+	echo "run-fuzz.sh: $FUZZ_BUILD_ERR" >&2
+	exit 1
+fi
+for h in $FUZZ_HARNESSES; do
+	if ! fuzz_build_one "$bin" "$h"; then
+		echo "run-fuzz.sh: cannot build $h: $FUZZ_BUILD_ERR (log $bin/$h.log)" >&2
+		exit 1
+	fi
+done
+
+summary=""
+for h in $FUZZ_HARNESSES; do
+	work=$out/work/$h
+	art=$out/artifacts/$h
+	reg=test/fuzz/regressions/$h
+	rm -rf "$work" "$art"
+	mkdir -p "$work" "$art" "$reg"
+	cp test/fuzz/corpus/$h/* "$work/" 2>/dev/null || true
+	execs=0 edges=0 found=0 run=0 seen="" files=""
+	start=$(date +%s)
+	while :; do
+		left=$((secs - ($(date +%s) - start)))
+		[ "$left" -gt 0 ] || break
+		run=$((run + 1))
+		log=$out/$h.run$run.log
+		echo "run-fuzz.sh: $h: fuzzing for ${left}s (run $run)" >&2
+		"$bin/$h" -max_total_time="$left" -print_final_stats=1 -timeout=10 -rss_limit_mb=2048 \
+			-artifact_prefix="$art/" "$work" >"$log" 2>&1
+		rc=$?
+		e=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+		c=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | sed 's/cov: //')
+		execs=$((execs + ${e:-0}))
+		[ "${c:-0}" -gt "$edges" ] && edges=${c:-0}
+		[ $rc = 0 ] && break
+		# A finding: what broke, and the input libFuzzer saved.
+		why=$(grep -m1 -E '^PROPERTY: |^SUMMARY: ' "$log" | sed 's/^PROPERTY: //')
+		[ -n "$why" ] || why="libFuzzer exit status $rc"
+		crash=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
+		if [ -z "$crash" ] || [ ! -f "$crash" ]; then
+			echo "run-fuzz.sh: $h stopped ($why) without saving an input; log $log" >&2
+			found=$((found + 1))
+			status=1
+			break
+		fi
+		sum=$(sha1sum "$crash" | cut -c1-12)
+		dest=$reg/new-$sum
+		if ! cmp -s "$crash" "$dest" 2>/dev/null; then
+			cp "$crash" "$dest"
+			echo "$why (found by run-fuzz.sh; name this file and commit it)" >"$dest.note"
+		fi
+		found=$((found + 1))
+		files="$files $dest"
+		status=1
+		echo "run-fuzz.sh: $h: finding: $why -> $dest" >&2
+		case "$seen" in *"|$why|"*) break ;; esac
+		seen="$seen|$why|"
+		[ "$found" -lt "$max_findings" ] || break
+	done
+	line="$h: executions $execs, edges $edges, findings $found${files:+ ($(echo $files))}"
+	echo "$line"
+	summary="$summary$line
+"
+done
+echo "=== fuzz summary (${secs}s per harness)"
+printf '%s' "$summary"
+exit $status

@@ -1,0 +1,788 @@
+/* wc.h - walk checker: a fake stack behind an sfu_port, fuzz-controlled
+ * trap and strip_ra hooks, a builder of consistent call chains on real or
+ * generated sections, and the walk properties every harness and the
+ * property tests assert.  Host-side test code (libc); see wc_core.h for the
+ * core configurations it drives.
+ *
+ * The properties (wc_check_walk):
+ *   - the walk stops with a reason (a defined error code, never SFU_OK),
+ *     within SFU_DEPTH_CAP frames and within the caller's buffer;
+ *   - every stack read goes through the port; a read the port refuses
+ *     (outside the stack image it was given, unaligned, or the one the
+ *     harness chose to refuse) is the last read and the walk then stops
+ *     with SFU_E_READ; SFU_E_READ never appears without a refusal;
+ *   - a frame reached through SFrame comes from a lookup PC that has SFrame
+ *     coverage (sfu_find_row_n succeeds on it), its CFA is aligned, the
+ *     stack pointer never goes down and stays inside the declared bounds;
+ *     a frame reached through a trap frame comes from a PC with no
+ *     coverage and a trap hook that matched;
+ *   - the same walk twice gives the same frames, the same reads and the
+ *     same hook calls, and sfu_backtrace agrees with cursor_init/step.
+ * A chain built by wc_chain_build is also walked back exactly. */
+#ifndef WC_H
+#define WC_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "wc_core.h"
+
+#define WC_MAX_WORDS 4096 /* stack image, 8-byte words */
+#define WC_MAX_TRAPS 4
+#define WC_MAX_DWARF 40
+#define WC_MAX_FRAMES 320 /* > every SFU_DEPTH_CAP the harnesses build */
+#define WC_MAX_CODE 256
+#define WC_MAX_CHAIN 40
+
+/* ---- deterministic PRNG (splitmix64) ------------------------------------ */
+
+struct wc_rng {
+	uint64_t s;
+};
+
+static inline uint64_t wc_next(struct wc_rng *r)
+{
+	uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* Uniform-enough in [0, n); 0 when n == 0. */
+static inline uint64_t wc_below(struct wc_rng *r, uint64_t n)
+{
+	return n ? wc_next(r) % n : 0;
+}
+
+/* ---- the environment of one walk ----------------------------------------- */
+
+struct wc_trap {
+	uint64_t pc, sp; /* where the hook matches */
+	int any_sp;      /* match pc alone */
+	sfu_regs out;    /* what it returns; out.dwarf points into dwarf[] */
+	uint64_t dwarf[WC_MAX_DWARF];
+};
+
+enum wc_strip { WC_STRIP_ID, WC_STRIP_AND, WC_STRIP_OR, WC_STRIP_CONST, WC_STRIP_ZERO, WC_STRIP_MODES };
+
+struct wc_env {
+	const struct wc_core *core;
+	const sfu_section *secs;
+	size_t nsecs;
+	/* The stack image: words[i] lives at img_lo + 8 i. */
+	uint64_t img_lo;
+	size_t nwords;
+	uint64_t words[WC_MAX_WORDS];
+	/* Bounds declared to the core (sfu_port.stack_lo/hi). */
+	uint64_t stack_lo, stack_hi;
+	uint32_t refuse_at; /* refuse the Nth port read (1-based); 0: never */
+	int use_trap, use_strip;
+	unsigned ntraps;
+	struct wc_trap traps[WC_MAX_TRAPS];
+	unsigned strip_mode;
+	uint64_t strip_mask;
+	sfu_regs regs; /* regs.dwarf points at dwarf[] when set */
+	uint64_t dwarf[WC_MAX_DWARF];
+	size_t max_frames;
+};
+
+/* What the port saw during one walk. */
+struct wc_log {
+	uint32_t reads, refused, after_refusal, outside, unaligned;
+	uint64_t hash;
+	uint32_t trap_calls, trap_hits, strip_calls;
+	const char *bad; /* a violation seen inside a hook */
+};
+
+struct wc_ctx {
+	const struct wc_env *env;
+	struct wc_log log;
+};
+
+static inline uint64_t wc_img_hi(const struct wc_env *e)
+{
+	return e->img_lo + 8u * (uint64_t)e->nwords; /* one past the end */
+}
+
+/* Make sure the image does not wrap around the address space. */
+static inline void wc_fix_image(struct wc_env *e)
+{
+	if (e->nwords > WC_MAX_WORDS)
+		e->nwords = WC_MAX_WORDS;
+	e->img_lo &= ~(uint64_t)7;
+	if (e->img_lo > UINT64_MAX - 8u * (uint64_t)WC_MAX_WORDS - 8u)
+		e->img_lo = UINT64_MAX - 8u * (uint64_t)WC_MAX_WORDS - 8u;
+	e->img_lo &= ~(uint64_t)7;
+}
+
+static inline int wc_port_read(void *vctx, uint64_t addr, uint64_t *out)
+{
+	struct wc_ctx *c = (struct wc_ctx *)vctx;
+	const struct wc_env *e = c->env;
+	c->log.reads++;
+	c->log.hash = (c->log.hash ^ addr) * 0x100000001b3ull;
+	if (c->log.refused)
+		c->log.after_refusal++;
+	if (addr & 7u) {
+		c->log.unaligned++;
+		c->log.refused++;
+		return 1;
+	}
+	if (e->refuse_at && c->log.reads == e->refuse_at) {
+		c->log.refused++;
+		return 1;
+	}
+	if (addr < e->img_lo || addr >= wc_img_hi(e)) {
+		c->log.outside++;
+		c->log.refused++;
+		return 1;
+	}
+	*out = e->words[(addr - e->img_lo) / 8u];
+	return 0;
+}
+
+static inline uint64_t wc_port_strip(void *vctx, uint64_t ra)
+{
+	struct wc_ctx *c = (struct wc_ctx *)vctx;
+	const struct wc_env *e = c->env;
+	c->log.strip_calls++;
+	switch (e->strip_mode) {
+	case WC_STRIP_AND: return ra & e->strip_mask;
+	case WC_STRIP_OR: return ra | e->strip_mask;
+	case WC_STRIP_CONST: return e->strip_mask;
+	case WC_STRIP_ZERO: return 0;
+	default: return ra;
+	}
+}
+
+static inline int wc_port_trap(void *vctx, uint64_t pc, uint64_t sp, sfu_regs *out)
+{
+	struct wc_ctx *c = (struct wc_ctx *)vctx;
+	const struct wc_env *e = c->env;
+	sfu_row row;
+	unsigned i;
+	c->log.trap_calls++;
+	/* The core asks only where the lookup PC (pc, or pc - 1 for a return
+	 * address) has no SFrame info. */
+	if (e->core->find_row_n(e->secs, e->nsecs, pc, &row) != SFU_E_NOINFO &&
+	    e->core->find_row_n(e->secs, e->nsecs, pc - 1u, &row) != SFU_E_NOINFO)
+		c->log.bad = "trap hook called for a PC that has SFrame info";
+	for (i = 0; i < e->ntraps && i < WC_MAX_TRAPS; i++) {
+		const struct wc_trap *t = &e->traps[i];
+		if (t->pc == pc && (t->any_sp || t->sp == sp)) {
+			*out = t->out;
+			out->dwarf = t->dwarf;
+			if (out->ndwarf > WC_MAX_DWARF)
+				out->ndwarf = WC_MAX_DWARF;
+			c->log.trap_hits++;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static inline void wc_port_make(const struct wc_env *e, struct wc_ctx *ctx, sfu_port *p)
+{
+	memset(ctx, 0, sizeof *ctx);
+	ctx->env = e;
+	ctx->log.hash = 0xcbf29ce484222325ull;
+	p->read = wc_port_read;
+	p->strip_ra = e->use_strip ? wc_port_strip : NULL;
+	p->trap = e->use_trap ? wc_port_trap : NULL;
+	p->ctx = ctx;
+	p->stack_lo = e->stack_lo;
+	p->stack_hi = e->stack_hi;
+}
+
+/* ---- the walk and its properties -------------------------------------- */
+
+struct wc_result {
+	int rc;
+	size_t n;
+	sfu_frame frames[WC_MAX_FRAMES];
+	struct wc_log log;
+};
+
+static inline void wc_run(const struct wc_env *e, struct wc_result *r)
+{
+	struct wc_ctx ctx;
+	sfu_port port;
+	size_t max = e->max_frames < WC_MAX_FRAMES ? e->max_frames : WC_MAX_FRAMES;
+	wc_port_make(e, &ctx, &port);
+	memset(r->frames, 0, sizeof r->frames);
+	r->n = 0;
+	r->rc = e->core->backtrace(e->secs, e->nsecs, &port, &e->regs, r->frames, max, &r->n);
+	r->log = ctx.log;
+}
+
+/* The same walk through the cursor API. */
+static inline const char *wc_cursor_agrees(const struct wc_env *e, const struct wc_result *r)
+{
+	struct wc_ctx ctx;
+	sfu_port port;
+	sfu_cursor c;
+	size_t k = 0, max = e->max_frames < WC_MAX_FRAMES ? e->max_frames : WC_MAX_FRAMES;
+	int rc;
+	wc_port_make(e, &ctx, &port);
+	if (e->core->cursor_init(&c, e->secs, e->nsecs, &port, &e->regs) != SFU_OK)
+		return "sfu_cursor_init failed where sfu_backtrace did not";
+	for (;;) {
+		if (k == max) {
+			rc = SFU_E_FULL;
+			break;
+		}
+		if (k >= r->n || r->frames[k].pc != c.regs.pc || r->frames[k].sp != c.regs.sp ||
+		    r->frames[k].cfa != c.cfa || r->frames[k].how != c.how)
+			return "cursor walk and sfu_backtrace give different frames";
+		k++;
+		rc = e->core->cursor_step(&c);
+		if (rc != SFU_OK)
+			break;
+	}
+	if (k != r->n || rc != r->rc)
+		return "cursor walk and sfu_backtrace stop differently";
+	if (ctx.log.reads != r->log.reads || ctx.log.hash != r->log.hash)
+		return "cursor walk and sfu_backtrace read differently";
+	return NULL;
+}
+
+static inline unsigned wc_align_of(unsigned abi)
+{
+	return (abi == SFU_ABI_AARCH64_LE || abi == SFU_ABI_AARCH64_BE) ? 16u : 8u;
+}
+
+static inline int wc_in_bounds(const struct wc_env *e, uint64_t sp)
+{
+	if (!e->stack_lo && !e->stack_hi)
+		return 1;
+	return sp >= e->stack_lo && sp <= e->stack_hi;
+}
+
+/* Walk once and check every property; NULL if all hold, else what broke.
+ * *out (may be NULL) gets the first walk. */
+static inline const char *wc_check_walk(const struct wc_env *e, struct wc_result *out)
+{
+	static struct wc_result a, b; /* large: keep them off the stack */
+	const struct wc_core *core = e->core;
+	size_t max = e->max_frames < WC_MAX_FRAMES ? e->max_frames : WC_MAX_FRAMES;
+	size_t k;
+	int exact = 1, full = 1;
+	const char *why;
+
+	wc_run(e, &a);
+	if (out)
+		*out = a;
+	if (a.log.bad)
+		return a.log.bad;
+	if (a.rc == SFU_OK || a.rc < 0 || a.rc >= SFU_ERROR_COUNT)
+		return "walk returned SFU_OK or an undefined code";
+	if (a.n > max)
+		return "walk wrote past the caller's buffer";
+	if (a.n > core->depth_cap)
+		return "walk went past SFU_DEPTH_CAP frames";
+	if (max && a.n == 0)
+		return "walk reported no frame at all";
+	if (a.rc == SFU_E_FULL && a.n != max)
+		return "SFU_E_FULL with room left in the buffer";
+	if (a.rc == SFU_E_DEPTH && a.n != core->depth_cap)
+		return "SFU_E_DEPTH before SFU_DEPTH_CAP frames";
+	if (a.log.after_refusal)
+		return "the core read on after the port refused a read";
+	if (a.log.refused && a.rc != SFU_E_READ)
+		return "the port refused a read but the walk did not stop with SFU_E_READ";
+	if (a.rc == SFU_E_READ && !a.log.refused)
+		return "SFU_E_READ without a refused read";
+	if (a.log.strip_calls > a.n)
+		return "strip_ra called more than once per step";
+	if (a.log.trap_hits > a.n)
+		return "more trap hits than frames";
+
+	/* Frame by frame. */
+	if (a.n) {
+		if (a.frames[0].pc != e->regs.pc || a.frames[0].sp != e->regs.sp || a.frames[0].how != SFU_HOW_START ||
+		    a.frames[0].cfa != 0)
+			return "frame 0 is not the starting registers";
+	}
+	for (k = 1; k < a.n; k++) {
+		const sfu_frame *p = &a.frames[k - 1], *f = &a.frames[k];
+		uint64_t lookup = exact ? p->pc : p->pc - 1u;
+		sfu_row row;
+		int lr = core->find_row_n(e->secs, e->nsecs, lookup, &row);
+		/* RA 0 ends the walk unreported; only an interrupted context
+		 * (a call through a null pointer) may have PC 0. */
+		if (f->pc == 0 && f->how != SFU_HOW_TRAP)
+			return "a frame with PC 0 was reported (RA 0 ends the walk)";
+		if (!wc_in_bounds(e, f->sp))
+			return "a frame's SP is outside the declared stack";
+		/* The stack only moves toward its base, except across a trap
+		 * frame (exception stacks are separate stacks). */
+		if (f->how != SFU_HOW_TRAP && (f->sp < p->sp || (f->sp == p->sp && !full)))
+			return "the stack pointer went the wrong way";
+		switch (f->how) {
+		case SFU_HOW_SFRAME:
+			if (lr != SFU_OK)
+				return "frame reached via SFrame from a lookup PC with no SFrame row";
+			if (f->cfa & (wc_align_of(row.abi) - 1u))
+				return "frame reached via SFrame with a misaligned CFA";
+			if (f->sp != f->cfa + (uint64_t)(int64_t)row.sp_from_cfa)
+				return "frame SP does not follow from its CFA";
+			exact = row.signal;
+			full = 0;
+			break;
+		case SFU_HOW_TRAP:
+			if (!e->use_trap)
+				return "trap frame without a trap hook";
+			if (lr != SFU_E_NOINFO)
+				return "trap frame from a lookup PC that has SFrame info";
+			if (f->sp == 0)
+				return "trap frame with no stack pointer";
+			exact = 1;
+			full = 1;
+			break;
+		case SFU_HOW_FP:
+			if (!core->fp_fallback)
+				return "frame-pointer frame with SFU_FP_FALLBACK off";
+			if (lr != SFU_E_NOINFO)
+				return "frame-pointer frame from a lookup PC that has SFrame info";
+			exact = 0;
+			full = 0;
+			break;
+		default:
+			return "frame with an undefined how";
+		}
+	}
+
+	/* Determinism and API agreement. */
+	wc_run(e, &b);
+	if (b.rc != a.rc || b.n != a.n || memcmp(a.frames, b.frames, sizeof a.frames) != 0)
+		return "the same walk twice gave different frames";
+	if (b.log.reads != a.log.reads || b.log.hash != a.log.hash || b.log.trap_calls != a.log.trap_calls ||
+	    b.log.strip_calls != a.log.strip_calls)
+		return "the same walk twice read or called hooks differently";
+	why = wc_cursor_agrees(e, &a);
+	if (why)
+		return why;
+	return NULL;
+}
+
+/* ---- code ranges (for picking PCs and return addresses) ------------------ */
+
+struct wc_code {
+	size_t n;
+	uint64_t start[WC_MAX_CODE];
+	uint32_t size[WC_MAX_CODE];
+};
+
+static inline void wc_code_collect(const struct wc_core *core, const sfu_section *secs, size_t nsecs,
+                                   struct wc_code *code)
+{
+	size_t s;
+	uint32_t i;
+	code->n = 0;
+	for (s = 0; s < nsecs; s++) {
+		for (i = 0; i < secs[s].num_fdes && code->n < WC_MAX_CODE; i++) {
+			sfu_fde f;
+			if (core->fde_get(&secs[s], i, &f) != SFU_OK || f.size == 0)
+				continue;
+			code->start[code->n] = f.start;
+			code->size[code->n] = f.size;
+			code->n++;
+		}
+	}
+}
+
+/* A PC with an SFrame row, or 0 after a few tries. */
+static inline uint64_t wc_pick_covered(const struct wc_env *e, const struct wc_code *code, struct wc_rng *r)
+{
+	int tries;
+	for (tries = 0; tries < 16 && code->n; tries++) {
+		size_t k = (size_t)wc_below(r, code->n);
+		uint64_t pc = code->start[k] + wc_below(r, code->size[k]);
+		sfu_row row;
+		if (pc && e->core->find_row_n(e->secs, e->nsecs, pc, &row) == SFU_OK)
+			return pc;
+	}
+	return 0;
+}
+
+/* A return target: a PC whose row can be unwound from a frame that is not
+ * the topmost (RA saved, CFA on SP or FP), as after a call instruction;
+ * any covered PC if none is found. */
+static inline uint64_t wc_pick_return(const struct wc_env *e, const struct wc_code *code, struct wc_rng *r)
+{
+	int tries;
+	uint64_t any = 0;
+	for (tries = 0; tries < 24; tries++) {
+		uint64_t pc = wc_pick_covered(e, code, r);
+		sfu_row row;
+		if (!pc)
+			continue;
+		any = pc;
+		if (e->core->find_row_n(e->secs, e->nsecs, pc, &row) == SFU_OK && row.ra.kind != SFU_RULE_SAME &&
+		    (row.cfa.base == SFU_REG_SP || row.cfa.base == SFU_REG_FP) &&
+		    (row.ra.kind == SFU_RULE_UNDEF || row.ra.base == SFU_REG_CFA) &&
+		    (row.fp.kind == SFU_RULE_SAME || row.fp.base == SFU_REG_CFA))
+			return pc;
+	}
+	return any;
+}
+
+/* A PC with no SFrame info at pc (nor at pc - 1), or 0. */
+static inline uint64_t wc_pick_uncovered(const struct wc_env *e, const struct wc_code *code, struct wc_rng *r)
+{
+	int tries;
+	for (tries = 0; tries < 16; tries++) {
+		uint64_t pc;
+		sfu_row row;
+		if (code->n && (tries & 1) == 0) {
+			size_t k = (size_t)wc_below(r, code->n);
+			pc = code->start[k] + code->size[k] + wc_below(r, 64);
+		} else {
+			pc = wc_next(r) & 0x0000fffffffffff0ull;
+		}
+		if (pc > 1 && e->core->find_row_n(e->secs, e->nsecs, pc, &row) == SFU_E_NOINFO &&
+		    e->core->find_row_n(e->secs, e->nsecs, pc - 1u, &row) == SFU_E_NOINFO)
+			return pc;
+	}
+	return 0;
+}
+
+/* ---- chain builder --------------------------------------------------------
+ * Build, on the stack image of e, a call chain the core should walk back
+ * exactly: start registers, then for each frame the saved RA/FP slots its
+ * SFrame row says to read, chosen so that the next frame is a return address
+ * into code with SFrame info (or, now and then, a PC with none that a trap
+ * hook entry turns back into registers).  Values not yet decided (the frame
+ * pointer until a row uses it, the link register) are kept as pointers to
+ * where they will be written.  The chain ends cleanly with an RA of 0 or an
+ * outermost row, or stops where it cannot be continued (a rule the walk
+ * rightly refuses); either way chain.n frames are known. */
+
+struct wc_chain {
+	size_t n;                          /* frames known */
+	uint64_t pc[WC_MAX_CHAIN + 2], sp[WC_MAX_CHAIN + 2], cfa[WC_MAX_CHAIN + 2];
+	uint8_t how[WC_MAX_CHAIN + 2];
+	int clean; /* the walk must stop with SFU_END after exactly n frames */
+};
+
+struct wc_val {
+	uint64_t v;
+	uint64_t *slot; /* non-NULL: not decided yet, will be written here */
+};
+
+struct wc_builder {
+	struct wc_env *e;
+	struct wc_rng *r;
+	uint8_t used[WC_MAX_WORDS]; /* 1: slot written, 2: reserved, undecided */
+	uint8_t dset[WC_MAX_DWARF]; /* register of the current full frame decided */
+	uint64_t pac_mask;          /* bits the strip hook keeps */
+};
+
+static inline int wc_slot(struct wc_builder *b, uint64_t addr, size_t *idx)
+{
+	if ((addr & 7u) || addr < b->e->img_lo || addr >= wc_img_hi(b->e))
+		return 0;
+	*idx = (size_t)((addr - b->e->img_lo) / 8u);
+	return 1;
+}
+
+/* A fresh stack address for a frame pointer or a DEREF base: somewhere in
+ * the upper half of the image. */
+static inline uint64_t wc_rand_stack(struct wc_builder *b)
+{
+	size_t n = b->e->nwords;
+	return b->e->img_lo + 8u * (n / 2u + (size_t)wc_below(b->r, n / 2u ? n / 2u : 1u));
+}
+
+/* Decide an undecided value. */
+static inline void wc_settle(struct wc_builder *b, struct wc_val *x, uint64_t v)
+{
+	if (x->slot) {
+		uint64_t *w0 = b->e->words;
+		*x->slot = v;
+		if (x->slot >= w0 && x->slot < w0 + b->e->nwords)
+			b->used[x->slot - w0] = 1;
+		x->slot = NULL;
+	}
+	x->v = v;
+}
+
+/* Evaluate rule `ru` of the frame (sp, *fp, dwarf) so that the result is
+ * `want` where the rule leaves a choice.  want_free: no preference; then a
+ * DEREF slot not yet used is returned undecided (res->slot set).
+ * Returns 0 if the chain cannot go on through this rule. */
+static inline int wc_eval(struct wc_builder *b, const sfu_rule *ru, uint64_t sp, struct wc_val *fp,
+                          uint64_t *dwarf, uint64_t cfa, uint64_t want, int want_free, struct wc_val *res)
+{
+	uint64_t base, addr, off = (uint64_t)(int64_t)ru->off;
+	size_t idx;
+
+	switch (ru->base) {
+	case SFU_REG_SP: base = sp; break;
+	case SFU_REG_CFA: base = cfa; break;
+	case SFU_REG_FP:
+		if (fp->slot)
+			wc_settle(b, fp, (ru->kind == SFU_RULE_OFF && !want_free ? want : wc_rand_stack(b)) - off);
+		base = fp->v;
+		break;
+	default:
+		if (!dwarf || ru->base >= WC_MAX_DWARF)
+			return 0; /* the walk must refuse: SFU_E_UNSAFE */
+		if (!b->dset[ru->base]) {
+			dwarf[ru->base] = (ru->kind == SFU_RULE_OFF && !want_free ? want : wc_rand_stack(b)) - off;
+			b->dset[ru->base] = 1;
+		}
+		base = dwarf[ru->base];
+		break;
+	}
+	addr = base + off;
+	res->slot = NULL;
+	if (ru->kind == SFU_RULE_OFF) {
+		res->v = addr;
+		return 1;
+	}
+	if (ru->kind != SFU_RULE_DEREF)
+		return 0;
+	if (!wc_slot(b, addr, &idx))
+		return 0; /* the walk must stop: SFU_E_READ or SFU_E_ALIGN */
+	if (b->used[idx] == 2) {
+		/* The undecided frame pointer's slot: decide it now. */
+		if (fp->slot != &b->e->words[idx])
+			return 0;
+		wc_settle(b, fp, want_free ? wc_rand_stack(b) : want);
+		res->v = fp->v;
+		return 1;
+	}
+	if (b->used[idx]) {
+		res->v = b->e->words[idx];
+		return 1;
+	}
+	if (want_free) {
+		b->used[idx] = 2;
+		res->slot = &b->e->words[idx];
+		res->v = 0;
+		return 1;
+	}
+	b->used[idx] = 1;
+	b->e->words[idx] = want;
+	res->v = want;
+	return 1;
+}
+
+/* Build a chain of up to `len` frames on e (regs, words, traps).  The
+ * strip hook, if on, must be WC_STRIP_ID or WC_STRIP_AND with
+ * 0x0000ffffffffffff (mangled RAs get random top bits). */
+static inline void wc_chain_build(struct wc_env *e, const struct wc_code *code, struct wc_rng *r, size_t len,
+                                  int allow_traps, struct wc_chain *ch)
+{
+	static struct wc_builder b;
+	struct wc_val fp, ra_reg;
+	uint64_t pc, sp, *dwarf;
+	int exact = 1, full = 1;
+	size_t i;
+
+	memset(&b, 0, sizeof b);
+	b.e = e;
+	b.r = r;
+	b.pac_mask = 0x0000ffffffffffffull;
+	ch->n = 0;
+	ch->clean = 0;
+	if (len > WC_MAX_CHAIN)
+		len = WC_MAX_CHAIN;
+	if (len > e->core->depth_cap - 1u)
+		len = e->core->depth_cap - 1u;
+	if (e->nwords < 64 || !code->n || len == 0)
+		return;
+	pc = wc_pick_covered(e, code, r);
+	if (!pc)
+		return;
+	sp = e->img_lo + 16u * (uint64_t)wc_below(r, e->nwords / 16u);
+	e->regs.pc = pc;
+	e->regs.sp = sp;
+	e->regs.fp = 0;
+	e->regs.ra = 0;
+	e->regs.dwarf = e->dwarf;
+	e->regs.ndwarf = WC_MAX_DWARF;
+	dwarf = e->dwarf;
+	fp.v = 0;
+	fp.slot = &e->regs.fp;
+	ra_reg.v = 0;
+	ra_reg.slot = &e->regs.ra;
+	ch->pc[0] = pc;
+	ch->sp[0] = sp;
+	ch->cfa[0] = 0;
+	ch->how[0] = SFU_HOW_START;
+	ch->n = 1;
+
+	while (ch->n <= len) {
+		sfu_row row;
+		struct wc_val cfa, ra, nfp;
+		uint64_t next_pc, next_sp, want_cfa, sfc;
+		int last = ch->n == len, trap_hop = 0;
+		unsigned align;
+
+		if (e->core->find_row_n(e->secs, e->nsecs, exact ? pc : pc - 1u, &row) != SFU_OK)
+			break;
+		if (row.ra.kind == SFU_RULE_UNDEF) {
+			ch->clean = 1; /* outermost frame */
+			break;
+		}
+		align = wc_align_of(row.abi);
+		sfc = (uint64_t)(int64_t)row.sp_from_cfa;
+		/* CFA: such that the caller's SP is a little above this SP. */
+		want_cfa = sp + (full ? 0u : 8u) + 8u * wc_below(r, 48) - sfc;
+		want_cfa = (want_cfa + align - 1u) & ~(uint64_t)(align - 1u);
+		if (want_cfa >= wc_img_hi(e) - 64u || want_cfa < e->img_lo)
+			break;
+		if (!wc_eval(&b, &row.cfa, sp, &fp, full ? dwarf : NULL, 0, want_cfa, 0, &cfa) || cfa.slot)
+			break;
+		next_sp = cfa.v + sfc;
+		if (cfa.v & (align - 1u))
+			break;
+		if (next_sp < sp || (next_sp == sp && !full) || !wc_in_bounds(e, next_sp))
+			break;
+		/* Where this frame returns to. */
+		if (last) {
+			next_pc = 0;
+		} else if (allow_traps && ch->n + 2u <= len && e->ntraps < WC_MAX_TRAPS && wc_below(r, 6) == 0) {
+			next_pc = wc_pick_uncovered(e, code, r);
+			trap_hop = next_pc != 0;
+			if (!trap_hop)
+				next_pc = wc_pick_return(e, code, r);
+		} else {
+			next_pc = wc_pick_return(e, code, r);
+		}
+		if (!last && !next_pc)
+			break;
+		/* A return address is looked up at ra - 1, except out of a
+		 * signal frame. */
+		if (next_pc && !row.signal)
+			next_pc += 1u;
+		/* RA: the port strips what a mangled row gives, wherever it
+		 * comes from. */
+		{
+			uint64_t stored = next_pc;
+			if (row.mangled_ra && e->use_strip && e->strip_mode == WC_STRIP_AND && next_pc) {
+				if (next_pc & ~b.pac_mask)
+					break; /* code above the PAC bits: stripping would change it */
+				stored = next_pc | (wc_next(r) & ~b.pac_mask);
+			}
+			if (row.ra.kind == SFU_RULE_SAME) {
+				if (!full)
+					break; /* the walk must refuse: SFU_E_UNSAFE */
+				if (ra_reg.slot)
+					wc_settle(&b, &ra_reg, stored);
+				else if (ra_reg.v != stored)
+					break;
+			} else {
+				if (!wc_eval(&b, &row.ra, sp, &fp, full ? dwarf : NULL, cfa.v, stored, 0, &ra))
+					break;
+				if (ra.v != stored)
+					break; /* slot already holds another value */
+			}
+		}
+		/* FP */
+		if (row.fp.kind == SFU_RULE_SAME)
+			nfp = fp;
+		else if (!wc_eval(&b, &row.fp, sp, &fp, full ? dwarf : NULL, cfa.v, 0, 1, &nfp))
+			break;
+		if (next_pc == 0) {
+			ch->clean = 1; /* RA 0 ends the walk; that frame is not reported */
+			break;
+		}
+		ch->pc[ch->n] = next_pc;
+		ch->sp[ch->n] = next_sp;
+		ch->cfa[ch->n] = cfa.v;
+		ch->how[ch->n] = SFU_HOW_SFRAME;
+		ch->n++;
+		pc = next_pc;
+		sp = next_sp;
+		fp = nfp;
+		exact = row.signal;
+		full = 0;
+		dwarf = NULL;
+		ra_reg.slot = NULL;
+		ra_reg.v = 0;
+
+		if (trap_hop) {
+			/* The hook turns (pc, sp) into the interrupted context: an
+			 * exact PC with every register known. */
+			struct wc_trap *t = &e->traps[e->ntraps];
+			uint64_t tpc = wc_pick_covered(e, code, r);
+			uint64_t tsp = sp + 8u * (1u + wc_below(r, 32));
+			size_t j;
+			if (!tpc || tsp >= wc_img_hi(e) - 64u || !wc_in_bounds(e, tsp))
+				break;
+			for (j = 0; j < e->ntraps; j++)
+				if (e->traps[j].pc == pc)
+					goto stop; /* an earlier entry would match first */
+			memset(t, 0, sizeof *t);
+			t->pc = pc;
+			t->sp = sp;
+			t->out.pc = tpc;
+			t->out.sp = tsp;
+			t->out.ndwarf = WC_MAX_DWARF;
+			for (j = 0; j < WC_MAX_DWARF; j++)
+				t->dwarf[j] = wc_next(r);
+			e->ntraps++;
+			e->use_trap = 1;
+			if (fp.slot)
+				wc_settle(&b, &fp, wc_rand_stack(&b));
+			fp.v = 0;
+			fp.slot = &t->out.fp;
+			ra_reg.slot = &t->out.ra;
+			dwarf = t->dwarf;
+			memset(b.dset, 0, sizeof b.dset);
+			pc = tpc;
+			sp = tsp;
+			exact = 1;
+			full = 1;
+			ch->pc[ch->n] = tpc;
+			ch->sp[ch->n] = tsp;
+			ch->cfa[ch->n] = tsp;
+			ch->how[ch->n] = SFU_HOW_TRAP;
+			ch->n++;
+		}
+	}
+stop:
+	/* Undecided values: anything plausible. */
+	if (fp.slot)
+		wc_settle(&b, &fp, wc_rand_stack(&b));
+	if (ra_reg.slot)
+		wc_settle(&b, &ra_reg, wc_next(r));
+	for (i = 0; i < e->nwords; i++)
+		if (b.used[i] == 2)
+			e->words[i] = wc_rand_stack(&b);
+}
+
+/* The walk of a chain: its first chain.n frames, and SFU_END if clean. */
+static inline const char *wc_check_chain(const struct wc_chain *ch, const struct wc_result *r)
+{
+	size_t k;
+	if (r->n < ch->n)
+		return "chain: the walk stopped before the end of a consistent chain";
+	for (k = 0; k < ch->n; k++)
+		if (r->frames[k].pc != ch->pc[k] || r->frames[k].sp != ch->sp[k] ||
+		    (k && r->frames[k].cfa != ch->cfa[k]) || r->frames[k].how != ch->how[k])
+			return "chain: the walk left a consistent chain";
+	if (ch->clean && (r->rc != SFU_END || r->n != ch->n))
+		return "chain: a chain that ends cleanly did not end with SFU_END";
+	return NULL;
+}
+
+/* Chain and walk side by side, for a human reading a finding. */
+static inline void wc_print(FILE *out, const struct wc_chain *ch, const struct wc_result *r)
+{
+	size_t k, n = ch->n > r->n ? ch->n : r->n;
+	fprintf(out, "  chain %zu frames%s; walk rc %d, %zu frames, %u reads\n", ch->n, ch->clean ? " (clean)" : "", r->rc,
+	        r->n, r->log.reads);
+	for (k = 0; k < n; k++)
+		fprintf(out, "  #%zu chain %016llx sp %016llx cfa %016llx how %u | walk %016llx sp %016llx cfa %016llx how %u\n",
+		        k, (unsigned long long)(k < ch->n ? ch->pc[k] : 0), (unsigned long long)(k < ch->n ? ch->sp[k] : 0),
+		        (unsigned long long)(k < ch->n ? ch->cfa[k] : 0), k < ch->n ? ch->how[k] : 0,
+		        (unsigned long long)(k < r->n ? r->frames[k].pc : 0), (unsigned long long)(k < r->n ? r->frames[k].sp : 0),
+		        (unsigned long long)(k < r->n ? r->frames[k].cfa : 0), k < r->n ? r->frames[k].how : 0);
+}
+
+#endif /* WC_H */

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# test/props/run.sh - walk properties on real sections, and the core's
+# arithmetic warnings (make test).
+#
+# 1. props/warnings/<compiler>: core/sfu.h compiled with -Wcast-align
+#    -Wconversion -Wsign-conversion (on top of -Wall -Wextra -Wundef),
+#    freestanding, in two configurations (defaults; SFU_STATIC with every
+#    optional part on), by gcc and clang for the host and by cross
+#    compilers for 32-bit and strict-alignment targets.  gcc gets
+#    -Wcast-align=strict, since its plain -Wcast-align says nothing on
+#    targets that allow unaligned access.  Any warning fails the case with
+#    the count; the full list is in build/props/warnings-<compiler>.txt.
+# 2. props/walk/<image> and props/chain/<image>: test/props/images.sh
+#    builds small images with gcc 12 (V1), 14 (V2) and 16 (V3) for x86_64,
+#    aarch64 (plain, pac-ret, big-endian) and s390x; props.c walks each one
+#    PROPS_WALKS times (default 10000) under ASan+UBSan (see props.c).
+# Prints one "ok <case>" or "FAIL <case>: <why>" line per case; < 1 minute.
+set -u
+cd "$(dirname "$0")/../.."
+out=build/props
+mkdir -p "$out"
+status=0
+fail() { echo "FAIL $1: $2"; status=1; }
+
+# ---- 1. warnings ------------------------------------------------------------
+WFLAGS="-std=c99 -ffreestanding -c -Wall -Wextra -Wundef -Wcast-align -Wconversion -Wsign-conversion"
+printf '#define SFU_IMPLEMENTATION\n#include "sfu.h"\n' >"$out/w-default.c"
+printf '#define SFU_STATIC\n#define SFU_IMPLEMENTATION\n#define SFU_FP_FALLBACK 1\n#define SFU_ERROR_STRINGS 1\n#include "sfu.h"\nconst void *sfu_keep[] = { (const void *)sfu_backtrace, (const void *)sfu_strerror, (const void *)sfu_section_validate };\n' >"$out/w-all.c"
+
+warn_case() { # NAME PACKAGE CC FLAGS...
+	local name=$1 pkg=$2 cc=$3 txt=$out/warnings-$1.txt n first
+	shift 3
+	if ! command -v "$cc" >/dev/null 2>&1; then
+		fail "props/warnings/$name" "$cc not found; install with: apt-get install -y $pkg"
+		return
+	fi
+	: >"$txt"
+	for cfg in default all; do
+		"$cc" $WFLAGS "$@" -Icore -o /dev/null "$out/w-$cfg.c" >>"$txt" 2>&1 ||
+			echo "error: $cc failed on w-$cfg.c" >>"$txt"
+	done
+	n=$(grep -cE 'warning:|error:' "$txt")
+	if [ "$n" = 0 ]; then
+		echo "ok props/warnings/$name"
+	else
+		first=$(grep -m1 -E 'warning:|error:' "$txt" | sed 's|^.*core/||')
+		fail "props/warnings/$name" "$n warnings (first: $first; all in $txt)"
+	fi
+}
+warn_case gcc-x86_64 gcc gcc -Wcast-align=strict
+warn_case clang-x86_64 clang clang
+warn_case clang-i386 clang clang --target=i386-unknown-none
+warn_case clang-armv7m clang clang --target=armv7m-none-eabi
+warn_case clang-aarch64 clang clang --target=aarch64-none-elf
+warn_case gcc-aarch64 gcc-aarch64-linux-gnu aarch64-linux-gnu-gcc -Wcast-align=strict
+
+# ---- 2. walk properties on real images ---------------------------------------
+if ! sh test/props/images.sh "$out" >"$out/images.log" 2>&1; then
+	fail props/images "cannot build the test images ($(tail -1 "$out/images.log")); the toolchain chroots come from: make toolchains"
+	exit 1
+fi
+if ! gcc -std=c99 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -Wall -Wextra -Werror \
+	-Icore -Itest/fuzz -o "$out/props" test/props/props.c \
+	test/fuzz/core_default.c test/fuzz/core_fpfb.c test/fuzz/core_min.c >"$out/props.log" 2>&1; then
+	fail props/build "$(grep -m1 -E 'error|warning' "$out/props.log") (log $out/props.log)"
+	exit 1
+fi
+"$out/props" "$out/manifest" "${PROPS_WALKS:-10000}" || status=1
+exit $status
