@@ -341,7 +341,7 @@ static const char *const ut_cat_text[] = {
 	"stale FP rule after leave in gcc's DRAP epilogue CFI, sfu and libgcc both follow it and skip the caller:",
 	"libunwind alone differs from sfu and libgcc at", "libunwind alone stops before main, in",
 	"UNEXPLAINED own function without FDE:",
-	"UNEXPLAINED sfu stopped with an FDE at", "UNEXPLAINED frames differ at", "UNEXPLAINED reference did not reach main,",
+	"UNEXPLAINED sfu stopped with an FDE at", "UNEXPLAINED frames differ, stepping out of", "UNEXPLAINED reference did not reach main,",
 	"UNEXPLAINED trap path differs at",
 	"UNEXPLAINED callers changed between two consecutive instructions at", "UNEXPLAINED libgcc found no signal frame at"
 };
@@ -532,11 +532,14 @@ static void ut_judge(const ut_trace *s, const ut_trace *r, int from, int pc_only
 			return;
 	}
 	{
-		const ut_sym *sym = ut_sym_at(ut_lookup_pc(r, k));
+		/* Name the frame whose row produced the wrong caller. */
+		int j = k ? k - 1 : 0;
+		uint64_t pc = ut_lookup_pc(r, j);
+		const ut_sym *sym = ut_sym_at(pc);
 		v->cat = UT_C_DIFF;
-		v->detail = sym ? sym->name : ut_map_at(r->pc[k]);
+		v->detail = sym ? sym->name : ut_map_at(pc);
 		v->frame = k;
-		v->pc = r->pc[k];
+		v->pc = r->pc[j];
 	}
 }
 
@@ -594,7 +597,7 @@ static void ut_print_tally(const char *verb, const char *name, const ut_tally *t
 		printf("%s %u x [%s %s", i ? ";" : " --", c->count, ut_cat_text[c->cat], c->detail);
 		if (c->cat >= UT_C_LU_DIFF)
 			printf(" (frame %d, pc %#" PRIx64 " %s+%#" PRIx64 ", sfu: %s)", c->frame, c->pc,
-			       s ? s->name : "?", s ? c->pc - s->lo : 0, sfu_strerror(c->err));
+			       s ? s->name : ut_map_at(c->pc), s ? c->pc - s->lo : 0, sfu_strerror(c->err));
 		printf("]");
 	}
 	printf("\n");
