@@ -37,6 +37,9 @@
  * CONFIGURATION (define before including; 0/1 knobs tested with #if)
  *   SFU_V1, SFU_V2, SFU_V3   read SFrame version 1/2/3        (default 1 each)
  *   SFU_LITTLE, SFU_BIG      read little/big-endian sections   (default 1 each)
+ *   SFU_AMD64, SFU_AARCH64, SFU_S390X
+ *                            ABIs read                          (default 1 each)
+ *   SFU_FLEX                 V3 flexible FDEs (DRAP, registers)  (default 1)
  *   SFU_FP_FALLBACK          frame-pointer walk where no SFrame info (default 0)
  *   SFU_DEPTH_CAP            hard cap on frames in one walk     (default 256)
  *   SFU_ERROR_STRINGS        provide sfu_strerror()            (default 0)
@@ -78,6 +81,18 @@
 #ifndef SFU_BIG
 #define SFU_BIG 1
 #endif
+#ifndef SFU_AMD64
+#define SFU_AMD64 1
+#endif
+#ifndef SFU_AARCH64
+#define SFU_AARCH64 1
+#endif
+#ifndef SFU_S390X
+#define SFU_S390X 1
+#endif
+#ifndef SFU_FLEX
+#define SFU_FLEX 1
+#endif
 #ifndef SFU_FP_FALLBACK
 #define SFU_FP_FALLBACK 0
 #endif
@@ -105,6 +120,15 @@
 #endif
 #if !SFU_LITTLE && !SFU_BIG
 #error "enable at least one byte order (SFU_LITTLE, SFU_BIG)"
+#endif
+#if (SFU_AMD64 != 0 && SFU_AMD64 != 1) || (SFU_AARCH64 != 0 && SFU_AARCH64 != 1) || (SFU_S390X != 0 && SFU_S390X != 1)
+#error "SFU_AMD64, SFU_AARCH64, SFU_S390X must be 0 or 1"
+#endif
+#if !SFU_AMD64 && !SFU_AARCH64 && !SFU_S390X
+#error "enable at least one ABI (SFU_AMD64, SFU_AARCH64, SFU_S390X)"
+#endif
+#if SFU_FLEX != 0 && SFU_FLEX != 1
+#error "SFU_FLEX must be 0 or 1"
 #endif
 #if SFU_FP_FALLBACK != 0 && SFU_FP_FALLBACK != 1
 #error "SFU_FP_FALLBACK must be 0 or 1"
@@ -450,7 +474,8 @@ SFU_DEF const char *sfu_strerror(int err);
  * load into one (unaligned-safe) load instruction, byte-swapped for a
  * foreign order.  No casts over the buffer, so no alignment traps. */
 
-/* The loads are a few instructions each: inline them everywhere. */
+/* The loads and the step's helpers are a few instructions each: inline
+ * them.  (Letting -Os decide saves ~10 bytes and costs ~50 bytes of stack.) */
 #if defined(__GNUC__) || defined(__clang__)
 #define SFU__INLINE static inline __attribute__((always_inline))
 #define SFU__NOINLINE __attribute__((noinline))
@@ -472,6 +497,11 @@ SFU__INLINE bool sfu__in(uint32_t end, uint32_t off, uint32_t n)
 #else
 #define SFU__BIG(s) 0
 #endif
+
+/* ABI tests, folded when ABIs are compiled out. */
+#define SFU__AMD64(abi) (SFU_AMD64 && (abi) == SFU_ABI_AMD64_LE)
+#define SFU__AARCH64(abi) (SFU_AARCH64 && ((abi) == SFU_ABI_AARCH64_LE || (abi) == SFU_ABI_AARCH64_BE))
+#define SFU__S390X(abi) (SFU_S390X && (abi) == SFU_ABI_S390X_BE)
 
 /* Version tests, folded when versions are compiled out. */
 #define SFU__V3(s) (SFU_V3 && (!(SFU_V1 || SFU_V2) || (s)->version == SFU_VERSION_3))
@@ -577,25 +607,16 @@ SFU__FN int sfu_section_init_opt(sfu_section *sec, const void *data, size_t size
 		return SFU_E_FLAGS;
 
 	s->abi = p[SFU_HDR_ABI];
-	switch (s->abi) {
-	case SFU_ABI_AARCH64_LE:
-	case SFU_ABI_AMD64_LE:
-		if (s->big)
-			return SFU_E_ABI;
-		break;
-	case SFU_ABI_AARCH64_BE:
-	case SFU_ABI_S390X_BE:
-		if (!s->big)
-			return SFU_E_ABI;
-		break;
-	default:
+	/* Known, compiled in, and in the byte order the ABI implies. */
+	if (!SFU__AMD64(s->abi) && !SFU__AARCH64(s->abi) && !SFU__S390X(s->abi))
 		return SFU_E_ABI;
-	}
+	if (s->big != (s->abi == SFU_ABI_AARCH64_BE || s->abi == SFU_ABI_S390X_BE))
+		return SFU_E_ABI;
 	s->fixed_fp = (int8_t)sfu__sext(p[SFU_HDR_FIXED_FP], 1);
 	s->fixed_ra = (int8_t)sfu__sext(p[SFU_HDR_FIXED_RA], 1);
 	/* amd64 keeps the RA at a fixed CFA offset, which must be on the stack
 	 * below the CFA and word aligned; the others track it per FRE. */
-	if (s->abi == SFU_ABI_AMD64_LE) {
+	if (SFU__AMD64(s->abi)) {
 		if (s->fixed_ra >= 0 || (s->fixed_ra & 7) != 0)
 			return SFU_E_FIXED_OFF;
 	} else if (s->fixed_ra != 0) {
@@ -701,7 +722,10 @@ SFU__FN int sfu_fde_get(const sfu_section *sec, uint32_t idx, sfu_fde *f)
 		f->rep_size = sec->data[attr + SFU_V3_ATTR_REPSIZE];
 		f->fre_off = fo + SFU_V3_ATTR_SIZE;
 		f->signal = (uint8_t)SFU_FDE_INFO_SIGNAL(f->info);
-		if (SFU_FDE_INFO2_TYPE(f->info2) > SFU_FDE_TYPE_FLEX || (f->info2 & 0xe0u))
+		/* Unknown types, and FLEX when compiled out, are refused, never
+		 * read as something else. */
+		if (SFU_FDE_INFO2_TYPE(f->info2) > (SFU_FLEX ? SFU_FDE_TYPE_FLEX : SFU_FDE_TYPE_DEFAULT) ||
+		    (f->info2 & 0xe0u))
 			return SFU_E_FDE_TYPE;
 		f->type = (uint8_t)SFU_FDE_INFO2_TYPE(f->info2);
 		field = off + SFU_V3_FDE_START;
@@ -781,16 +805,14 @@ SFU__FN int32_t sfu_fre_word(const sfu_section *sec, const sfu_fre *fre, unsigne
 
 static bool sfu__is_sp(unsigned abi, unsigned long r)
 {
-	return (abi == SFU_ABI_AMD64_LE && r == SFU_DWARF_AMD64_SP) ||
-	       ((abi == SFU_ABI_AARCH64_LE || abi == SFU_ABI_AARCH64_BE) && r == SFU_DWARF_AARCH64_SP) ||
-	       (abi == SFU_ABI_S390X_BE && r == SFU_DWARF_S390X_SP);
+	return (SFU__AMD64(abi) && r == SFU_DWARF_AMD64_SP) || (SFU__AARCH64(abi) && r == SFU_DWARF_AARCH64_SP) ||
+	       (SFU__S390X(abi) && r == SFU_DWARF_S390X_SP);
 }
 
 static bool sfu__is_fp(unsigned abi, unsigned long r)
 {
-	return (abi == SFU_ABI_AMD64_LE && r == SFU_DWARF_AMD64_FP) ||
-	       ((abi == SFU_ABI_AARCH64_LE || abi == SFU_ABI_AARCH64_BE) && r == SFU_DWARF_AARCH64_FP) ||
-	       (abi == SFU_ABI_S390X_BE && r == SFU_DWARF_S390X_FP);
+	return (SFU__AMD64(abi) && r == SFU_DWARF_AMD64_FP) || (SFU__AARCH64(abi) && r == SFU_DWARF_AARCH64_FP) ||
+	       (SFU__S390X(abi) && r == SFU_DWARF_S390X_FP);
 }
 
 /* One FLEX (control, offset) pair into a rule (spec 3.2).  The control word
@@ -831,7 +853,7 @@ static int sfu__s390x_cfa(int32_t w, int32_t *off)
 SFU__FN int sfu_row_from_fre(const sfu_section *sec, const sfu_fde *fde, const sfu_fre *fre, sfu_row *row)
 {
 	unsigned abi = sec->abi, n = fre->count;
-	bool s390x = abi == SFU_ABI_S390X_BE;
+	bool s390x = SFU__S390X(abi), amd64 = SFU__AMD64(abi);
 
 	row->func_start = fde->start;
 	row->func_size = fde->size;
@@ -839,7 +861,7 @@ SFU__FN int sfu_row_from_fre(const sfu_section *sec, const sfu_fde *fde, const s
 	row->abi = (uint8_t)abi;
 	row->mangled_ra = (uint8_t)SFU_FRE_INFO_MANGLED_RA(fre->info);
 	row->signal = fde->signal;
-	row->flex = fde->type == SFU_FDE_TYPE_FLEX;
+	row->flex = SFU_FLEX && fde->type == SFU_FDE_TYPE_FLEX;
 	row->sp_from_cfa = (int16_t)(s390x ? SFU_S390X_SP_VAL_OFFSET : 0);
 	row->cfa.kind = SFU_RULE_OFF;
 	row->cfa.base = SFU_FRE_INFO_BASE_REG(fre->info) == SFU_BASE_REG_SP ? SFU_REG_SP : SFU_REG_FP;
@@ -858,14 +880,14 @@ SFU__FN int sfu_row_from_fre(const sfu_section *sec, const sfu_fde *fde, const s
 	}
 	/* Default RA: amd64 at the fixed CFA offset; elsewhere still in the link
 	 * register unless the FRE says where it was saved. */
-	if (abi == SFU_ABI_AMD64_LE) {
+	if (amd64) {
 		row->ra.kind = SFU_RULE_DEREF;
 		row->ra.off = sec->fixed_ra;
 	} else {
 		row->ra.kind = SFU_RULE_SAME;
 	}
 
-	if (fde->type == SFU_FDE_TYPE_FLEX) {
+	if (row->flex) {
 		/* (ctl, off) pairs for CFA, RA, FP; a lone 0 control word is
 		 * padding for an entity with no rule (spec 3.2). */
 		unsigned i = 2;
@@ -912,7 +934,7 @@ SFU__FN int sfu_row_from_fre(const sfu_section *sec, const sfu_fde *fde, const s
 	}
 
 	/* Default FDE (spec 3.1). */
-	if (n > 3 || (abi == SFU_ABI_AMD64_LE && n > 2))
+	if (n > 3 || (amd64 && n > 2))
 		return SFU_E_FRE_WORDS;
 	if (s390x) {
 		int err = sfu__s390x_cfa(sfu_fre_word(sec, fre, 0), &row->cfa.off);
@@ -921,7 +943,7 @@ SFU__FN int sfu_row_from_fre(const sfu_section *sec, const sfu_fde *fde, const s
 	} else {
 		row->cfa.off = sfu_fre_word(sec, fre, 0);
 	}
-	if (abi == SFU_ABI_AMD64_LE) {
+	if (amd64) {
 		if (n >= 2) {
 			row->fp.kind = SFU_RULE_DEREF;
 			row->fp.off = sfu_fre_word(sec, fre, 1);
@@ -1085,21 +1107,27 @@ SFU__FN int sfu_find_row(const sfu_section *sec, uint64_t pc, sfu_row *row)
 	return sfu__find_row(sec, pc, row);
 }
 
-SFU__FN int sfu_find_row_n(const sfu_section *secs, size_t nsecs, uint64_t pc, sfu_row *row)
+/* First section that covers pc; a corrupt section is reported unless
+ * another one covers pc. */
+SFU__INLINE int sfu__find_row_n(const sfu_section *secs, size_t nsecs, uint64_t pc, sfu_row *row)
 {
 	size_t i;
 	int first_err = SFU_E_NOINFO;
-	if ((!secs && nsecs) || !row)
-		return SFU_E_ARG;
 	for (i = 0; i < nsecs; i++) {
 		int err = sfu__find_row(&secs[i], pc, row);
 		if (err == SFU_OK)
 			return SFU_OK;
-		/* A corrupt section is reported unless another one covers pc. */
 		if (err != SFU_E_NOINFO && first_err == SFU_E_NOINFO)
 			first_err = err;
 	}
 	return first_err;
+}
+
+SFU__FN int sfu_find_row_n(const sfu_section *secs, size_t nsecs, uint64_t pc, sfu_row *row)
+{
+	if ((!secs && nsecs) || !row)
+		return SFU_E_ARG;
+	return sfu__find_row_n(secs, nsecs, pc, row);
 }
 
 /* ---- whole-section validation ------------------------------------------------ */
@@ -1163,7 +1191,7 @@ SFU__INLINE unsigned sfu__align(unsigned abi)
 	/* Minimum CFA alignment: AAPCS64 keeps SP 16-aligned at every call; on
 	 * amd64 and s390x we only ask for 8 (kernels often build with an
 	 * 8-byte preferred stack boundary). */
-	return (abi == SFU_ABI_AARCH64_LE || abi == SFU_ABI_AARCH64_BE) ? 16u : 8u;
+	return SFU__AARCH64(abi) ? 16u : 8u;
 }
 
 SFU__INLINE int sfu__read(const sfu_cursor *c, uint64_t addr, uint64_t *out)
@@ -1278,7 +1306,7 @@ static int sfu__cache_find(sfu_cursor *c, uint64_t pc, sfu_row *tmp, const sfu_r
 	cache->misses++;
 	s += cache->misses & 1u;
 	s->key = 0;
-	err = sfu_find_row_n(c->secs, c->nsecs, pc, &s->row);
+	err = sfu__find_row_n(c->secs, c->nsecs, pc, &s->row);
 	if (err) {
 		*out = tmp;
 		return err;
@@ -1297,7 +1325,39 @@ SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu_row *tmp, const sfu_
 		return sfu__cache_find(c, pc, tmp, out);
 #endif
 	*out = tmp;
-	return sfu_find_row_n(c->secs, c->nsecs, pc, tmp);
+	return sfu__find_row_n(c->secs, c->nsecs, pc, tmp);
+}
+
+/* Exception vector code has no SFrame info; the port knows the trap frame
+ * there.  Out of line: its register block stays off the common path's
+ * stack. */
+static SFU__NOINLINE int sfu__trap_step(sfu_cursor *c)
+{
+	sfu_regs t;
+	if (!c->port->trap(c->port->ctx, c->regs.pc, c->regs.sp, &t))
+		return SFU_E_NOINFO;
+	/* The interrupted SP need not be aligned (an interrupt can land
+	 * anywhere) and may be on another stack than the handler's (aarch64
+	 * SP_EL1 vs SP_EL0, x86_64 IST), so the direction check does not apply
+	 * across a trap; the port recognised the trap return point, and the
+	 * depth cap still bounds a walk that comes back here.  Zero is no
+	 * stack. */
+	if (t.sp == 0)
+		return SFU_E_WRONG_WAY;
+	if ((c->port->stack_lo || c->port->stack_hi) && (t.sp < c->port->stack_lo || t.sp > c->port->stack_hi))
+		return SFU_E_STACK_BOUNDS;
+	c->regs.pc = t.pc;
+	c->regs.sp = t.sp;
+	c->regs.fp = t.fp;
+	c->regs.ra = t.ra;
+	c->regs.dwarf = t.dwarf;
+	c->regs.ndwarf = t.ndwarf;
+	c->cfa = t.sp;
+	c->exact = 1;
+	c->full = 1;
+	c->how = SFU_HOW_TRAP;
+	c->depth++;
+	return SFU_OK;
 }
 
 SFU__FN int sfu_cursor_step(sfu_cursor *c)
@@ -1320,33 +1380,9 @@ SFU__FN int sfu_cursor_step(sfu_cursor *c)
 	 * first frame and interrupted frames have an exact PC. */
 	err = sfu__lookup(c, c->exact ? c->regs.pc : c->regs.pc - 1u, &tmp, &row);
 	if (err == SFU_E_NOINFO && c->port->trap) {
-		/* Exception vector code: the port knows the trap frame there. */
-		sfu_regs t;
-		if (c->port->trap(c->port->ctx, c->regs.pc, c->regs.sp, &t)) {
-			/* The interrupted SP need not be aligned (an interrupt can
-			 * land anywhere) and may be on another stack than the
-			 * handler's (aarch64 SP_EL1 vs SP_EL0, x86_64 IST), so the
-			 * direction check does not apply across a trap; the port
-			 * recognised the trap return point, and the depth cap still
-			 * bounds a walk that comes back here.  Zero is no stack. */
-			if (t.sp == 0)
-				return SFU_E_WRONG_WAY;
-			if ((c->port->stack_lo || c->port->stack_hi) &&
-			    (t.sp < c->port->stack_lo || t.sp > c->port->stack_hi))
-				return SFU_E_STACK_BOUNDS;
-			c->regs.pc = t.pc;
-			c->regs.sp = t.sp;
-			c->regs.fp = t.fp;
-			c->regs.ra = t.ra;
-			c->regs.dwarf = t.dwarf;
-			c->regs.ndwarf = t.ndwarf;
-			c->cfa = t.sp;
-			c->exact = 1;
-			c->full = 1;
-			c->how = SFU_HOW_TRAP;
-			c->depth++;
-			return SFU_OK;
-		}
+		err = sfu__trap_step(c);
+		if (err != SFU_E_NOINFO)
+			return err;
 	}
 #if SFU_FP_FALLBACK
 	if (err == SFU_E_NOINFO && c->abi != 0 && c->abi != SFU_ABI_S390X_BE && c->regs.fp != 0) {

@@ -4,8 +4,9 @@
 #
 # For aarch64 and x86_64, with gcc 12 and clang 14, and for two configs:
 #   full       V1+V2+V3, both byte orders (the defaults)
-#   smallest   one version, native byte order: V3 little-endian
-#              (-DSFU_V1=0 -DSFU_V2=0 -DSFU_BIG=0)
+#   smallest   one version, native byte order, the target's own ABI, no
+#              FLEX on aarch64 (gas does not emit it there): V3 little-endian
+#              (-DSFU_V1=0 -DSFU_V2=0 -DSFU_BIG=0 + ABI knobs)
 # it compiles test/size/core_tu.c (SFU_IMPLEMENTATION, every function
 # external) with bare-metal flags and reports
 #   all        .text / .rodata of the object: the whole API
@@ -56,10 +57,11 @@ cc_for() { # arch compiler
 	esac
 }
 ld_for() { case "$1" in aarch64) echo aarch64-linux-gnu-ld ;; x86_64) echo ld ;; esac; }
-cfg_flags() {
-	case "$1" in
-	full) echo "" ;;
-	smallest) echo "-DSFU_V1=0 -DSFU_V2=0 -DSFU_BIG=0" ;;
+cfg_flags() { # config arch
+	case "$1-$2" in
+	full-*) echo "" ;;
+	smallest-aarch64) echo "-DSFU_V1=0 -DSFU_V2=0 -DSFU_BIG=0 -DSFU_AMD64=0 -DSFU_S390X=0 -DSFU_FLEX=0" ;;
+	smallest-x86_64) echo "-DSFU_V1=0 -DSFU_V2=0 -DSFU_BIG=0 -DSFU_AARCH64=0 -DSFU_S390X=0" ;;
 	esac
 }
 
@@ -69,7 +71,7 @@ for arch in aarch64 x86_64; do
 			d="$B/$arch-$comp-$cfg"
 			mkdir -p "$d"
 			cc=$(cc_for $arch $comp)
-			flags="$COMMON $(arch_flags $arch) $(cfg_flags $cfg)"
+			flags="$COMMON $(arch_flags $arch) $(cfg_flags $cfg $arch)"
 			echo "$cc $flags" >"$d/flags"
 			# The whole API, and the stack data (gcc: call graph too).
 			extra="-fstack-usage"
