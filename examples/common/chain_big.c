@@ -36,6 +36,8 @@ EX_NOINLINE EX_NORETURN void chain_f(int depth, enum ex_action act)
         break;
     case EX_ACT_CORRUPT:
         corrupt_records((int)scratch[0] + 1);
+    case EX_ACT_BADFP:
+        corrupt_fp((int)scratch[0] + 1);
     case EX_ACT_LOOP:
         corrupt_loop((int)scratch[0] + 1);
     case EX_ACT_BADSP:

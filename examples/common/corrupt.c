@@ -27,6 +27,21 @@ EX_NOINLINE EX_NORETURN void corrupt_records(int depth)
     panic("stack corrupted: saved FP and return address overwritten");
 }
 
+/* Only the saved FP overwritten: the caller's frame pointer, restored from
+ * this record, now points outside RAM.  A walker that needs FP to find the
+ * caller's CFA stops with a refused read there (x86_64: chain_f's CFA is
+ * rbp + 16); one that finds every CFA from SP does not need FP at all
+ * (aarch64 gcc keeps the CFA SP-based) and still reaches the end. */
+EX_NOINLINE EX_NORETURN void corrupt_fp(int depth)
+{
+    volatile uint64_t *rec = (volatile uint64_t *)__builtin_frame_address(0);
+
+    rec[0] = EX_BAD_FP;
+    ex_printf("corrupt: depth %d, frame record at %p now {%p, %p}\n", depth,
+              (void *)rec, (void *)(uintptr_t)rec[0], (void *)(uintptr_t)rec[1]);
+    panic("stack corrupted: saved FP overwritten");
+}
+
 /* The address this function returns to: a PC in the caller's body just
  * after a call, where the caller's frame is fully set up. */
 static EX_NOINLINE uint64_t return_address(void)

@@ -168,6 +168,7 @@ enum ex_action {
     EX_ACT_NULL,    /* load through a null pointer in a leaf */
     EX_ACT_UDF,     /* undefined instruction in a leaf */
     EX_ACT_CORRUPT, /* smash saved frame records, then panic */
+    EX_ACT_BADFP,   /* smash only the saved FP, then panic */
     EX_ACT_LOOP,    /* make a frame record point at itself, then panic */
     EX_ACT_BADSP,   /* point SP at unmapped memory and use it */
     EX_ACT_IRQPANIC /* start the timer and spin in a leaf until a tick panics */
@@ -194,6 +195,7 @@ extern const volatile int *volatile ex_null_ptr;
 
 /* corrupt.c */
 EX_NORETURN void corrupt_records(int depth);
+EX_NORETURN void corrupt_fp(int depth);
 EX_NORETURN void corrupt_loop(int depth);
 EX_NORETURN void corrupt_sp(void);
 

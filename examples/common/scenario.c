@@ -189,6 +189,7 @@ static void scen_irqpanic(void) { run_chain(EX_ACT_IRQPANIC); }
 static void scen_null(void) { run_chain(EX_ACT_NULL); }
 static void scen_udf(void) { run_chain(EX_ACT_UDF); }
 static void scen_corrupt(void) { run_chain(EX_ACT_CORRUPT); }
+static void scen_badfp(void) { run_chain(EX_ACT_BADFP); }
 static void scen_loop(void) { run_chain(EX_ACT_LOOP); }
 static void scen_badsp(void) { run_chain(EX_ACT_BADSP); }
 
@@ -349,6 +350,7 @@ static const struct scenario scenarios[] = {
     { "timer", scen_timer, EX_PASS, "timer ticks during a deep workload, each one unwound" },
     { "irqpanic", scen_irqpanic, EX_PANIC, "panic in the timer interrupt handler" },
     { "corrupt", scen_corrupt, EX_PANIC, "saved FP and RA overwritten, then panic" },
+    { "badfp", scen_badfp, EX_PANIC, "saved FP overwritten (RA intact), then panic" },
     { "loop", scen_loop, EX_PANIC, "frame record pointing at itself, then panic" },
     { "badsp", scen_badsp, EX_FAULT, "SP pointed at unmapped memory, then a push" },
     { "list", scen_list, EX_PASS, "print this table" },
