@@ -15,9 +15,25 @@
 # for each file, then the number of files, FDEs ("func idx [" lines) and
 # FREs (rows) compared - counted in the references - and finally
 # "N passed, N failed".  Exit status 1 if anything failed, 2 on misuse.
+# With no arguments (as test/run-all.sh calls it): build tools/sfu-dump and
+# the corpus (incrementally), then compare build/sfu-dump on build/conformance.
 set -u
 
-[ $# -eq 2 ] || { echo "usage: $0 OUTDIR SFU_DUMP" >&2; exit 2; }
+if [ $# -eq 0 ]; then
+	cd "$(dirname "$0")/../.." || exit 2
+	if ! make -s tools >build/conformance-tools.log 2>&1; then
+		echo "FAIL conformance build-sfu-dump: see build/conformance-tools.log"
+		tail -20 build/conformance-tools.log
+		exit 1
+	fi
+	if ! test/conformance/build-corpus.sh build/conformance >build/conformance-corpus.log 2>&1; then
+		echo "FAIL conformance build-corpus: see build/conformance-corpus.log"
+		tail -20 build/conformance-corpus.log
+		exit 1
+	fi
+	set -- build/conformance build/sfu-dump
+fi
+[ $# -eq 2 ] || { echo "usage: $0 [OUTDIR SFU_DUMP]" >&2; exit 2; }
 out=$1
 dump=$2
 [ -d "$out" ] || { echo "run.sh: no directory $out" >&2; exit 2; }
