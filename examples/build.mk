@@ -9,7 +9,10 @@
 #
 #   targets
 #     ex-all           build the five images (below)
-#     ex-run           boot every image/CPU/scenario, print the serial
+#     ex-run           the demo (demo.sh): boot both boards, show the panic
+#                      and fault dumps, the timer summaries, a pac-ret dump
+#                      and a symbolized one; fails if a boot misbehaved
+#     ex-matrix        boot every image/CPU/scenario, print the serial
 #                      output, one "ok <case>" / "FAIL <case>: <why>" line
 #                      per boot; fails if any case failed
 #     ex-check-sframe  check each image's .sframe with nm and objdump
@@ -64,7 +67,7 @@ EX_OPT ?= -O2 -g
 EX_WERROR ?= -Werror
 EX_TIMEOUT ?= 20
 EX_DEFAULT_SCENARIO ?= hello
-EX_SCENARIOS ?= hello panic null udf timer corrupt loop badsp
+EX_SCENARIOS ?= hello panic null udf timer irqpanic corrupt badfp loop badsp
 
 # Flags every object gets.  -fasynchronous-unwind-tables keeps the CFI that
 # gas turns into .sframe (-Wa,--gsframe); -fno-delete-null-pointer-checks
@@ -87,6 +90,9 @@ EX_ASFLAGS := -Wa,--gsframe -MMD -MP
 EX_CFLAGS_aarch64 := -mgeneral-regs-only -mno-outline-atomics
 EX_CFLAGS_x86_64 := -m64 -mno-red-zone -mgeneral-regs-only -mcmodel=small \
 	-fcf-protection=none
+# The sfu core (only dump.c includes it) reads the image's own ABI only.
+EX_SFU_aarch64 := -DSFU_AMD64=0 -DSFU_S390X=0
+EX_SFU_x86_64 := -DSFU_AARCH64=0 -DSFU_S390X=0
 
 # Files built without a frame pointer; every other C file keeps it.
 EX_NOFP := chain_nofp.c leaf.c workload_nofp.c
@@ -118,22 +124,24 @@ EX_ARCH_$(1) := $(2)
 EX_LINK_$(1) = cd $(EX_ROOT) && $(if $(7),$$(LLD) $$(EX_LLDFLAGS),$$(LD_$(2)) $$(EX_LDFLAGS)) $(6) \
 	-T $(EX_DIR)/$(3)/link.ld
 
-$(EX_OUT)/$(1)/%.o: $(EX_DIR)/$(3)/%.S
+$(EX_OUT)/$(1)/%.o: $(EX_DIR)/$(3)/%.S $(EX_DIR)/build.mk
 	@mkdir -p $$(@D)
 	cd $(EX_ROOT) && $$(CC_$(2)) $$(EX_ASFLAGS) $$(EX_CFLAGS_$(2)) $(4) -c $$< -o $$@
 
-$(EX_OUT)/$(1)/%.o: $(EX_DIR)/$(3)/%.c
+$(EX_OUT)/$(1)/%.o: $(EX_DIR)/$(3)/%.c $(EX_DIR)/build.mk
 	@mkdir -p $$(@D)
 	cd $(EX_ROOT) && $$(CC_$(2)) $$(EX_CFLAGS) $$(EX_CFLAGS_$(2)) $(4) -fno-omit-frame-pointer \
-		-I $(EX_DIR)/common -I $(EX_ROOT)/port/$(2) -I $(EX_ROOT)/core -DEX_BOARD='"$(3)"' -c $$< -o $$@
+		-I $(EX_DIR)/common -I $(EX_ROOT)/port/$(2) -I $(EX_ROOT)/core $$(EX_SFU_$(2)) \
+		-DEX_BOARD='"$(3)"' -c $$< -o $$@
 
-$(EX_OUT)/$(1)/%.o: $(EX_DIR)/common/%.c
+$(EX_OUT)/$(1)/%.o: $(EX_DIR)/common/%.c $(EX_DIR)/build.mk
 	@mkdir -p $$(@D)
 	cd $(EX_ROOT) && $$(CC_$(2)) $$(EX_CFLAGS) $$(EX_CFLAGS_$(2)) $(4) \
 		$$(if $$(filter $$(notdir $$<),$(EX_NOFP)),-fomit-frame-pointer,-fno-omit-frame-pointer) \
 		$$(if $$(filter mem.c,$$(notdir $$<)),-fno-tree-loop-distribute-patterns) \
 		$$(if $$(filter $$(notdir $$<),$(EX_PACKED)),-falign-functions=1 -fno-toplevel-reorder) \
-		-I $(EX_DIR)/common -I $(EX_ROOT)/port/$(2) -I $(EX_ROOT)/core -DEX_BOARD='"$(3)"' -c $$< -o $$@
+		-I $(EX_DIR)/common -I $(EX_ROOT)/port/$(2) -I $(EX_ROOT)/core $$(EX_SFU_$(2)) \
+		-DEX_BOARD='"$(3)"' -c $$< -o $$@
 
 # The symbol tables: assembly with no CFI, so no .sframe of their own.
 $(EX_OUT)/$(1)/symtab0.S: $(EX_DIR)/symtab.sh
@@ -168,11 +176,15 @@ $(eval $(call ex_image,x86_64-pc,x86_64,x86_64-pc,-DEX_VARIANT='""',head.S isr.S
 $(eval $(call ex_image,aarch64-virt-lld,aarch64,aarch64-virt,-mbranch-protection=none -DEX_VARIANT='"linked by lld"' -DEX_SFRAME_UNMERGED=1,head.S vectors.S board.c,,lld))
 $(eval $(call ex_image,x86_64-pc-lld,x86_64,x86_64-pc,-DEX_VARIANT='"linked by lld"' -DEX_SFRAME_UNMERGED=1,head.S isr.S board.c,-z max-page-size=0x1000,lld))
 
-.PHONY: ex-all ex-run ex-check-sframe ex-clean
+.PHONY: ex-all ex-run ex-matrix ex-check-sframe ex-clean
 
 ex-all: $(EX_IMAGES)
 
 ex-run: ex-all
+	@cd $(EX_ROOT) && EX_TIMEOUT=$(EX_TIMEOUT) QEMU_aarch64='$(QEMU_aarch64)' QEMU_x86_64='$(QEMU_x86_64)' \
+		sh $(EX_DIR)/demo.sh $(EX_OUT)
+
+ex-matrix: ex-all
 	@cd $(EX_ROOT) && EX_TIMEOUT=$(EX_TIMEOUT) QEMU_aarch64='$(QEMU_aarch64)' QEMU_x86_64='$(QEMU_x86_64)' \
 		EX_SCENARIOS='$(EX_SCENARIOS)' sh $(EX_DIR)/run-all.sh $(EX_OUT)
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # run-all.sh -- boot every example image, CPU and scenario; used by
-# `make -C examples run`.
+# `make -C examples matrix`.  (Exit statuses only; test/firmware/run.sh
+# also checks every trace against its expected function sequence.)
 #
 #   run-all.sh OUTDIR
 #
@@ -30,13 +31,13 @@ result() {
 expect() {
 	case $1 in
 	hello | timer | list) echo 0 ;;
-	panic | corrupt | loop) echo 2 ;;
+	panic | irqpanic | corrupt | badfp | loop) echo 2 ;;
 	null | udf | badsp) echo 3 ;;
 	*) echo 4 ;;
 	esac
 }
 
-for s in ${EX_SCENARIOS:-hello panic null udf timer corrupt loop badsp}; do
+for s in ${EX_SCENARIOS:-hello panic null udf timer irqpanic corrupt badfp loop badsp}; do
 	e=$(expect "$s")
 	$run -n "aarch64-virt/max/$s" -c max aarch64-virt "$a64" "$s" "$e"; result $?
 	$run -n "aarch64-virt/cortex-a57/$s" -c cortex-a57 aarch64-virt "$a64" "$s" "$e"; result $?
@@ -44,7 +45,7 @@ for s in ${EX_SCENARIOS:-hello panic null udf timer corrupt loop badsp}; do
 done
 
 # pac-ret build: signed return addresses on -cpu max, NOPs on cortex-a57.
-for s in panic null timer; do
+for s in panic null timer irqpanic; do
 	$run -n "aarch64-virt-pac/max/$s" -c max aarch64-virt "$pac" "$s" "$(expect "$s")"; result $?
 done
 $run -n "aarch64-virt-pac/cortex-a57/panic" -c cortex-a57 aarch64-virt "$pac" panic 2; result $?
@@ -67,7 +68,7 @@ $run -n "x86_64-pc/pc/timer-1insn" -x "$one_insn" x86_64-pc "$x86" timer 0; resu
 # Linked by lld: .sframe is one section per object (hello walks them).
 lld_a64=$out/aarch64-virt-lld/sfu-aarch64-virt-lld.elf
 lld_x86=$out/x86_64-pc-lld/sfu-x86_64-pc-lld.elf
-for s in hello panic timer; do
+for s in hello panic null timer irqpanic; do
 	$run -n "aarch64-virt-lld/max/$s" -c max aarch64-virt "$lld_a64" "$s" "$(expect "$s")"; result $?
 	$run -n "x86_64-pc-lld/pc/$s" x86_64-pc "$lld_x86" "$s" "$(expect "$s")"; result $?
 done
