@@ -363,6 +363,7 @@ typedef struct sfu_cursor {
 	uint8_t full;    /* regs.ra / regs.dwarf are valid for this frame */
 	uint8_t how;     /* enum sfu_how of the current frame */
 	uint8_t abi;     /* ABI of the walk (first section's) */
+	uint8_t fp_ok;   /* regs.fp is known (a refused FP read makes it unknown) */
 #if SFU_CACHE
 	sfu_cache *cache; /* NULL: none */
 #endif
@@ -1047,7 +1048,7 @@ static int sfu__find_row(const sfu_section *sec, uint64_t pc, sfu_row *row)
 	sfu_fde fde;
 	sfu_fre fre;
 	uint32_t k, pos, end, best = 0, prev = 0, pcoff, ab;
-	bool have = false;
+	bool have = false, mask_v1;
 	int err;
 
 	err = sfu_find_fde(sec, pc, &fde, NULL);
@@ -1067,6 +1068,10 @@ static int sfu__find_row(const sfu_section *sec, uint64_t pc, sfu_row *row)
 	pcoff = (uint32_t)(pc - fde.start);
 	if (fde.pctype == SFU_FDE_PCTYPE_MASK && fde.rep_size)
 		pcoff %= fde.rep_size;
+	/* V1 has no repeat size: its PC-mask FRE starts are masks, matching
+	 * when (PC & start) >= start, i.e. == start (V1 spec, "The SFrame FDE
+	 * types"); the last match wins. */
+	mask_v1 = fde.pctype == SFU_FDE_PCTYPE_MASK && sec->version == SFU_VERSION_1;
 	ab = sfu__addr_bytes(fde.fre_type);
 	end = sec->fre_base + sec->fre_len;
 	pos = sec->fre_base + fde.fre_off;
@@ -1085,6 +1090,15 @@ static int sfu__find_row(const sfu_section *sec, uint64_t pc, sfu_row *row)
 			return SFU_E_FRE_TRUNC;
 		if (k && start < prev)
 			return SFU_E_FRE_ORDER;
+		if (mask_v1) {
+			if ((pcoff & start) == start) {
+				best = pos;
+				have = true;
+			}
+			prev = start;
+			pos += len;
+			continue;
+		}
 		if (start > pcoff)
 			break;
 		prev = start;
@@ -1207,7 +1221,11 @@ SFU__INLINE int sfu__apply(const sfu_cursor *c, const sfu_rule *r, uint64_t cfa,
 	uint64_t b;
 	switch (r->base) {
 	case SFU_REG_SP: b = c->regs.sp; break;
-	case SFU_REG_FP: b = c->regs.fp; break;
+	case SFU_REG_FP:
+		if (!c->fp_ok)
+			return SFU_E_UNSAFE; /* lost to a refused read earlier */
+		b = c->regs.fp;
+		break;
 	case SFU_REG_CFA: b = cfa; break;
 	default:
 		/* Any other register is known only in a frame whose full register
@@ -1250,6 +1268,7 @@ SFU__FN int sfu_cursor_init(sfu_cursor *c, const sfu_section *secs, size_t nsecs
 	c->full = 1;
 	c->how = SFU_HOW_START;
 	c->abi = nsecs ? secs[0].abi : 0;
+	c->fp_ok = 1;
 #if SFU_CACHE
 	c->cache = NULL;
 #endif
@@ -1355,6 +1374,7 @@ static SFU__NOINLINE int sfu__trap_step(sfu_cursor *c)
 	c->cfa = t.sp;
 	c->exact = 1;
 	c->full = 1;
+	c->fp_ok = 1;
 	c->how = SFU_HOW_TRAP;
 	c->depth++;
 	return SFU_OK;
@@ -1365,7 +1385,7 @@ SFU__FN int sfu_cursor_step(sfu_cursor *c)
 	sfu_row tmp;
 	const sfu_row *row;
 	uint64_t cfa, ra, fp, sp;
-	uint8_t how = SFU_HOW_SFRAME, next_exact = 0;
+	uint8_t how = SFU_HOW_SFRAME, next_exact = 0, fp_ok = 1;
 	int err;
 
 	if (!c || !c->port)
@@ -1385,7 +1405,7 @@ SFU__FN int sfu_cursor_step(sfu_cursor *c)
 			return err;
 	}
 #if SFU_FP_FALLBACK
-	if (err == SFU_E_NOINFO && c->abi != 0 && c->abi != SFU_ABI_S390X_BE && c->regs.fp != 0) {
+	if (err == SFU_E_NOINFO && c->abi != 0 && c->abi != SFU_ABI_S390X_BE && c->regs.fp != 0 && c->fp_ok) {
 		/* Frame record: amd64 [rbp] = saved rbp, [rbp+8] = RA; aarch64
 		 * [x29] = saved x29, [x29+8] = x30.  (s390x has none.) */
 		err = sfu__read(c, c->regs.fp, &fp);
@@ -1425,10 +1445,20 @@ SFU__FN int sfu_cursor_step(sfu_cursor *c)
 	}
 	if (row->fp.kind == SFU_RULE_SAME) {
 		fp = c->regs.fp;
+		fp_ok = c->fp_ok;
 	} else {
+		/* The caller's FP is needed only if a later frame's CFA or rules
+		 * use it.  Compilers leave stale FP rules in some epilogues (gcc's
+		 * DRAP epilogue keeps "FP at *(FP)" after the restore), so a
+		 * refused FP read does not end the walk: the FP becomes unknown,
+		 * and a later rule that needs it stops with SFU_E_UNSAFE. */
 		err = sfu__apply(c, &row->fp, cfa, &fp);
-		if (err)
+		if (err == SFU_E_READ || err == SFU_E_ALIGN) {
+			fp = 0;
+			fp_ok = 0;
+		} else if (err) {
 			return err;
+		}
 	}
 	if (row->mangled_ra && c->port->strip_ra)
 		ra = c->port->strip_ra(c->port->ctx, ra);
@@ -1449,6 +1479,7 @@ done:
 	c->regs.ra = 0;
 	c->regs.dwarf = NULL;
 	c->regs.ndwarf = 0;
+	c->fp_ok = fp_ok;
 	c->cfa = cfa;
 	c->exact = next_exact;
 	c->full = 0;

@@ -425,6 +425,40 @@ static void test_pcmask(void)
 	end("lookup pcmask-modulo-rep-size");
 }
 
+/* V1 PC-mask FDEs (ld 2.40's .plt): FRE starts are masks, a row applies
+ * when (PC & start) == start, the last matching row wins. */
+static void test_pcmask_v1(void)
+{
+	static sfb_sec s;
+	sfu_section sec;
+	sfu_row row;
+	static const int32_t w8[] = { 8 }, w16[] = { 16 };
+	sfb_fde *f;
+	size_t n;
+	unsigned e, off;
+	int err;
+	begin();
+	sfb_init(&s, 1, SFU_ABI_AMD64_LE);
+	f = sfb_add_fde(&s, 0x100000, 0x100);
+	f->pctype = SFU_FDE_PCTYPE_MASK;
+	sfb_add_fre(f, 0, 1, 1, 1, w8);
+	sfb_add_fre(f, 0xb, 1, 1, 1, w16);
+	n = sfb_build(&s, g_buf, sizeof g_buf);
+	sfu_section_init(&sec, g_buf, n, s.addr);
+	/* Each 16-byte entry: jmp *GOT (0), push $n (6): CFA sp+8; jmp PLT0
+	 * (0xb): CFA sp+16. */
+	for (e = 0; e < 16; e++) {
+		static const unsigned insn[3] = { 0, 6, 0xb };
+		unsigned i;
+		for (i = 0; i < 3; i++) {
+			off = e * 16 + insn[i];
+			err = sfu_find_row(&sec, 0x100000 + off, &row);
+			EXPECT(!err && row.cfa.off == (insn[i] == 0xb ? 16 : 8), "entry %u +%#x: %s off %d", e, insn[i], E(err), row.cfa.off);
+		}
+	}
+	end("lookup pcmask-v1-masks");
+}
+
 /* Several sections at once: a linker that concatenates per-object sections,
  * and a zero-size one in the middle. */
 static void test_multi_section(void)
@@ -870,6 +904,41 @@ static void test_split(void)
 	end("section split-concatenated-and-pcrel-option");
 }
 
+/* A refused FP read makes the FP unknown, not the walk over; a later rule
+ * that needs the FP stops with SFU_E_UNSAFE. */
+static void test_fp_unknown(void)
+{
+	static sfb_sec s;
+	static mem m;
+	sfu_section sec;
+	sfu_port port = { mem_read, NULL, NULL, &m, 0, 0 };
+	sfu_frame fr[8];
+	size_t n, nf;
+	int err;
+	static const int32_t wfpbad[] = { 16, -16 }, w8[] = { 8 }, wfp[] = { 16 };
+	begin();
+	sfb_init(&s, 3, SFU_ABI_AMD64_LE);
+	sfb_add_fre(sfb_add_fde(&s, 0x100000, 0x10), 0, 1, 1, 2, wfpbad); /* FP at CFA-16 */
+	sfb_add_fre(sfb_add_fde(&s, 0x100010, 0x10), 0, 1, 1, 1, w8);     /* FP untouched */
+	sfb_add_fre(sfb_add_fde(&s, 0x100020, 0x10), 0, 0, 1, 1, wfp);    /* CFA = fp + 16 */
+	n = sfb_build(&s, g_buf, sizeof g_buf);
+	sfu_section_init(&sec, g_buf, n, s.addr);
+	memset(&m, 0, sizeof m);
+	m.base = 0xd000;
+	/* Frame 0 at sp 0xcff8: CFA 0xd008, RA slot 0xd000 readable, FP slot
+	 * 0xcff8 below the memory: refused.  fn1 leaves the FP alone; fn2's
+	 * CFA is FP-based: unknown. */
+	mem_put(&m, 0xd000, 0x100014); /* RA into fn1 */
+	mem_put(&m, 0xd008, 0x100024); /* fn1's RA (CFA = sp+8 = 0xd010) into fn2 */
+	{
+		sfu_regs r = { 0x100004, 0xcff8, 0x1234, 0, NULL, 0 };
+		err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
+	}
+	EXPECT(err == SFU_E_UNSAFE && nf == 3 && fr[1].pc == 0x100014 && fr[2].pc == 0x100024,
+	       "got %s after %zu frames", E(err), nf);
+	end("step refused-fp-read-makes-fp-unknown");
+}
+
 int main(void)
 {
 	test_malformed();
@@ -881,6 +950,8 @@ int main(void)
 	test_lookup_bigendian(2);
 	test_lookup_bigendian(3);
 	test_pcmask();
+	test_pcmask_v1();
+	test_fp_unknown();
 	test_multi_section();
 	test_step_amd64();
 	test_depth_cap();
