@@ -94,11 +94,7 @@ static void setup(void)
                                  (size_t)(__sframe_end - __sframe_start), addr_of(__sframe_start),
                                  EX_SFRAME_UNMERGED ? SFU_OPT_START_PCREL : 0u);
     port.read = sfu_port_read;
-#ifdef sfu_port_core_strip_ra
-    port.strip_ra = sfu_port_core_strip_ra;
-#else
-    port.strip_ra = NULL; /* no pointer signing on this architecture */
-#endif
+    port.strip_ra = sfu_port_core_strip_ra; /* aarch64 PAC; NULL on x86_64 */
     port.trap = sfu_port_core_trap;
     port.ctx = NULL; /* sfu_port_read: [__ram_start, __ram_end) */
     port.stack_lo = addr_of(__stack_lo);

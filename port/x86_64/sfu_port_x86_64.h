@@ -17,7 +17,9 @@
  *   SFU_X86_64_STACK_ALIGN               alignment of any saved slot
  *
  * and, if core/sfu.h was included first, callbacks for struct sfu_port:
- * sfu_x86_64_port_trap, sfu_x86_64_port_regs.
+ * sfu_x86_64_port_trap, sfu_x86_64_port_regs (generic names
+ * sfu_port_core_trap, sfu_port_core_regs, and sfu_port_core_strip_ra,
+ * which is NULL here).
  *
  * and generic aliases (sfu_port_capture, sfu_port_read, ...) at the end,
  * unless SFU_PORT_NO_GENERIC_NAMES is defined to 1.
@@ -393,6 +395,9 @@ typedef struct sfu_x86_64_trap_frame sfu_port_trap_frame;
 #ifdef SFU_H
 #define sfu_port_core_regs sfu_x86_64_port_regs
 #define sfu_port_core_trap sfu_x86_64_port_trap
+/* No pointer signing: a NULL strip_ra, so the same sfu_port initializer
+ * works on every port (the core never calls it without mangled RAs). */
+#define sfu_port_core_strip_ra NULL
 #endif
 #endif
 
