@@ -50,9 +50,14 @@ QEMU_x86_64=${QEMU_x86_64:-qemu-system-x86_64}
 LLD=${LLD:-ld.lld-14}
 
 mkdir -p "$out"
-results=$out/results
-rm -rf "$results"
-mkdir -p "$results"
+# Another run in the same tree (a second `make test`) would rebuild the
+# same images and overwrite the logs under our feet: take turns.
+if command -v flock >/dev/null 2>&1; then
+	exec 9>"$out/.lock"
+	flock 9
+fi
+results=$(mktemp -d)
+trap 'rm -rf "$results"' EXIT
 seq_no=0
 
 # Each case writes its line to a numbered file; they are printed in order.
