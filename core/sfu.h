@@ -851,6 +851,19 @@ static int sfu__s390x_cfa(int32_t w, int32_t *off)
 	return SFU_OK;
 }
 
+/* V2 s390x: an odd RA/FP word is (DWARF register << 1) | 1, the register
+ * holding the value.  A negative word or a number past the DWARF range is
+ * corrupt, not a register to truncate. */
+static int sfu__s390x_regnum(int32_t w, sfu_rule *r)
+{
+	if (w < 0 || SFU_V2_S390X_WORD_REGNUM((uint32_t)w) > SFU_REG_DWARF_MAX)
+		return SFU_E_FRE_WORDS;
+	r->kind = SFU_RULE_OFF;
+	r->base = (uint16_t)SFU_V2_S390X_WORD_REGNUM((uint32_t)w);
+	r->off = 0;
+	return SFU_OK;
+}
+
 SFU__FN int sfu_row_from_fre(const sfu_section *sec, const sfu_fde *fde, const sfu_fre *fre, sfu_row *row)
 {
 	unsigned abi = sec->abi, n = fre->count;
@@ -956,8 +969,9 @@ SFU__FN int sfu_row_from_fre(const sfu_section *sec, const sfu_fde *fde, const s
 		if (s390x && w == SFU_S390X_RA_OFFSET_INVALID) {
 			row->ra.kind = SFU_RULE_SAME; /* padding: RA not saved */
 		} else if (s390x && sec->version == SFU_VERSION_2 && SFU_V2_S390X_WORD_IS_REGNUM(w)) {
-			row->ra.kind = SFU_RULE_OFF; /* RA held in a register */
-			row->ra.base = (uint16_t)SFU_V2_S390X_WORD_REGNUM((uint32_t)w);
+			int err = sfu__s390x_regnum(w, &row->ra); /* RA held in a register */
+			if (err)
+				return err;
 		} else {
 			row->ra.kind = SFU_RULE_DEREF;
 			row->ra.off = w;
@@ -966,8 +980,9 @@ SFU__FN int sfu_row_from_fre(const sfu_section *sec, const sfu_fde *fde, const s
 	if (n >= 3) {
 		int32_t w = sfu_fre_word(sec, fre, 2);
 		if (s390x && sec->version == SFU_VERSION_2 && SFU_V2_S390X_WORD_IS_REGNUM(w)) {
-			row->fp.kind = SFU_RULE_OFF;
-			row->fp.base = (uint16_t)SFU_V2_S390X_WORD_REGNUM((uint32_t)w);
+			int err = sfu__s390x_regnum(w, &row->fp); /* FP held in a register */
+			if (err)
+				return err;
 		} else {
 			row->fp.kind = SFU_RULE_DEREF;
 			row->fp.off = w;
@@ -1317,6 +1332,10 @@ static int sfu__cache_find(sfu_cursor *c, uint64_t pc, sfu_row *tmp, const sfu_r
 	uint32_t set = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 40) & cache->mask & ~1u;
 	sfu_cache_entry *s = &cache->slots[set];
 	int err;
+	if (key == 0) { /* pc UINT64_MAX: its key would be the "empty" mark */
+		*out = tmp;
+		return sfu__find_row_n(c->secs, c->nsecs, pc, tmp);
+	}
 	if (s[0].key == key || s[1].key == key) {
 		cache->hits++;
 		*out = &s[s[0].key == key ? 0 : 1].row;
@@ -1330,8 +1349,7 @@ static int sfu__cache_find(sfu_cursor *c, uint64_t pc, sfu_row *tmp, const sfu_r
 		*out = tmp;
 		return err;
 	}
-	if (pc + 1u) /* key 0 means empty: pc UINT64_MAX is never cached */
-		s->key = key;
+	s->key = key;
 	*out = &s->row;
 	return SFU_OK;
 }
