@@ -2,8 +2,9 @@
  * everything one can ask of a section through the public API, with the
  * answers checked against each other.
  *
- *   - sfu_section_init is deterministic and a reduced build (wc_core_min:
- *     no V1, no big-endian) agrees with the full one on what it supports;
+ *   - sfu_section_init is deterministic, and reduced builds (versions,
+ *     byte orders, ABIs, FLEX compiled out) give the full build's answers
+ *     on everything they support and refuse the rest where they should;
  *   - sfu_section_validate gives exactly the first error that walking the
  *     section with sfu_fde_get / sfu_fre_get / sfu_row_from_fre finds;
  *   - after a clean validate, no lookup reports a corrupt section;
@@ -182,38 +183,123 @@ static inline size_t dc_check_split(const uint8_t *data, size_t size, uint64_t a
 	return err == SFU_OK ? n : 0;
 }
 
+/* What a reduced build (versions, byte orders, ABIs compiled out) must
+ * say where the full build says `full`: the same, except a refusal of
+ * what it does not read, at the point of sfu_section_init that checks it. */
+static inline int dc_expect_init(const struct wc_core *r, const uint8_t *data, size_t size, int full)
+{
+	int big;
+	unsigned v, abi;
+	if (size < 4 || full == SFU_E_ARG)
+		return full;
+	if (!(data[0] == 0xe2 && data[1] == 0xde) && !(data[0] == 0xde && data[1] == 0xe2))
+		return full;
+	big = data[0] == 0xde;
+	if (big ? !r->big : !r->little)
+		return SFU_E_MAGIC;
+	v = data[SFU_HDR_VERSION];
+	if (v < 1 || v > 3)
+		return full;
+	if (!(v == 1 ? r->v1 : v == 2 ? r->v2 : r->v3))
+		return SFU_E_VERSION;
+	if (full == SFU_E_TRUNC_HDR || full == SFU_E_FLAGS)
+		return full;
+	abi = data[SFU_HDR_ABI];
+	if ((abi == SFU_ABI_AMD64_LE && !r->amd64) || (abi == SFU_ABI_S390X_BE && !r->s390x) ||
+	    ((abi == SFU_ABI_AARCH64_LE || abi == SFU_ABI_AARCH64_BE) && !r->aarch64))
+		return SFU_E_ABI;
+	return full;
+}
+
+/* A reduced build against the full one (*full: the full build's section,
+ * NULL if it refused the bytes): the same answers everywhere, except
+ * SFU_E_FDE_TYPE for FLEX FDEs where FLEX is compiled out. */
+static inline void dc_check_reduced(const struct wc_core *r, const uint8_t *data, size_t size, uint64_t addr,
+                                    const sfu_section *full, const uint64_t *pcs, size_t npcs)
+{
+	const struct wc_core *core = &wc_core_default;
+	sfu_section fs, rs;
+	int ef = full ? SFU_OK : core->section_init(&fs, data, size, addr);
+	int er = r->section_init(&rs, data, size, addr), want = dc_expect_init(r, data, size, ef);
+	uint32_t i, k;
+	size_t p;
+	FZ_REQUIRE(er == want, "build %s: sfu_section_init says %d, the full build %d (expected %d)", r->name, er, ef, want);
+	if (er || !full)
+		return;
+	FZ_REQUIRE(dc_sec_eq(&rs, full), "build %s: sfu_section_init decodes the header differently", r->name);
+	for (i = 0; i < full->num_fdes && i < 64; i++) {
+		sfu_fde a, b;
+		uint32_t off;
+		int ea = core->fde_get(full, i, &a), eb = r->fde_get(&rs, i, &b);
+		if (!r->flex && ea != SFU_E_FDE_FREOFF && ea != SFU_E_FDE_TYPE && a.type == SFU_FDE_TYPE_FLEX) {
+			FZ_REQUIRE(eb == SFU_E_FDE_TYPE, "build %s: a FLEX FDE gives %d, not SFU_E_FDE_TYPE", r->name, eb);
+			continue;
+		}
+		FZ_REQUIRE(ea == eb, "build %s: sfu_fde_get(%u) says %d, the full build %d", r->name, i, eb, ea);
+		if (ea)
+			continue;
+		FZ_REQUIRE(a.start == b.start && a.size == b.size && a.fre_off == b.fre_off && a.num_fres == b.num_fres &&
+		               a.info == b.info && a.info2 == b.info2 && a.rep_size == b.rep_size && a.type == b.type &&
+		               a.signal == b.signal,
+		           "build %s: sfu_fde_get(%u) decodes the FDE differently", r->name, i);
+		off = a.fre_off;
+		for (k = 0; k < a.num_fres && k < 64; k++) {
+			sfu_fre fa, fb;
+			sfu_row ra, rb;
+			unsigned w;
+			int xa = core->fre_get(full, &a, off, &fa), xb = r->fre_get(&rs, &b, off, &fb);
+			FZ_REQUIRE(xa == xb, "build %s: sfu_fre_get says %d, the full build %d", r->name, xb, xa);
+			if (xa)
+				break;
+			FZ_REQUIRE(fa.start == fb.start && fa.next == fb.next && fa.info == fb.info && fa.count == fb.count,
+			           "build %s: sfu_fre_get decodes an FRE differently", r->name);
+			for (w = 0; w < fa.count; w++)
+				FZ_REQUIRE(core->fre_word(full, &fa, w) == r->fre_word(&rs, &fb, w),
+				           "build %s: data word %u differs", r->name, w);
+			xa = core->row_from_fre(full, &a, &fa, &ra);
+			xb = r->row_from_fre(&rs, &b, &fb, &rb);
+			FZ_REQUIRE(xa == xb && (xa || dc_row_eq(&ra, &rb)), "build %s: sfu_row_from_fre differs (%d vs %d)",
+			           r->name, xb, xa);
+			off = fa.next;
+		}
+	}
+	for (p = 0; p < npcs; p++) {
+		sfu_row ra, rb;
+		int xa = core->find_row(full, pcs[p], &ra), xb = r->find_row(&rs, pcs[p], &rb);
+		if (!r->flex && ((xa == SFU_OK && ra.flex) || (xa != SFU_OK && xb == SFU_E_FDE_TYPE)))
+			FZ_REQUIRE(xb == SFU_E_FDE_TYPE, "build %s: lookup in a FLEX FDE gives %d", r->name, xb);
+		else
+			FZ_REQUIRE(xa == xb && (xa || dc_row_eq(&ra, &rb)), "build %s: sfu_find_row(0x%llx) says %d, the full build %d",
+			           r->name, (unsigned long long)pcs[p], xb, xa);
+	}
+}
+
 /* Check one section (data, size, addr) with the default core, and the
- * reduced one against it.  `given` are extra PCs. */
+ * reduced ones against it.  `given` are extra PCs. */
 static inline void dc_check_section(const uint8_t *data, size_t size, uint64_t addr, const uint64_t *given,
                                     size_t ngiven)
 {
 	static uint64_t pcs[DC_MAX_PCS];
 	const struct wc_core *core = &wc_core_default;
-	sfu_section sec, sec2, secm, pair[2];
+	sfu_section sec, sec2, pair[2];
 	uint32_t bad = 0xffffffffu, bad2 = 0xffffffffu, i;
-	int err, err2, errm, verr, herr;
+	int err, err2, verr, herr;
 	size_t n, p;
 
 	memset(&sec, 0, sizeof sec);
 	memset(&sec2, 0, sizeof sec2);
-	memset(&secm, 0, sizeof secm);
 	err = core->section_init(&sec, data, size, addr);
 	err2 = core->section_init(&sec2, data, size, addr);
 	FZ_REQUIRE(err == err2 && (err || dc_sec_eq(&sec, &sec2)), "sfu_section_init is not deterministic");
 	FZ_REQUIRE(err == SFU_OK || dc_is_section_error(err) || err == SFU_E_ARG,
 	           "sfu_section_init returned %d, not a section error", err);
 
-	/* The reduced build: the same answer on what it reads. */
-	errm = wc_core_min.section_init(&secm, data, size, addr);
-	if (size >= 4 && data[0] == 0xde && data[1] == 0xe2)
-		FZ_REQUIRE(errm == SFU_E_MAGIC, "little-endian-only build accepted a big-endian magic (%d)", errm);
-	else if (size >= 4 && data[0] == 0xe2 && data[1] == 0xde && data[2] == 1)
-		FZ_REQUIRE(errm == SFU_E_VERSION, "V1-less build did not reject V1 (%d)", errm);
-	else
-		FZ_REQUIRE(errm == err && (err || dc_sec_eq(&secm, &sec)),
-		           "reduced build disagrees on a section it reads (%d vs %d)", errm, err);
-	if (err)
+	if (err) {
+		dc_check_reduced(&wc_core_min, data, size, addr, NULL, NULL, 0);
+		dc_check_reduced(&wc_core_v3be, data, size, addr, NULL, NULL, 0);
+		dc_check_reduced(&wc_core_v1, data, size, addr, NULL, NULL, 0);
 		return;
+	}
 	dc_check_opts(data, size, addr, &sec);
 
 	/* validate == walking every FDE and FRE by hand. */
@@ -312,7 +398,12 @@ static inline void dc_check_section(const uint8_t *data, size_t size, uint64_t a
 		           "row found in a different FDE than sfu_find_fde's");
 		{
 			/* The row is the last FRE at or before the PC offset. */
+			/* PC types (spec 2.3.3.1): INC, MASK with a repeat size (pc
+			 * offset modulo it), and V1 MASK, where FRE starts are masks
+			 * matching when (offset & start) == start, the last match
+			 * winning (V1 spec; what ld 2.40's .plt FDEs need). */
 			uint32_t pcoff = (uint32_t)(pc - fde.start), off = fde.fre_off, k;
+			int mask_v1 = fde.pctype == SFU_FDE_PCTYPE_MASK && sec.version == SFU_VERSION_1;
 			sfu_fre fre, best;
 			sfu_row want;
 			int have = 0;
@@ -322,21 +413,32 @@ static inline void dc_check_section(const uint8_t *data, size_t size, uint64_t a
 			memset(&best, 0, sizeof best);
 			for (k = 0; k < fde.num_fres; k++) {
 				FZ_REQUIRE(core->fre_get(&sec, &fde, off, &fre) == SFU_OK, "FRE of a found row does not decode");
+				off = fre.next;
+				if (mask_v1) {
+					if ((pcoff & fre.start) == fre.start) {
+						best = fre;
+						have = 1;
+					}
+					continue;
+				}
 				if (fre.start > pcoff)
 					break;
 				best = fre;
 				have = 1;
-				off = fre.next;
 			}
 			if (!have) {
 				FZ_REQUIRE(fde.num_fres == 0 && sec.version == SFU_VERSION_3 && row.ra.kind == SFU_RULE_UNDEF,
 				           "a row was found where no FRE starts at or before the PC");
 			} else {
 				FZ_REQUIRE(core->row_from_fre(&sec, &fde, &best, &want) == SFU_OK && dc_row_eq(&row, &want),
-				           "sfu_find_row did not return the last FRE at or before the PC");
+				           "sfu_find_row did not return the FRE the PC type selects");
 			}
 		}
 	}
+	/* Reduced builds read what they support exactly as the full one. */
+	dc_check_reduced(&wc_core_min, data, size, addr, &sec, pcs, n);
+	dc_check_reduced(&wc_core_v3be, data, size, addr, &sec, pcs, n);
+	dc_check_reduced(&wc_core_v1, data, size, addr, &sec, pcs, n);
 }
 
 #endif /* DECODE_CHECK_H */

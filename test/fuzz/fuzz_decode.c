@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "decode_check.h"
+#include "wc.h" /* the port read core_cache.c inlines */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

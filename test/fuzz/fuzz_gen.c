@@ -270,7 +270,12 @@ static void walk(const uint8_t *data, size_t n, uint64_t addr, unsigned wflags, 
 	size_t i;
 
 	memset(&e, 0, sizeof e);
-	e.core = (wflags & 3u) == 1 ? &wc_core_fpfb : (wflags & 3u) == 2 ? &wc_core_min : &wc_core_default;
+	switch (wflags & 3u) {
+	case 1: e.core = &wc_core_fpfb; break;
+	case 2: e.core = &wc_core_min; break;
+	case 3: e.core = &wc_core_cache; break;
+	default: e.core = &wc_core_default; break;
+	}
 	if (e.core->section_init(&sec, data, n, addr) != SFU_OK)
 		return;
 	e.secs = &sec;

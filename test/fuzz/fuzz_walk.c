@@ -11,7 +11,7 @@
  * with SFU_E_READ, more than SFU_DEPTH_CAP frames, a frame reached via
  * SFrame with no SFrame row, the stack going down or out of bounds, two
  * runs differing, backtrace and cursor disagreeing), or when a chain is not
- * walked back exactly.  The walk runs in one of three core configurations
+ * walked back exactly.  The walk runs in one of four core configurations
  * (wc_core.h). */
 #include <stdint.h>
 #include <stdio.h>
@@ -27,6 +27,7 @@ static const struct wc_core *core_of(uint8_t flags)
 	switch ((flags >> 4) & 3u) {
 	case 1: return &wc_core_fpfb;
 	case 2: return &wc_core_min;
+	case 3: return &wc_core_cache;
 	default: return &wc_core_default;
 	}
 }

@@ -13,7 +13,8 @@
  * The model half (sfb_expect_row, sfb_expect_lookup; model.h) says, from
  * the spec and not from core/sfu.h, what a reader must decode: the rules of
  * each FRE (spec 3.1 default FDEs per ABI, 3.2 flexible FDEs) and which
- * FRE a PC selects (2.3.3.1 PC types).  Written for this test; host C. */
+ * FRE a PC selects (2.3.3.1 PC types; V1 PC-mask starts are masks).
+ * Written for this test; host C. */
 #ifndef SFB_H
 #define SFB_H
 
@@ -385,10 +386,12 @@ static inline void sfb_gen(struct sfb_sec *s, struct fz *f)
 			d->signal = fz_pick(f, 8) == 0;
 		}
 		limit = d->size;
-		if (s->version >= 2 && fz_pick(f, 8) == 0) {
+		if (fz_pick(f, 8) == 0) {
 			d->pctype = SFU_FDE_PCTYPE_MASK;
-			d->rep_size = (uint8_t)(1u + fz_pick(f, 255));
-			limit = d->rep_size;
+			if (s->version >= 2) {
+				d->rep_size = (uint8_t)(1u + fz_pick(f, 255));
+				limit = d->rep_size;
+			}
 		}
 		if (d->fre_type != SFU_FRE_TYPE_ADDR4 && limit > (1u << (8 * sfb_addr_bytes(d->fre_type))))
 			limit = 1u << (8 * sfb_addr_bytes(d->fre_type));
@@ -475,6 +478,13 @@ static inline int sfb_expect_lookup(const struct sfb_sec *s, uint64_t pc, const 
 		*fre = NULL;
 		if (d->nfres == 0)
 			return s->version == 3 ? SFU_OK : SFU_E_NOINFO;
+		if (d->pctype == SFU_FDE_PCTYPE_MASK && s->version == 1) {
+			/* V1: starts are masks; (offset & mask) == mask, last wins. */
+			for (k = 0; k < d->nfres; k++)
+				if ((off & d->fres[k].start) == d->fres[k].start)
+					*fre = &d->fres[k];
+			return *fre ? SFU_OK : SFU_E_NOINFO;
+		}
 		if (d->pctype == SFU_FDE_PCTYPE_MASK)
 			off %= d->rep_size;
 		for (k = 0; k < d->nfres && d->fres[k].start <= off; k++)

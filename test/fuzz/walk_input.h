@@ -3,8 +3,9 @@
  *
  *   off  size
  *   0    1    flags: bits 0-1 sections - 1 (3 means 1), bit 2 trap hook,
- *               bit 3 strip hook, bits 4-5 core (0/3 default, 1 frame-
- *               pointer fallback with cap 24, 2 V2/V3 little-endian cap 3),
+ *               bit 3 strip hook, bits 4-5 core (0 default, 1 frame-
+ *               pointer fallback with cap 24, 2 V2/V3 little-endian cap 3,
+ *               3 row cache and inlined SFU_READ),
  *               bit 6 start PC relative to an FDE, bit 7 build a call chain
  *   1    1    bits 0-1 bounds: 0 none, 1 the image, 2 lo/hi below, 3 image
  *               minus one word at each end; bit 2: the last section span

@@ -24,6 +24,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "wc_core.h"
@@ -89,7 +90,7 @@ struct wc_env {
 
 /* What the port saw during one walk. */
 struct wc_log {
-	uint32_t reads, refused, after_refusal, outside, unaligned;
+	uint32_t reads, refused, last_refused, outside, unaligned; /* last_refused: its read number */
 	uint64_t hash;
 	uint32_t trap_calls, trap_hits, strip_calls;
 	const char *bad; /* a violation seen inside a hook */
@@ -116,26 +117,30 @@ static inline void wc_fix_image(struct wc_env *e)
 	e->img_lo &= ~(uint64_t)7;
 }
 
-static inline int wc_port_read(void *vctx, uint64_t addr, uint64_t *out)
+/* Not static: core_cache.c calls it through SFU_READ.  (wc.h is included
+ * by one translation unit of each program.) */
+int wc_port_read(void *vctx, uint64_t addr, uint64_t *out);
+int wc_port_read(void *vctx, uint64_t addr, uint64_t *out)
 {
 	struct wc_ctx *c = (struct wc_ctx *)vctx;
 	const struct wc_env *e = c->env;
 	c->log.reads++;
 	c->log.hash = (c->log.hash ^ addr) * 0x100000001b3ull;
-	if (c->log.refused)
-		c->log.after_refusal++;
 	if (addr & 7u) {
 		c->log.unaligned++;
 		c->log.refused++;
+		c->log.last_refused = c->log.reads;
 		return 1;
 	}
 	if (e->refuse_at && c->log.reads == e->refuse_at) {
 		c->log.refused++;
+		c->log.last_refused = c->log.reads;
 		return 1;
 	}
 	if (addr < e->img_lo || addr >= wc_img_hi(e)) {
 		c->log.outside++;
 		c->log.refused++;
+		c->log.last_refused = c->log.reads;
 		return 1;
 	}
 	*out = e->words[(addr - e->img_lo) / 8u];
@@ -216,29 +221,80 @@ static inline void wc_run(const struct wc_env *e, struct wc_result *r)
 	r->log = ctx.log;
 }
 
-/* The same walk through the cursor API. */
+static inline unsigned wc_align_of(unsigned abi);
+
+/* The same walk through the cursor API, step by step, with the refusal
+ * rules: a read the port refuses is the last read of its step, and the
+ * step then fails with SFU_E_READ, except for the read of a saved FP (a
+ * DEREF FP rule: compilers leave stale ones in epilogues), which makes the
+ * caller's FP unknown; a later frame whose CFA is FP-based must then stop
+ * with SFU_E_UNSAFE before reading anything. */
 static inline const char *wc_cursor_agrees(const struct wc_env *e, const struct wc_result *r)
 {
 	struct wc_ctx ctx;
 	sfu_port port;
-	sfu_cursor c;
+	/* Builds differ in the cursor's tail (SFU_CACHE adds a field): room
+	 * for any of them, the common prefix read through sfu_cursor. */
+	union {
+		sfu_cursor c;
+		uint64_t room[64];
+	} cu;
+	sfu_cursor *cp = &cu.c;
 	size_t k = 0, max = e->max_frames < WC_MAX_FRAMES ? e->max_frames : WC_MAX_FRAMES;
-	int rc;
+	int rc, fp_unknown = 0, was_unknown;
 	wc_port_make(e, &ctx, &port);
-	if (e->core->cursor_init(&c, e->secs, e->nsecs, &port, &e->regs) != SFU_OK)
+	if (e->core->cursor_init(cp, e->secs, e->nsecs, &port, &e->regs) != SFU_OK)
 		return "sfu_cursor_init failed where sfu_backtrace did not";
 	for (;;) {
+		sfu_row row;
+		int lr;
+		uint32_t reads0, refused0;
 		if (k == max) {
 			rc = SFU_E_FULL;
 			break;
 		}
-		if (k >= r->n || r->frames[k].pc != c.regs.pc || r->frames[k].sp != c.regs.sp ||
-		    r->frames[k].cfa != c.cfa || r->frames[k].how != c.how)
+		if (k >= r->n || r->frames[k].pc != cp->regs.pc || r->frames[k].sp != cp->regs.sp ||
+		    r->frames[k].cfa != cp->cfa || r->frames[k].how != cp->how)
 			return "cursor walk and sfu_backtrace give different frames";
 		k++;
-		rc = e->core->cursor_step(&c);
+		lr = cp->regs.pc ? e->core->find_row_n(e->secs, e->nsecs, cp->exact ? cp->regs.pc : cp->regs.pc - 1u, &row)
+		                 : SFU_E_NOINFO;
+		reads0 = ctx.log.reads;
+		refused0 = ctx.log.refused;
+		was_unknown = fp_unknown;
+		rc = e->core->cursor_step(cp);
+		if (getenv("WC_TRACE"))
+			fprintf(stderr, "  step %zu: lookup %d cfa %u/%x%+d ra %u/%x%+d fp %u/%x%+d -> rc %d, %u reads, %u refused, fp %s\n",
+			        k, lr, row.cfa.kind, row.cfa.base, row.cfa.off, row.ra.kind, row.ra.base, row.ra.off, row.fp.kind,
+			        row.fp.base, row.fp.off, rc, ctx.log.reads - reads0, ctx.log.refused - refused0,
+			        fp_unknown ? "unknown" : "known");
+		if (ctx.log.refused != refused0) {
+			if (ctx.log.refused - refused0 > 1 || ctx.log.last_refused != ctx.log.reads)
+				return "the core read on after the port refused a read";
+			if (rc != SFU_E_READ && !(lr == SFU_OK && row.fp.kind == SFU_RULE_DEREF))
+				return "the port refused a read (not a saved FP) and the walk did not stop with SFU_E_READ";
+			if (rc == SFU_OK)
+				fp_unknown = 1;
+		} else if (rc == SFU_E_READ) {
+			return "SFU_E_READ without a refused read in that step";
+		}
+		if (was_unknown && lr == SFU_OK) {
+			int ra_fp = row.ra.kind != SFU_RULE_SAME && row.ra.kind != SFU_RULE_UNDEF && row.ra.base == SFU_REG_FP;
+			int fp_fp = row.fp.kind != SFU_RULE_SAME && row.fp.base == SFU_REG_FP;
+			if (row.cfa.base == SFU_REG_FP && (rc != SFU_E_UNSAFE || ctx.log.reads != reads0))
+				return "a CFA based on an FP lost to a refused read did not stop with SFU_E_UNSAFE";
+			if ((ra_fp || fp_fp) && rc == SFU_OK)
+				return "a rule based on an FP lost to a refused read was used";
+		}
 		if (rc != SFU_OK)
 			break;
+		/* Where the caller's FP comes from now. */
+		if (cp->how == SFU_HOW_TRAP)
+			fp_unknown = 0;
+		else if (ctx.log.refused == refused0 && lr == SFU_OK && row.fp.kind != SFU_RULE_SAME)
+			fp_unknown = 0;
+		else if (lr != SFU_OK)
+			fp_unknown = 0; /* frame-pointer fallback: read from the stack */
 	}
 	if (k != r->n || rc != r->rc)
 		return "cursor walk and sfu_backtrace stop differently";
@@ -287,10 +343,7 @@ static inline const char *wc_check_walk(const struct wc_env *e, struct wc_result
 		return "SFU_E_FULL with room left in the buffer";
 	if (a.rc == SFU_E_DEPTH && a.n != core->depth_cap)
 		return "SFU_E_DEPTH before SFU_DEPTH_CAP frames";
-	if (a.log.after_refusal)
-		return "the core read on after the port refused a read";
-	if (a.log.refused && a.rc != SFU_E_READ)
-		return "the port refused a read but the walk did not stop with SFU_E_READ";
+	/* Refusals are checked step by step in wc_cursor_agrees. */
 	if (a.rc == SFU_E_READ && !a.log.refused)
 		return "SFU_E_READ without a refused read";
 	if (a.log.strip_calls > a.n)
@@ -363,6 +416,40 @@ static inline const char *wc_check_walk(const struct wc_env *e, struct wc_result
 	why = wc_cursor_agrees(e, &a);
 	if (why)
 		return why;
+	/* A row cache changes nothing but speed: a tiny one (collisions) and
+	 * a roomy one, each walked twice (the second walk hits). */
+	if (core->backtrace_cached) {
+		static const size_t slots[2] = { 2, 64 };
+		unsigned s, t;
+		for (s = 0; s < 2; s++) {
+			void *cache = core->cache_new(slots[s]);
+			if (!cache)
+				return "sfu_cache_init refused a valid cache";
+			for (t = 0; t < 2; t++) {
+				struct wc_ctx ctx;
+				sfu_port port;
+				wc_port_make(e, &ctx, &port);
+				memset(b.frames, 0, sizeof b.frames);
+				b.n = 0;
+				b.rc = core->backtrace_cached(e->secs, e->nsecs, cache, &port, &e->regs, b.frames, max, &b.n);
+				if (b.rc != a.rc || b.n != a.n || memcmp(a.frames, b.frames, sizeof a.frames) != 0) {
+					if (getenv("FUZZ_VERBOSE")) {
+						size_t k;
+						fprintf(stderr, "  uncached rc %d, %zu frames; cached (%zu slots, walk %u) rc %d, %zu frames\n",
+						        a.rc, a.n, slots[s], t + 1, b.rc, b.n);
+						for (k = 0; k < a.n || k < b.n; k++)
+							fprintf(stderr, "  #%zu %016llx sp %016llx how %u | %016llx sp %016llx how %u\n", k,
+							        (unsigned long long)a.frames[k].pc, (unsigned long long)a.frames[k].sp,
+							        a.frames[k].how, (unsigned long long)b.frames[k].pc,
+							        (unsigned long long)b.frames[k].sp, b.frames[k].how);
+					}
+					return "a walk with the row cache differs from the walk without";
+				}
+				if (ctx.log.reads != a.log.reads || ctx.log.hash != a.log.hash)
+					return "a walk with the row cache reads differently";
+			}
+		}
+	}
 	return NULL;
 }
 

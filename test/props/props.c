@@ -13,7 +13,7 @@
  *     (test/fuzz/wc.h), now and then through a trap frame, with PAC bits on
  *     mangled return addresses where the image has them; a third of those
  *     chains then get a few words or registers overwritten.
- * The three core configurations of test/fuzz/wc_core.h take turns.  For
+ * The four core configurations of test/fuzz/wc_core.h take turns.  For
  * every walk, wc_check_walk's properties: it ends within SFU_DEPTH_CAP
  * frames with a reason; every read goes through the port and stays in the
  * stack it was given (a read outside is refused and ends the walk with
@@ -98,12 +98,14 @@ static void walk_image(const char *name, const sfu_section *sec, int pac, unsign
 	static struct wc_env e;
 	static struct wc_code code;
 	static struct wc_result res;
-	static const struct wc_core *cores[3] = { &wc_core_default, &wc_core_fpfb, &wc_core_min };
+	static const struct wc_core *cores[4] = { &wc_core_default, &wc_core_fpfb, &wc_core_min, &wc_core_cache };
 	uint64_t seed = hash(name);
 	unsigned long i;
 
 	for (i = 0; i < walks; i++) {
 		struct wc_rng r = { seed + i * 0x9e3779b97f4a7c15ull };
+		if (getenv("PROPS_ONLY") && strtoul(getenv("PROPS_ONLY"), NULL, 0) != i)
+			continue;
 		struct wc_chain ch;
 		const char *why;
 		int chain = (i & 1) != 0, touched = 0;
@@ -112,7 +114,7 @@ static void walk_image(const char *name, const sfu_section *sec, int pac, unsign
 		const sfu_section *use = sec;
 
 		memset(&e, 0, sizeof e);
-		e.core = cores[i % 3];
+		e.core = cores[i % 4];
 		if (e.core != &wc_core_default) {
 			/* Each configuration reads the bytes itself. */
 			if (e.core->section_init(&s2, sec->data, sec->size, sec->addr) != SFU_OK)
