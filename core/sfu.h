@@ -841,6 +841,25 @@ static int sfu__flex_rule(unsigned abi, uint32_t wsize, int32_t ctl_word, int32_
 	return SFU_OK;
 }
 
+/* The RA or FP entry of a FLEX FRE at data word *i, if any words are left:
+ * a (control, offset) pair, or one 0 control word of padding that leaves
+ * the rule as it is.  Advances *i. */
+static int sfu__flex_next(const sfu_section *sec, const sfu_fre *fre, unsigned abi, unsigned *i, sfu_rule *r)
+{
+	int32_t ctl;
+	if (*i >= fre->count)
+		return SFU_OK;
+	ctl = sfu_fre_word(sec, fre, *i);
+	if (ctl == 0) {
+		*i += 1;
+		return SFU_OK;
+	}
+	if (*i + 1 >= fre->count)
+		return SFU_E_FRE_WORDS;
+	*i += 2;
+	return sfu__flex_rule(abi, fre->wsize, ctl, sfu_fre_word(sec, fre, *i - 1), false, r);
+}
+
 /* s390x stores the CFA offset scaled down and adjusted (spec 3.1.3). */
 static int sfu__s390x_cfa(int32_t w, int32_t *off)
 {
@@ -918,30 +937,11 @@ SFU__FN int sfu_row_from_fre(const sfu_section *sec, const sfu_fde *fde, const s
 			if (err)
 				return err;
 		}
-		if (i < n) {
-			if (sfu_fre_word(sec, fre, i) != 0) {
-				if (i + 1 >= n)
-					return SFU_E_FRE_WORDS;
-				err = sfu__flex_rule(abi, fre->wsize, sfu_fre_word(sec, fre, i), sfu_fre_word(sec, fre, i + 1), false, &row->ra);
-				if (err)
-					return err;
-				i += 2;
-			} else {
-				i += 1;
-			}
-		}
-		if (i < n) {
-			if (sfu_fre_word(sec, fre, i) != 0) {
-				if (i + 1 >= n)
-					return SFU_E_FRE_WORDS;
-				err = sfu__flex_rule(abi, fre->wsize, sfu_fre_word(sec, fre, i), sfu_fre_word(sec, fre, i + 1), false, &row->fp);
-				if (err)
-					return err;
-				i += 2;
-			} else {
-				i += 1;
-			}
-		}
+		err = sfu__flex_next(sec, fre, abi, &i, &row->ra);
+		if (!err)
+			err = sfu__flex_next(sec, fre, abi, &i, &row->fp);
+		if (err)
+			return err;
 		if (i != n)
 			return SFU_E_FRE_WORDS;
 		return SFU_OK;
