@@ -197,84 +197,13 @@ static inline void sfu_x86_64_from_trap(const struct sfu_x86_64_trap_frame *tf,
 }
 
 /* -------------------------------------------------------------------------
- * Checked memory read.
- *
- * The core never dereferences an address it computed; it calls this.  A
- * refusal is not an error in the port: the core turns it into "memory read
- * refused" and stops the walk.  Only 8-byte aligned words inside one of the
- * allowed ranges are read, so a corrupt CFA cannot make the panic handler
- * take a #PF (unmapped page) or #GP (non-canonical address).
+ * Checked memory read: port/common/sfu_port_mem.h, shared by the ports.
  */
+#include "../common/sfu_port_mem.h"
 
-/* Shared by every port header (guarded like struct sfu_port_regs). */
-#ifndef SFU_PORT_MEM_DEFINED
-#define SFU_PORT_MEM_DEFINED 1
-
-/* Half-open range [start, end). */
-struct sfu_port_range {
-    uint64_t start;
-    uint64_t end;
-};
-
-/* Read context: the ranges the core may read.  Pass a pointer to one of
- * these as `ctx`, or NULL for the linker-declared RAM. */
-struct sfu_port_mem {
-    const struct sfu_port_range *ranges;
-    size_t count;
-};
-
-enum {
-    SFU_PORT_READ_OK = 0,
-    SFU_PORT_READ_UNALIGNED = 1,
-    SFU_PORT_READ_OUTSIDE = 2
-};
-
-#endif /* SFU_PORT_MEM_DEFINED */
-
-#if SFU_PORT_LINKER_RAM
-extern char __ram_start[];
-extern char __ram_end[];
-#endif
-
-/* True if the 8 bytes at addr lie inside [start, end), without overflow. */
-static inline bool sfu__x86_64_in_range(uint64_t addr, uint64_t start, uint64_t end)
-{
-    return addr >= start && end >= 8 && addr <= end - 8;
-}
-
-static inline bool sfu__x86_64_allowed(const void *ctx, uint64_t addr)
-{
-    const struct sfu_port_mem *mem = (const struct sfu_port_mem *)ctx;
-    size_t i;
-
-    if (mem == NULL) {
-#if SFU_PORT_LINKER_RAM
-        return sfu__x86_64_in_range(addr, (uint64_t)(uintptr_t)__ram_start,
-                                    (uint64_t)(uintptr_t)__ram_end);
-#else
-        return false;
-#endif
-    }
-    for (i = 0; i < mem->count; i++) {
-        if (sfu__x86_64_in_range(addr, mem->ranges[i].start, mem->ranges[i].end))
-            return true;
-    }
-    return false;
-}
-
-/* Read the 8-byte word at addr into *out.  Returns 0 on success, nonzero
- * (SFU_PORT_READ_*) when refused; *out is untouched then.  ctx is a
- * `struct sfu_port_mem *` or NULL.  Matches the core's read callback.
- * x86 would tolerate unaligned reads, but a saved slot is always 8-aligned,
- * so an unaligned address means corrupt data and is refused. */
 static inline int sfu_x86_64_read(void *ctx, uint64_t addr, uint64_t *out)
 {
-    if ((addr & 7u) != 0)
-        return SFU_PORT_READ_UNALIGNED;
-    if (!sfu__x86_64_allowed(ctx, addr))
-        return SFU_PORT_READ_OUTSIDE;
-    *out = *(const volatile uint64_t *)(uintptr_t)addr;
-    return SFU_PORT_READ_OK;
+    return sfu_port_mem_read(ctx, addr, out);
 }
 
 /* No pointer signing on x86_64 (CET shadow stacks do not alter the value
@@ -334,7 +263,7 @@ sfu_x86_64_trap_at(void *ctx, uint64_t pc, uint64_t sp)
     if ((sp & 15u) != 0 || sp > UINT64_MAX - SFU_X86_64_TF_SIZE)
         return NULL;
     for (off = 0; off < SFU_X86_64_TF_SIZE; off += 8u) {
-        if (!sfu__x86_64_allowed(ctx, sp + off))
+        if (!sfu__port_allowed(ctx, sp + off))
             return NULL;
     }
     return (const struct sfu_x86_64_trap_frame *)(uintptr_t)sp;
