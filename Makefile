@@ -10,7 +10,7 @@ CORE_HDRS := core/sfu.h core/sfu_format.h
 .PHONY: help deps toolchains tools test run bench size fuzz clean
 
 help:
-	@echo "make run         build both QEMU firmware images and show their panic backtraces"
+	@echo "make run         boot both QEMU boards: panic and fault dumps, interrupt panic, timer summaries"
 	@echo "make test        install what is missing, then run every test suite"
 	@echo "make bench       speed per frame: sfu against frame pointers, libgcc, libunwind"
 	@echo "make size        code size and stack use of the core, against libgcc's unwinder"
