@@ -274,6 +274,74 @@ static inline void dc_check_reduced(const struct wc_core *r, const uint8_t *data
 	}
 }
 
+/* Misuse of the API is SFU_E_ARG, never a crash (once per process). */
+static inline int dc_read_zero(void *ctx, uint64_t addr, uint64_t *out)
+{
+	(void)ctx;
+	(void)addr;
+	*out = 0;
+	return 0;
+}
+
+static inline void dc_check_args(void)
+{
+	static int done;
+	static const uint8_t hdr[SFU_HDR_SIZE] = { 0xe2, 0xde, 3, 0, SFU_ABI_AMD64_LE, 0, (uint8_t)-8 };
+	const struct wc_core *c = &wc_core_default;
+	sfu_section sec, many[2];
+	sfu_fde fde;
+	sfu_fre fre;
+	sfu_row row;
+	sfu_frame fr[2];
+	sfu_regs regs;
+	sfu_port port, noread;
+	union {
+		sfu_cursor cur;
+		uint64_t room[64];
+	} cu;
+	size_t n;
+	if (done)
+		return;
+	done = 1;
+	memset(&regs, 0, sizeof regs);
+	memset(&port, 0, sizeof port);
+	port.read = dc_read_zero;
+	noread = port;
+	noread.read = NULL;
+	FZ_REQUIRE(c->section_init(&sec, hdr, sizeof hdr, 0) == SFU_OK, "the empty V3 header is refused");
+	FZ_REQUIRE(c->section_init(NULL, hdr, sizeof hdr, 0) == SFU_E_ARG, "sfu_section_init(NULL section)");
+	FZ_REQUIRE(c->section_init(&many[0], NULL, 5, 0) == SFU_E_ARG, "sfu_section_init(NULL data)");
+	FZ_REQUIRE(sizeof(size_t) < 8 || c->section_init(&many[0], hdr, (size_t)0x80000000u * 2u, 0) == SFU_E_ARG,
+	           "sfu_section_init with 4 GiB");
+	FZ_REQUIRE(c->section_split(many, 2, NULL, hdr, sizeof hdr, 0, 0) == SFU_E_ARG, "sfu_section_split(NULL n)");
+	FZ_REQUIRE(c->section_split(NULL, 2, &n, hdr, sizeof hdr, 0, 0) == SFU_E_ARG, "sfu_section_split(NULL secs)");
+	FZ_REQUIRE(c->section_validate(NULL, NULL) == SFU_E_ARG, "sfu_section_validate(NULL)");
+	FZ_REQUIRE(c->fde_get(&sec, 0, &fde) == SFU_E_ARG, "sfu_fde_get past num_fdes");
+	FZ_REQUIRE(c->fde_get(NULL, 0, &fde) == SFU_E_ARG && c->fde_get(&sec, 0, NULL) == SFU_E_ARG,
+	           "sfu_fde_get(NULL)");
+	(void)fre;
+	FZ_REQUIRE(c->find_fde(NULL, 0, &fde, NULL) == SFU_E_ARG && c->find_fde(&sec, 0, NULL, NULL) == SFU_E_ARG,
+	           "sfu_find_fde(NULL)");
+	FZ_REQUIRE(c->find_row(NULL, 0, &row) == SFU_E_ARG && c->find_row(&sec, 0, NULL) == SFU_E_ARG,
+	           "sfu_find_row(NULL)");
+	FZ_REQUIRE(c->find_row_n(NULL, 1, 0, &row) == SFU_E_ARG && c->find_row_n(&sec, 1, 0, NULL) == SFU_E_ARG,
+	           "sfu_find_row_n(NULL)");
+	FZ_REQUIRE(c->find_row_n(NULL, 0, 0, &row) == SFU_E_NOINFO, "sfu_find_row_n over no sections");
+	FZ_REQUIRE(c->cursor_init(NULL, &sec, 1, &port, &regs) == SFU_E_ARG &&
+	               c->cursor_init(&cu.cur, &sec, 1, NULL, &regs) == SFU_E_ARG &&
+	               c->cursor_init(&cu.cur, &sec, 1, &noread, &regs) == SFU_E_ARG &&
+	               c->cursor_init(&cu.cur, &sec, 1, &port, NULL) == SFU_E_ARG &&
+	               c->cursor_init(&cu.cur, NULL, 1, &port, &regs) == SFU_E_ARG,
+	           "sfu_cursor_init with a NULL argument");
+	FZ_REQUIRE(c->cursor_step(NULL) == SFU_E_ARG, "sfu_cursor_step(NULL)");
+	FZ_REQUIRE(c->backtrace(&sec, 1, &port, &regs, fr, 2, NULL) == SFU_E_ARG &&
+	               c->backtrace(&sec, 1, &port, &regs, NULL, 2, &n) == SFU_E_ARG &&
+	               c->backtrace(&sec, 1, NULL, &regs, fr, 2, &n) == SFU_E_ARG,
+	           "sfu_backtrace with a NULL argument");
+	FZ_REQUIRE(c->backtrace(&sec, 1, &port, &regs, NULL, 0, &n) == SFU_E_FULL && n == 0,
+	           "sfu_backtrace with no room: SFU_E_FULL and no frame");
+}
+
 /* Check one section (data, size, addr) with the default core, and the
  * reduced ones against it.  `given` are extra PCs. */
 static inline void dc_check_section(const uint8_t *data, size_t size, uint64_t addr, const uint64_t *given,
@@ -286,6 +354,7 @@ static inline void dc_check_section(const uint8_t *data, size_t size, uint64_t a
 	int err, err2, verr, herr;
 	size_t n, p;
 
+	dc_check_args();
 	memset(&sec, 0, sizeof sec);
 	memset(&sec2, 0, sizeof sec2);
 	err = core->section_init(&sec, data, size, addr);

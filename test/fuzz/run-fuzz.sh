@@ -7,8 +7,8 @@
 # other, for FUZZ_SECONDS (default 180) on a working copy of its committed
 # corpus (build/fuzz/work/<harness>; the committed corpus is not touched).
 # A finding stops libFuzzer; the harness is restarted for the time left, up
-# to FUZZ_MAX_FINDINGS (default 3) distinct findings, the same failure twice
-# ends that harness.  Every finding is copied into
+# to FUZZ_MAX_FINDINGS (default 3) distinct findings (by the failure's
+# message); the same failure twice ends that harness.  Every finding is copied into
 # test/fuzz/regressions/<harness>/new-<hash> with a .note holding what broke,
 # for a human to name and commit.  Prints per harness: executions, edges
 # covered (libFuzzer's cov:), findings.  Exits non-zero if anything was
@@ -68,18 +68,26 @@ for h in $FUZZ_HARNESSES; do
 			status=1
 			break
 		fi
-		sum=$(sha1sum "$crash" | cut -c1-12)
-		dest=$reg/new-$sum
+		status=1
+		# The same failure again: not a new finding; stop this harness.
+		sig=$(echo "$why" | sed 's/ (.*//')
+		case "$seen" in *"|$sig|"*)
+			echo "run-fuzz.sh: $h: the same failure again ($why); stopping" >&2
+			break ;;
+		esac
+		seen="$seen|$sig|"
+		sum=$(sha1sum "$crash" | cut -c1-40)
+		dest=$reg/new-$(echo "$sum" | cut -c1-12)
 		if ! cmp -s "$crash" "$dest" 2>/dev/null; then
 			cp "$crash" "$dest"
 			echo "$why (found by run-fuzz.sh; name this file and commit it)" >"$dest.note"
 		fi
 		found=$((found + 1))
 		files="$files $dest"
-		status=1
 		echo "run-fuzz.sh: $h: finding: $why -> $dest" >&2
-		case "$seen" in *"|$why|"*) break ;; esac
-		seen="$seen|$why|"
+		# A seed that fails would stop every restart at once: drop it
+		# from the working copy.
+		(cd "$work" && sha1sum -- * 2>/dev/null | awk -v s="$sum" '$1 == s { print $2 }' | xargs -r rm -f --)
 		[ "$found" -lt "$max_findings" ] || break
 	done
 	line="$h: executions $execs, edges $edges, findings $found${files:+ ($(echo $files))}"

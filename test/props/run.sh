@@ -10,7 +10,10 @@
 #    -Wcast-align=strict, since its plain -Wcast-align says nothing on
 #    targets that allow unaligned access.  Any warning fails the case with
 #    the count; the full list is in build/props/warnings-<compiler>.txt.
-# 2. props/walk/<image> and props/chain/<image>: test/props/images.sh
+# 2. props/validate-linear: sfu_section_validate on a section whose FDEs
+#    all share one FRE block must cost about what a well-formed section of
+#    the same size costs (linear.c; CPU time, generous margin).
+# 3. props/walk/<image> and props/chain/<image>: test/props/images.sh
 #    builds small images with gcc 12 (V1), 14 (V2) and 16 (V3) for x86_64,
 #    aarch64 (plain, pac-ret, big-endian) and s390x; props.c walks each one
 #    PROPS_WALKS times (default 10000) under ASan+UBSan (see props.c).
@@ -54,7 +57,14 @@ warn_case clang-armv7m clang clang --target=armv7m-none-eabi
 warn_case clang-aarch64 clang clang --target=aarch64-none-elf
 warn_case gcc-aarch64 gcc-aarch64-linux-gnu aarch64-linux-gnu-gcc -Wcast-align=strict
 
-# ---- 2. walk properties on real images ---------------------------------------
+# ---- 2. validate stays linear on hostile sections ------------------------------
+if gcc -std=c99 -O2 -Wall -Wextra -Werror -Icore -o "$out/linear" test/props/linear.c >"$out/linear.log" 2>&1; then
+	"$out/linear" || status=1
+else
+	fail props/validate-linear "does not build: $(grep -m1 -E 'error|warning' "$out/linear.log")"
+fi
+
+# ---- 3. walk properties on real images ---------------------------------------
 if ! sh test/props/images.sh "$out" >"$out/images.log" 2>&1; then
 	fail props/images "cannot build the test images ($(tail -1 "$out/images.log")); the toolchain chroots come from: make toolchains"
 	exit 1
