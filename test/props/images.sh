@@ -7,11 +7,13 @@
 #
 # For each suite (bookworm V1, trixie V2, sid V3) and architecture
 # (x86_64, aarch64, aarch64 with pac-ret, aarch64 big-endian, s390x on sid)
-# it compiles src/frames.c at -O0 and -O2 and the start file, links an image
-# with src/image.ld, and writes next to each object and image FILE.sframe
-# (the raw section bytes, objcopy -O binary) and a line in OUTDIR/manifest:
+# it compiles src/frames.c and src/calls.c at -O0 and -O2 and the start
+# file, links an image with src/image.ld (and `ld -r` output, and for x86_64
+# and aarch64 a shared object whose PLT gets PC-mask FDEs), and writes next
+# to each object and image FILE.sframe (the raw section bytes, objcopy -O
+# binary) and a line in OUTDIR/manifest:
 #
-#   PATH.sframe ADDR SUITE ARCH KIND      (KIND: obj, elf or ldr)
+#   PATH.sframe ADDR SUITE ARCH KIND      (KIND: obj, elf, ldr or so)
 #
 # ADDR is the section's run-time address (0 for relocatable files, whose
 # function starts are unrelocated).  OUTDIR must be inside the repository
@@ -71,11 +73,21 @@ for a in $arches; do
 	esac
 	cflags="-g0 -fasynchronous-unwind-tables -fno-stack-protector -ffreestanding -fno-pic -fno-pie -Wa,--gsframe $fl"
 	run $cc $cflags -c $src/start-$st.S -o "$d/start.o"
+	so=
 	for o in O0 O2; do
 		run $cc $cflags -$o -c $src/frames.c -o "$d/frames-$o.o"
-		run $ld -nostdlib -static -T $src/image.ld -o "$d/img-$o.elf" "$d/start.o" "$d/frames-$o.o"
-		run $ld -r -o "$d/ldr-$o.o" "$d/start.o" "$d/frames-$o.o"
-		for f in frames-$o.o:obj img-$o.elf:elf ldr-$o.o:ldr; do
+		run $cc $cflags -$o -c $src/calls.c -o "$d/calls-$o.o"
+		run $ld -nostdlib -static -T $src/image.ld -o "$d/img-$o.elf" "$d/start.o" "$d/frames-$o.o" "$d/calls-$o.o"
+		run $ld -r -o "$d/ldr-$o.o" "$d/start.o" "$d/frames-$o.o" "$d/calls-$o.o"
+		# A shared object: the linker adds PLT FDEs (PC-mask ones on
+		# x86_64).  x86_64 and aarch64 only: enough for the PLT shapes.
+		case $a in
+		x86_64|aarch64)
+			run $cc $cflags -$o -fPIC -DWITH_PLT -c $src/calls.c -o "$d/calls-pic-$o.o"
+			run $ld -shared -o "$d/plt-$o.so" "$d/calls-pic-$o.o"
+			so=plt-$o.so:so ;;
+		esac
+		for f in frames-$o.o:obj img-$o.elf:elf ldr-$o.o:ldr $so; do
 			file=$d/${f%:*}
 			kind=${f#*:}
 			addr=$(sfaddr "$file")

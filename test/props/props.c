@@ -3,8 +3,9 @@
  *   props MANIFEST [WALKS]
  *
  * MANIFEST is test/props/images.sh's list of extracted .sframe sections;
- * every linked image in it (kind "elf") is walked WALKS times (default
- * 3000) from random register sets over random stack contents, with a
+ * every linked image and shared object in it (kinds "elf", "so") is walked
+ * WALKS times (default 3000) from random register sets over random stack
+ * contents, with a
  * deterministic PRNG seeded from the image's name:
  *   - half the walks start anywhere (a PC with or without SFrame info, any
  *     SP and FP) over a stack of random words, code addresses and stack
@@ -240,7 +241,7 @@ int main(int argc, char **argv)
 		int err, pac;
 
 		if (sscanf(line, "%2047s %llx %63s %63s %15s", path, &addr, suite, arch, kind) != 5 ||
-		    strcmp(kind, "elf") != 0)
+		    (strcmp(kind, "elf") != 0 && strcmp(kind, "so") != 0))
 			continue;
 		base = strrchr(path, '/');
 		snprintf(name, sizeof name, "%s-%s-%s", suite, arch, base ? base + 1 : path);
@@ -292,7 +293,7 @@ int main(int argc, char **argv)
 	}
 	fclose(m);
 	if (!images) {
-		printf("FAIL props/manifest: no linked image in %s\n", argv[1]);
+		printf("FAIL props/manifest: no linked image or shared object in %s\n", argv[1]);
 		status = 1;
 	}
 	return status;
