@@ -1173,7 +1173,7 @@ SFU__FN int sfu_section_validate(const sfu_section *sec, uint32_t *bad_fde)
 		sfu_fde fde;
 		sfu_fre fre;
 		sfu_row row;
-		uint32_t off, prev = 0;
+		uint32_t off, prev = 0, budget;
 		err = sfu_fde_get(sec, i, &fde);
 		if (err)
 			break;
@@ -1182,8 +1182,13 @@ SFU__FN int sfu_section_validate(const sfu_section *sec, uint32_t *bad_fde)
 			break;
 		}
 		prev_start = fde.start;
+		/* The FREs of all FDEs must add up to the header's count, which
+		 * init bounded by the FRE sub-section's size.  Scanning no more
+		 * than what is left of that count keeps validation linear in the
+		 * section size even when FDEs share one block of FREs. */
+		budget = fde.num_fres < sec->num_fres - total ? fde.num_fres : sec->num_fres - total;
 		off = fde.fre_off;
-		for (k = 0; k < fde.num_fres && !err; k++) {
+		for (k = 0; k < budget && !err; k++) {
 			err = sfu_fre_get(sec, &fde, off, &fre);
 			if (err)
 				break;
@@ -1194,6 +1199,8 @@ SFU__FN int sfu_section_validate(const sfu_section *sec, uint32_t *bad_fde)
 			prev = fre.start;
 			off = fre.next;
 		}
+		if (!err && budget < fde.num_fres)
+			err = SFU_E_FRE_COUNT;
 		if (err)
 			break;
 		total += fde.num_fres;

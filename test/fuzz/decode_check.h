@@ -37,13 +37,17 @@ static inline int dc_validate_by_hand(const struct wc_core *core, const sfu_sect
 	uint64_t prev_start = 0;
 	for (i = 0; i < sec->num_fdes; i++) {
 		sfu_fde fde;
-		uint32_t off, prev = 0;
+		uint32_t off, prev = 0, budget;
 		int err = core->fde_get(sec, i, &fde);
 		if (!err && (sec->flags & SFU_F_FDE_SORTED) && i && fde.start < prev_start)
 			err = SFU_E_UNSORTED;
 		prev_start = fde.start;
 		off = fde.fre_off;
-		for (k = 0; !err && k < fde.num_fres; k++) {
+		/* The contract keeps validation linear: an FDE whose FREs would
+		 * take the running total past the header's count is a count
+		 * error, after its FREs within the count were checked. */
+		budget = err || fde.num_fres < sec->num_fres - total ? fde.num_fres : sec->num_fres - total;
+		for (k = 0; !err && k < budget; k++) {
 			sfu_fre fre;
 			sfu_row row;
 			err = core->fre_get(sec, &fde, off, &fre);
@@ -56,6 +60,8 @@ static inline int dc_validate_by_hand(const struct wc_core *core, const sfu_sect
 			prev = fre.start;
 			off = fre.next;
 		}
+		if (!err && budget < fde.num_fres)
+			err = SFU_E_FRE_COUNT;
 		if (err) {
 			*bad = i;
 			return err;

@@ -230,7 +230,9 @@ static const table_row table[] = {
 	{ { "v3-attribute-past-end", SFU_E_FDE_FREOFF, m_attr_past }, FX_AMD64_V3 },
 	{ { "fde-fre-count-overflows", SFU_E_FRE_COUNT, m_fde_nfres }, FX_AMD64_V1 },
 	{ { "v3-fre-count-overflows", SFU_E_FRE_COUNT, m_fde_nfres_v3 }, FX_AMD64_V3 },
-	{ { "v3-fre-count-runs-off-end", SFU_E_FRE_TRUNC, m_fde_nfres_tail }, FX_AMD64_V3 },
+	/* Checked against the header's remaining count before the FREs are
+	 * read past it (validation stays linear). */
+	{ { "v3-fre-count-exceeds-header", SFU_E_FRE_COUNT, m_fde_nfres_tail }, FX_AMD64_V3 },
 	{ { "fre-type-3", SFU_E_FRE_TYPE, m_fre_type }, FX_AMD64_V2 },
 	{ { "fde-type-2", SFU_E_FDE_TYPE, m_fde_type }, FX_AMD64_V3 },
 	{ { "info2-unused-bits", SFU_E_FDE_TYPE, m_info2_bits }, FX_AMD64_V3 },
