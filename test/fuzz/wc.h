@@ -278,7 +278,7 @@ static inline const char *wc_cursor_agrees(const struct wc_env *e, const struct 
 		} else if (rc == SFU_E_READ) {
 			return "SFU_E_READ without a refused read in that step";
 		}
-		if (was_unknown && lr == SFU_OK) {
+		if (was_unknown && lr == SFU_OK && rc != SFU_E_DEPTH) { /* DEPTH: the step did nothing */
 			int ra_fp = row.ra.kind != SFU_RULE_SAME && row.ra.kind != SFU_RULE_UNDEF && row.ra.base == SFU_REG_FP;
 			int fp_fp = row.fp.kind != SFU_RULE_SAME && row.fp.base == SFU_REG_FP;
 			if (row.cfa.base == SFU_REG_FP && (rc != SFU_E_UNSAFE || ctx.log.reads != reads0))
