@@ -328,7 +328,8 @@ enum sfu_how {
 	SFU_HOW_START = 0, /* the registers the walk started from */
 	SFU_HOW_SFRAME,    /* an SFrame row of the callee */
 	SFU_HOW_FP,        /* frame-pointer fallback (SFU_FP_FALLBACK) */
-	SFU_HOW_TRAP       /* the port's trap frame: interrupted context */
+	SFU_HOW_TRAP,      /* the port's trap frame: interrupted context */
+	SFU_HOW_NULL_CALL  /* out of PC 0: a call through a null pointer */
 };
 
 typedef struct sfu_frame {
@@ -1372,6 +1373,39 @@ SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu_row *tmp, const sfu_
 	return sfu__find_row_n(c->secs, c->nsecs, pc, tmp);
 }
 
+/* Out of PC 0 reached by a call through a null pointer (the call happened,
+ * the callee never ran): amd64's call pushed the return address, so it is
+ * at [SP] and the caller's SP is SP + 8; aarch64 and s390x branch-and-link
+ * left it in the link register and did not touch SP. */
+static SFU__NOINLINE int sfu__null_call_step(sfu_cursor *c)
+{
+	uint64_t ra, sp = c->regs.sp;
+	int err;
+	if (SFU__AMD64(c->abi)) {
+		err = sfu__read(c, sp, &ra);
+		if (err)
+			return err;
+		sp += 8u;
+	} else {
+		ra = c->regs.ra;
+	}
+	if (ra == 0)
+		return SFU_END;
+	if ((c->port->stack_lo || c->port->stack_hi) && (sp < c->port->stack_lo || sp > c->port->stack_hi))
+		return SFU_E_STACK_BOUNDS;
+	c->regs.pc = ra;
+	c->regs.sp = sp;
+	c->regs.ra = 0;
+	c->regs.dwarf = NULL;
+	c->regs.ndwarf = 0;
+	c->cfa = sp;
+	c->exact = 0;
+	c->full = 0;
+	c->how = SFU_HOW_NULL_CALL;
+	c->depth++;
+	return SFU_OK;
+}
+
 /* Exception vector code has no SFrame info; the port knows the trap frame
  * there.  Out of line: its register block stays off the common path's
  * stack. */
@@ -1417,8 +1451,15 @@ SFU__FN int sfu_cursor_step(sfu_cursor *c)
 		return SFU_E_ARG;
 	if (c->depth + 1u >= SFU_DEPTH_CAP)
 		return SFU_E_DEPTH;
-	if (c->regs.pc == 0)
-		return SFU_END;
+	if (c->regs.pc == 0) {
+		/* PC 0 with all registers known (first frame, trap frame) is a
+		 * call through a null function pointer: the caller's return
+		 * address is where the call left it.  Elsewhere, PC 0 ends the
+		 * stack. */
+		if (!c->full)
+			return SFU_END;
+		return sfu__null_call_step(c);
+	}
 
 	/* A return address may be the first byte of the next function (after a
 	 * call to a noreturn function): look the caller up at ra - 1.  The

@@ -34,6 +34,9 @@ EX_NOINLINE EX_NORETURN void chain_f(int depth, enum ex_action act)
     case EX_ACT_UDF:
         leaf_udf();
         break;
+    case EX_ACT_NULLCALL:
+        ex_null_fn();
+        break;
     case EX_ACT_CORRUPT:
         corrupt_records((int)scratch[0] + 1);
     case EX_ACT_BADFP:

@@ -167,6 +167,7 @@ enum ex_action {
     EX_ACT_PANIC,   /* panic() at the bottom of the chain */
     EX_ACT_NULL,    /* load through a null pointer in a leaf */
     EX_ACT_UDF,     /* undefined instruction in a leaf */
+    EX_ACT_NULLCALL, /* call through a null function pointer */
     EX_ACT_CORRUPT, /* smash saved frame records, then panic */
     EX_ACT_BADFP,   /* smash only the saved FP, then panic */
     EX_ACT_LOOP,    /* make a frame record point at itself, then panic */
@@ -192,6 +193,7 @@ void leaf_spin(volatile int *armed, uint32_t n);
 /* Set by leaf_spin for the irqpanic scenario: the next tick panics. */
 extern volatile int ex_watchdog_armed;
 extern const volatile int *volatile ex_null_ptr;
+extern void (*volatile ex_null_fn)(void);
 
 /* corrupt.c */
 EX_NORETURN void corrupt_records(int depth);

@@ -10,6 +10,9 @@
 /* Stays NULL.  Volatile so gcc cannot see the null pointer and replace
  * the load with a trap of its own (-fisolate-erroneous-paths). */
 const volatile int *volatile ex_null_ptr;
+/* Called by the nullcall scenario: the call happens, the CPU faults
+ * fetching from address 0, and the trap frame's PC is 0. */
+void (*volatile ex_null_fn)(void);
 
 EX_NOINLINE int leaf_load(const volatile int *p)
 {

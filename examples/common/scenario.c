@@ -188,6 +188,7 @@ static void scen_panic(void) { run_chain(EX_ACT_PANIC); }
 static void scen_irqpanic(void) { run_chain(EX_ACT_IRQPANIC); }
 static void scen_null(void) { run_chain(EX_ACT_NULL); }
 static void scen_udf(void) { run_chain(EX_ACT_UDF); }
+static void scen_nullcall(void) { run_chain(EX_ACT_NULLCALL); }
 static void scen_corrupt(void) { run_chain(EX_ACT_CORRUPT); }
 static void scen_badfp(void) { run_chain(EX_ACT_BADFP); }
 static void scen_loop(void) { run_chain(EX_ACT_LOOP); }
@@ -347,6 +348,7 @@ static const struct scenario scenarios[] = {
     { "panic", scen_panic, EX_PANIC, "panic() at the bottom of a 6-deep chain" },
     { "null", scen_null, EX_FAULT, "null-pointer load in a frameless leaf" },
     { "udf", scen_udf, EX_FAULT, "undefined instruction in a frameless leaf" },
+    { "nullcall", scen_nullcall, EX_FAULT, "call through a null function pointer" },
     { "timer", scen_timer, EX_PASS, "timer ticks during a deep workload, each one unwound" },
     { "irqpanic", scen_irqpanic, EX_PANIC, "panic in the timer interrupt handler" },
     { "corrupt", scen_corrupt, EX_PANIC, "saved FP and RA overwritten, then panic" },

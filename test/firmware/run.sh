@@ -38,12 +38,12 @@ jobs=${SFU_FW_JOBS:-2}
 expected=test/firmware/expected.txt
 
 images="aarch64-virt aarch64-virt-pac x86_64-pc aarch64-virt-lld x86_64-pc-lld"
-scenarios="hello panic null udf irqpanic timer corrupt badfp loop badsp"
+scenarios="hello panic null udf nullcall irqpanic timer corrupt badfp loop badsp"
 # Ticks on every instruction boundary (prologues, epilogues): slower, so on
 # the GNU ld images only.
 singlestep_images="aarch64-virt aarch64-virt-pac x86_64-pc"
 # The pac-ret image must give the non-PAC image's traces.
-pac_scenarios="panic null udf irqpanic badfp"
+pac_scenarios="panic null udf nullcall irqpanic badfp"
 
 QEMU_aarch64=${QEMU_aarch64:-qemu-system-aarch64}
 QEMU_x86_64=${QEMU_x86_64:-qemu-system-x86_64}

@@ -393,6 +393,17 @@ static inline const char *wc_check_walk(const struct wc_env *e, struct wc_result
 			exact = 1;
 			full = 1;
 			break;
+		case SFU_HOW_NULL_CALL:
+			/* Out of PC 0 with all registers known: the caller's
+			 * return address is at [SP] (amd64) or in the link
+			 * register, SP + 8 or unchanged. */
+			if (p->pc != 0 || !full)
+				return "null-call frame from a PC other than 0, or without full registers";
+			if (f->sp != p->sp + (e->secs && e->nsecs && e->secs[0].abi == SFU_ABI_AMD64_LE ? 8u : 0u))
+				return "null-call frame with the wrong SP";
+			exact = 0;
+			full = 0;
+			break;
 		case SFU_HOW_FP:
 			if (!core->fp_fallback)
 				return "frame-pointer frame with SFU_FP_FALLBACK off";

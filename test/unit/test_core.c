@@ -941,6 +941,52 @@ static void test_fp_unknown(void)
 	end("step refused-fp-read-makes-fp-unknown");
 }
 
+/* A call through a null function pointer: the trap frame (or first frame)
+ * has PC 0; the caller is found from the return address the call left. */
+static void test_null_call(void)
+{
+	static sfb_sec s;
+	static mem m;
+	sfu_section sec;
+	sfu_port port = { mem_read, NULL, NULL, &m, 0, 0 };
+	sfu_frame fr[8];
+	size_t n, nf;
+	int err;
+	static const int32_t w16[] = { 16, -16 }, w0[] = { 0 };
+	begin();
+	sfb_init(&s, 3, SFU_ABI_AMD64_LE);
+	sfb_add_fre(sfb_add_fde(&s, 0x100000, 0x10), 0, 1, 1, 2, w16); /* caller: CFA = sp+16 */
+	sfb_add_fre(sfb_add_fde(&s, 0x100010, 0x10), 0, 1, 1, 0, w0);  /* entry: outermost */
+	n = sfb_build(&s, g_buf, sizeof g_buf);
+	sfu_section_init(&sec, g_buf, n, s.addr);
+	memset(&m, 0, sizeof m);
+	m.base = 0xe000;
+	mem_put(&m, 0xe000, 0x100008);  /* the call pushed RA into the caller */
+	mem_put(&m, 0xe010, 0x100014);  /* caller's RA (CFA 0xe018 - 8) */
+	{
+		sfu_regs r = { 0, 0xe000, 0, 0, NULL, 0 };
+		err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
+	}
+	EXPECT(err == SFU_END && nf == 3 && fr[0].pc == 0 && fr[1].pc == 0x100008 && fr[1].how == SFU_HOW_NULL_CALL &&
+	       fr[1].sp == 0xe008 && fr[2].pc == 0x100014, "amd64: %s after %zu frames", E(err), nf);
+	/* aarch64: RA in the link register, SP unchanged. */
+	{
+		static sfb_sec a;
+		static const int32_t w0a[] = { 0 };
+		sfb_init(&a, 3, SFU_ABI_AARCH64_LE);
+		sfb_add_fre(sfb_add_fde(&a, 0x400000, 0x10), 0, 1, 1, 0, w0a); /* outermost */
+		n = sfb_build(&a, g_buf, sizeof g_buf);
+		sfu_section_init(&sec, g_buf, n, a.addr);
+		{
+			sfu_regs r = { 0, 0xe000, 0, 0x400008, NULL, 0 };
+			err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
+		}
+		EXPECT(err == SFU_END && nf == 2 && fr[1].pc == 0x400008 && fr[1].sp == 0xe000 && fr[1].how == SFU_HOW_NULL_CALL,
+		       "aarch64: %s after %zu frames", E(err), nf);
+	}
+	end("step null-function-pointer-call");
+}
+
 int main(void)
 {
 	test_malformed();
@@ -964,6 +1010,7 @@ int main(void)
 	test_outermost();
 	test_trap();
 	test_split();
+	test_null_call();
 	fprintf(stderr, "unit: %d cases, %d failed\n", g_cases, g_failed);
 	return g_failed != 0;
 }
