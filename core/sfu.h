@@ -819,7 +819,7 @@ static bool sfu__is_fp(unsigned abi, unsigned long r)
 
 /* One FLEX (control, offset) pair into a rule (spec 3.2).  The control word
  * is unsigned: undo the sign extension of its width. */
-static int sfu__flex_rule(unsigned abi, uint32_t wsize, int32_t ctl_word, int32_t off, bool is_cfa, sfu_rule *r)
+SFU__INLINE int sfu__flex_rule(unsigned abi, uint32_t wsize, int32_t ctl_word, int32_t off, bool is_cfa, sfu_rule *r)
 {
 	uint32_t ctl = (uint32_t)ctl_word & (wsize == 4 ? 0xffffffffu : ((1u << (8u * wsize)) - 1u));
 	unsigned long regnum = SFU_FLEX_REGNUM(ctl);
@@ -845,7 +845,7 @@ static int sfu__flex_rule(unsigned abi, uint32_t wsize, int32_t ctl_word, int32_
 /* The RA or FP entry of a FLEX FRE at data word *i, if any words are left:
  * a (control, offset) pair, or one 0 control word of padding that leaves
  * the rule as it is.  Advances *i. */
-static int sfu__flex_next(const sfu_section *sec, const sfu_fre *fre, unsigned abi, unsigned *i, sfu_rule *r)
+SFU__INLINE int sfu__flex_next(const sfu_section *sec, const sfu_fre *fre, unsigned abi, unsigned *i, sfu_rule *r)
 {
 	int32_t ctl;
 	if (*i >= fre->count)
