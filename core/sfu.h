@@ -1369,6 +1369,17 @@ SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu_row *tmp, const sfu_
 	if (c->cache)
 		return sfu__cache_find(c, pc, tmp, out);
 #endif
+	/* A lookup that succeeds writes every field; clearing them first only
+	 * keeps gcc's -Wmaybe-uninitialized (gcc 14, -O2, -Werror builds of
+	 * users) from seeing a path that does not exist.  Field by field: no
+	 * memset in a freestanding image. */
+	tmp->func_start = 0;
+	tmp->func_size = tmp->fre_start = 0;
+	tmp->cfa.kind = tmp->ra.kind = tmp->fp.kind = SFU_RULE_UNDEF;
+	tmp->cfa.base = tmp->ra.base = tmp->fp.base = SFU_REG_CFA;
+	tmp->cfa.off = tmp->ra.off = tmp->fp.off = 0;
+	tmp->abi = tmp->mangled_ra = tmp->signal = tmp->flex = 0;
+	tmp->sp_from_cfa = 0;
 	*out = tmp;
 	return sfu__find_row_n(c->secs, c->nsecs, pc, tmp);
 }

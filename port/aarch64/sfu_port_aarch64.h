@@ -243,16 +243,11 @@ sfu_aarch64_trap_at(void *ctx, uint64_t pc, uint64_t sp)
 {
 #if SFU_PORT_TRAP_SYMBOL
     uint64_t ret = (uint64_t)(uintptr_t)sfu_aarch64_trap_ret;
-    uint64_t off;
 
     if (pc != ret && pc != ret - 1u)
         return NULL;
-    if ((sp & (SFU_AARCH64_STACK_ALIGN - 1u)) != 0 || sp > UINT64_MAX - SFU_AARCH64_TF_SIZE)
+    if (!sfu_port_mem_block_ok(ctx, sp, SFU_AARCH64_TF_SIZE, SFU_AARCH64_STACK_ALIGN))
         return NULL;
-    for (off = 0; off < SFU_AARCH64_TF_SIZE; off += 8u) {
-        if (!sfu__port_allowed(ctx, sp + off))
-            return NULL;
-    }
     return (const struct sfu_aarch64_trap_frame *)(uintptr_t)sp;
 #else
     (void)ctx;

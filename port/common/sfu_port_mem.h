@@ -73,6 +73,20 @@ static inline bool sfu__port_allowed(const void *ctx, uint64_t addr)
     return false;
 }
 
+/* True if the size bytes at addr (a trap frame) are align-aligned and every
+ * word of them may be read. */
+static inline bool sfu_port_mem_block_ok(const void *ctx, uint64_t addr, uint64_t size, uint64_t align)
+{
+    uint64_t off;
+    if ((addr & (align - 1u)) != 0 || addr > UINT64_MAX - size)
+        return false;
+    for (off = 0; off < size; off += 8u) {
+        if (!sfu__port_allowed(ctx, addr + off))
+            return false;
+    }
+    return true;
+}
+
 /* Read the 8-byte word at addr into *out.  Returns 0 on success, nonzero
  * (SFU_PORT_READ_*) when refused; *out is untouched then.  ctx is a
  * `struct sfu_port_mem *` or NULL.  Matches the core's read callback. */

@@ -254,18 +254,13 @@ sfu_x86_64_trap_at(void *ctx, uint64_t pc, uint64_t sp)
 {
 #if SFU_PORT_TRAP_SYMBOL
     uint64_t ret = (uint64_t)(uintptr_t)sfu_x86_64_trap_ret;
-    uint64_t off;
 
     if (pc != ret && pc != ret - 1u)
         return NULL;
     /* 16, not SFU_X86_64_STACK_ALIGN: the stub calls with the frame
      * 16-aligned (see the trap frame layout). */
-    if ((sp & 15u) != 0 || sp > UINT64_MAX - SFU_X86_64_TF_SIZE)
+    if (!sfu_port_mem_block_ok(ctx, sp, SFU_X86_64_TF_SIZE, 16u))
         return NULL;
-    for (off = 0; off < SFU_X86_64_TF_SIZE; off += 8u) {
-        if (!sfu__port_allowed(ctx, sp + off))
-            return NULL;
-    }
     return (const struct sfu_x86_64_trap_frame *)(uintptr_t)sp;
 #else
     (void)ctx;

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The core builds freestanding and leaves no undefined symbol (DESIGN.md,
-# "Core contract"): for each compiler x target x configuration, compile a TU
+# "Core contract"): for each compiler (gcc 12, clang 14, and gcc 14 / gcc 16
+# from the trixie / sid chroots, whose newer warnings users will see under
+# -Werror) x target x configuration, compile a TU
 # that defines SFU_IMPLEMENTATION with the bare-metal flags and check that
 # `nm -u` on the object is empty (an implicit memcpy/memset would show here).
 set -u
@@ -19,6 +21,10 @@ targets=(
 	"gcc-aarch64|aarch64-linux-gnu-gcc|-mgeneral-regs-only"
 	"clang-x86_64|clang --target=x86_64-none-elf|-mno-red-zone -mgeneral-regs-only"
 	"clang-aarch64|clang --target=aarch64-none-elf|-mgeneral-regs-only"
+	"gcc14-x86_64|tools/toolchain.sh run trixie gcc|-mno-red-zone -mgeneral-regs-only"
+	"gcc14-aarch64|tools/toolchain.sh run trixie aarch64-linux-gnu-gcc|-mgeneral-regs-only"
+	"gcc16-x86_64|tools/toolchain.sh run sid gcc|-mno-red-zone -mgeneral-regs-only"
+	"gcc16-aarch64|tools/toolchain.sh run sid aarch64-linux-gnu-gcc|-mgeneral-regs-only"
 )
 configs=(
 	"full|"
