@@ -689,6 +689,8 @@ SFU__FN int sfu_section_split(sfu_section *secs, size_t max, size_t *n, const vo
 			return err;
 		/* The section ends where its last sub-section ends; anything up
 		 * to the end of the span may follow. */
+		/* Every section is at least a header long: the loop advances. */
+		SFU_ASSERT(secs[k].end >= SFU_HDR_SIZE && secs[k].end <= size - off);
 		secs[k].size = secs[k].end;
 		off += secs[k].end;
 		*n = ++k;
@@ -1124,6 +1126,8 @@ static int sfu__find_row(const sfu_section *sec, uint64_t pc, sfu_row *row)
 	}
 	if (!have)
 		return SFU_E_NOINFO;
+	/* The chosen FRE lies inside the FRE sub-section: the scan checked it. */
+	SFU_ASSERT(best >= sec->fre_base + fde.fre_off && best < sec->fre_base + sec->fre_len);
 	err = sfu_fre_get(sec, &fde, best - sec->fre_base, &fre);
 	if (err)
 		return err;
@@ -1562,6 +1566,7 @@ done:
 	c->full = 0;
 	c->how = how;
 	c->depth++;
+	SFU_ASSERT(c->depth < SFU_DEPTH_CAP);
 	return SFU_OK;
 }
 

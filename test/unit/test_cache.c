@@ -1,6 +1,9 @@
 /* SFU_CACHE=1: a cached walk returns exactly the frames and stop reason of
  * an uncached one, on a warm cache too, and a cache too small for the trace
  * (conflicts, evictions) changes nothing either. */
+#include <stdlib.h>
+/* The core's internal invariants, checked in every unit test. */
+#define SFU_ASSERT(x) ((x) ? (void)0 : abort())
 #define SFU_IMPLEMENTATION
 #define SFU_CACHE 1
 #define SFU_ERROR_STRINGS 1

@@ -3,6 +3,9 @@
  * step rules per ABI.  Built with ASan+UBSan; every section is copied into
  * a buffer of exactly its size so any read past it is reported.
  * Prints "ok NAME" or "FAIL NAME: why" per case. */
+#include <stdlib.h>
+/* The core's internal invariants, checked in every unit test. */
+#define SFU_ASSERT(x) ((x) ? (void)0 : abort())
 #define SFU_IMPLEMENTATION
 #define SFU_ERROR_STRINGS 1
 #include "../../core/sfu.h"

@@ -1,6 +1,9 @@
 /* SFU_FP_FALLBACK=1: a PC with no SFrame info is stepped through its frame
  * record, and the frame says so (SFU_HOW_FP); with the knob off the same
  * walk stops with SFU_E_NOINFO (test_core.c covers that default). */
+#include <stdlib.h>
+/* The core's internal invariants, checked in every unit test. */
+#define SFU_ASSERT(x) ((x) ? (void)0 : abort())
 #define SFU_IMPLEMENTATION
 #define SFU_FP_FALLBACK 1
 #define SFU_ERROR_STRINGS 1
