@@ -47,6 +47,21 @@
  *   SFU_READ(ctx, addr, out) a port read the compiler can inline, used
  *                            instead of sfu_port.read           (default none)
  *   SFU_ASSERT(x)            internal consistency hook         (default none)
+ *   SFU_SAFE_CODEGEN         build the core for any CPU state: general
+ *                            registers only, no unaligned access, whatever
+ *                            the translation unit's flags      (default 1)
+ *
+ * THE CRASH PATH IN ANY CPU STATE
+ *   A panic can happen with the MMU off (every access is Device memory, an
+ *   unaligned load faults) or before the kernel enabled FP/SIMD (any FP or
+ *   SIMD instruction traps).  With SFU_SAFE_CODEGEN (the default) the
+ *   implementation and the ports are compiled, whatever flags the file is
+ *   built with, as with -mgeneral-regs-only -mstrict-align on aarch64 and
+ *   -mgeneral-regs-only on x86_64 (GCC target pragmas, clang's
+ *   "attribute push"), and every public function is out of line, so no
+ *   compiler can inline it into code built with other flags.  Section
+ *   fields are read byte by byte (the section need not be aligned); stack
+ *   words only as aligned 8-byte reads, through the port.
  *
  * ERRORS
  *   Functions return an int code from SFU_ERRORS below: 0 is success, the
@@ -108,6 +123,9 @@
 #ifndef SFU_ASSERT
 #define SFU_ASSERT(x) ((void)0)
 #endif
+#ifndef SFU_SAFE_CODEGEN
+#define SFU_SAFE_CODEGEN 1
+#endif
 
 #if (SFU_V1 != 0 && SFU_V1 != 1) || (SFU_V2 != 0 && SFU_V2 != 1) || (SFU_V3 != 0 && SFU_V3 != 1)
 #error "SFU_V1, SFU_V2, SFU_V3 must be 0 or 1"
@@ -141,6 +159,35 @@
 #endif
 #if SFU_DEPTH_CAP < 1 || SFU_DEPTH_CAP > 65535
 #error "SFU_DEPTH_CAP must be between 1 and 65535"
+#endif
+#if SFU_SAFE_CODEGEN != 0 && SFU_SAFE_CODEGEN != 1
+#error "SFU_SAFE_CODEGEN must be 0 or 1"
+#endif
+
+/* SFU_CODEGEN_BEGIN ... SFU_CODEGEN_END: functions defined between them are
+ * compiled for any CPU state a kernel may be in (see above), whatever the
+ * flags of the translation unit.  The core's implementation and the port
+ * headers use them; a port of your own may too.  This is about code
+ * generation, not unwinding, so it is the one place that names target
+ * architectures: elsewhere none is named, and a target without an entry
+ * here relies on the flags it is built with (say -mstrict-align). */
+#if SFU_SAFE_CODEGEN && defined(__clang__) && defined(__aarch64__)
+#define SFU_CODEGEN_BEGIN                                                                   \
+	_Pragma("clang attribute push(__attribute__((target(\"strict-align,no-neon,no-fp-armv8\"))), apply_to = function)")
+#define SFU_CODEGEN_END _Pragma("clang attribute pop")
+#elif SFU_SAFE_CODEGEN && defined(__clang__) && defined(__x86_64__)
+#define SFU_CODEGEN_BEGIN                                                                   \
+	_Pragma("clang attribute push(__attribute__((target(\"general-regs-only\"))), apply_to = function)")
+#define SFU_CODEGEN_END _Pragma("clang attribute pop")
+#elif SFU_SAFE_CODEGEN && defined(__GNUC__) && defined(__aarch64__)
+#define SFU_CODEGEN_BEGIN _Pragma("GCC push_options") _Pragma("GCC target(\"general-regs-only,strict-align\")")
+#define SFU_CODEGEN_END _Pragma("GCC pop_options")
+#elif SFU_SAFE_CODEGEN && defined(__GNUC__) && defined(__x86_64__)
+#define SFU_CODEGEN_BEGIN _Pragma("GCC push_options") _Pragma("GCC target(\"general-regs-only\")")
+#define SFU_CODEGEN_END _Pragma("GCC pop_options")
+#else
+#define SFU_CODEGEN_BEGIN
+#define SFU_CODEGEN_END
 #endif
 
 #ifdef SFU_STATIC
@@ -192,7 +239,8 @@ extern "C" {
 	X(SFU_E_DEPTH, 28, "depth limit reached")                                 \
 	X(SFU_E_UNSAFE, 29, "rule needs registers unknown in this frame")         \
 	X(SFU_E_FULL, 30, "output buffer full")                                   \
-	X(SFU_END, 31, "outermost frame reached")
+	X(SFU_END, 31, "outermost frame reached")                                 \
+	X(SFU_END_USER, 32, "interrupted code ran at a lower privilege level")
 
 enum sfu_error {
 #define SFU__ENUM(name, value, text) name = value,
@@ -295,14 +343,34 @@ typedef struct sfu_row {
 } sfu_row;
 
 /* Registers of one frame.  `ra` is the link register on aarch64 and s390x
- * (unused on amd64).  `dwarf`, if set, holds every register by DWARF number;
- * it is consulted only where the full register set is known (the first
- * frame, or a frame restored from an exception trap frame). */
+ * (unused on amd64).  `dwarf`, if set, holds the other registers: register
+ * i (DWARF numbering, i < ndwarf) is dwarf[i], or, with dwarf_map, the
+ * 8-byte word at byte offset dwarf_map[i] from dwarf (negative: not saved),
+ * which lets a trap frame in a kernel's own layout serve as it is.  They
+ * are consulted only where the full register set is known (the first frame,
+ * or a frame restored from an exception trap frame).  Initializers that
+ * stop after ndwarf leave dwarf_map NULL. */
 typedef struct sfu_regs {
 	uint64_t pc, sp, fp, ra;
 	const uint64_t *dwarf;
 	uint32_t ndwarf;
+	const int16_t *dwarf_map;
 } sfu_regs;
+
+/* One stack, [lo, hi] (hi: the highest address an SP may have, its base). */
+typedef struct sfu_stack {
+	uint64_t lo, hi;
+} sfu_stack;
+
+/* What sfu_port.trap answers. */
+enum sfu_trap_result {
+	SFU_TRAP_NONE = 0,   /* pc is not a call site of the exception vector code */
+	SFU_TRAP_KERNEL = 1, /* *out is the interrupted context; the walk goes on */
+	SFU_TRAP_USER = 2    /* *out is the interrupted context, which ran at a
+	                      * lower privilege level (aarch64 EL0, x86_64 ring
+	                      * 3): it is the last frame, the walk then ends
+	                      * with SFU_END_USER */
+};
 
 /* The port: how the core reaches memory and the target's quirks. */
 typedef struct sfu_port {
@@ -312,15 +380,24 @@ typedef struct sfu_port {
 	/* aarch64 pointer authentication: return ra without signature bits.
 	 * Called only for rows whose RA is mangled.  Optional. */
 	uint64_t (*strip_ra)(void *ctx, uint64_t ra);
-	/* Exception entry: if pc (with stack pointer sp) is the point where the
-	 * exception vector code called its handler, fill *out with the
-	 * interrupted context from the trap frame and return 1, else return 0.
-	 * Called when a PC has no SFrame info.  Optional. */
+	/* Exception entry: if the return address pc (with the caller's stack
+	 * pointer sp, i.e. the SP the call returns with) is where the exception
+	 * vector code called its handler, fill *out with the interrupted
+	 * context from the trap frame and return SFU_TRAP_KERNEL or
+	 * SFU_TRAP_USER, else SFU_TRAP_NONE.  Called only for return addresses
+	 * that have no SFrame info.  Optional. */
 	int (*trap)(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *out);
 	void *ctx;
-	/* The stack: every frame's SP must lie in [stack_lo, stack_hi].  Both 0:
-	 * no bound. */
+	/* The stacks.  Every frame's SP lies in one stack and stays in it
+	 * (the direction check needs that); only a trap frame may lead to
+	 * another stack (an exception stack, aarch64 SP_EL1 vs SP_EL0, x86_64
+	 * IST, an interrupt stack).  The stacks are [stack_lo, stack_hi]
+	 * (unless both are 0) and stacks[0..nstacks).  None at all: no bound.
+	 * A walk stops with SFU_E_STACK_BOUNDS when an SP lies outside the
+	 * stack its frame must be on. */
 	uint64_t stack_lo, stack_hi;
+	const sfu_stack *stacks;
+	size_t nstacks;
 } sfu_port;
 
 /* How a frame was reached. */
@@ -332,10 +409,26 @@ enum sfu_how {
 	SFU_HOW_NULL_CALL  /* out of PC 0: a call through a null pointer */
 };
 
+/* sfu_frame.flags */
+#define SFU_FRAME_EXACT 0x1u /* pc is the instruction itself (first frame,
+                              * interrupted frame), not a return address */
+#define SFU_FRAME_USER 0x2u  /* the frame ran at a lower privilege level
+                              * (from a trap frame): the walk ends here */
+
 typedef struct sfu_frame {
 	uint64_t pc, sp, cfa;
-	uint8_t how; /* enum sfu_how */
+	uint8_t how;   /* enum sfu_how */
+	uint8_t flags; /* SFU_FRAME_* */
 } sfu_frame;
+
+/* The address to name a frame by (symbol, file:line): a return address
+ * points after the call and may be the first byte of the next function
+ * (after a call to a noreturn function), so it is looked up at pc - 1;
+ * an exact pc is looked up as it is. */
+static inline uint64_t sfu_frame_lookup_pc(const sfu_frame *f)
+{
+	return (f->flags & SFU_FRAME_EXACT) ? f->pc : f->pc - 1u;
+}
 
 #if SFU_CACHE
 /* A lookup cache the caller owns (no heap): rows by lookup PC, 2-way set
@@ -365,6 +458,9 @@ typedef struct sfu_cursor {
 	uint8_t how;     /* enum sfu_how of the current frame */
 	uint8_t abi;     /* ABI of the walk (first section's) */
 	uint8_t fp_ok;   /* regs.fp is known (a refused FP read makes it unknown) */
+	uint8_t user;    /* the frame ran at a lower privilege level: the last */
+	uint8_t bounded; /* 1: every SP must lie in [stack_lo, stack_hi] */
+	uint64_t stack_lo, stack_hi; /* the stack of the current frame */
 #if SFU_CACHE
 	sfu_cache *cache; /* NULL: none */
 #endif
@@ -384,9 +480,16 @@ SFU_DEF int sfu_section_init_opt(sfu_section *sec, const void *data, size_t size
  * concatenates one per object; GNU ld may leave zero padding after its
  * merged section) into up to max sections.  Zero bytes between and after
  * sections are skipped.  *n gets the count.  Returns SFU_OK, the first
- * section's error, or SFU_E_FULL if more than max sections were found. */
+ * section's error, or SFU_E_FULL if the span holds more than max sections
+ * (secs[0..max) are filled; sfu_section_count says how many it holds).
+ * Never ignore SFU_E_FULL: the sections past max are not searched, and
+ * walks end early in their code. */
 SFU_DEF int sfu_section_split(sfu_section *secs, size_t max, size_t *n, const void *data, size_t size,
                               uint64_t addr, unsigned opts);
+
+/* How many sections sfu_section_split would find in the span (*n), with
+ * the same checks; for sizing the array. */
+SFU_DEF int sfu_section_count(size_t *n, const void *data, size_t size, uint64_t addr, unsigned opts);
 
 /* Check everything in the section: every FDE, every FRE, the sort order if
  * the section claims it and the FRE total.  O(size).  Returns SFU_OK or the
@@ -419,19 +522,15 @@ SFU_DEF int sfu_find_row_n(const sfu_section *secs, size_t nsecs, uint64_t pc, s
 SFU_DEF int sfu_cursor_init(sfu_cursor *c, const sfu_section *secs, size_t nsecs,
                             const sfu_port *port, const sfu_regs *regs);
 
-/* Like sfu_cursor_init for registers restored from an exception or signal
- * frame: the PC is exact and all registers are valid, as for the first
- * frame.  (Kept separate for readability at call sites.) */
-#define sfu_cursor_init_interrupted sfu_cursor_init
-
 /* Step to the caller.  SFU_OK: c->regs is the caller's frame.  Otherwise the
- * reason the walk cannot go on (SFU_END at an outermost frame); c is left
- * on the last good frame. */
+ * reason the walk cannot go on (SFU_END at an outermost frame, SFU_END_USER
+ * after a frame that ran in user mode); c is left on the last good frame. */
 SFU_DEF int sfu_cursor_step(sfu_cursor *c);
 
 /* Walk from regs: frames[0] is the starting frame.  Stores at most max
- * frames, *n gets how many.  Returns why the walk stopped: SFU_END for a
- * complete trace, or an error code (SFU_E_FULL if frames ran out). */
+ * frames, *n gets how many.  Returns why the walk stopped: SFU_END (or
+ * SFU_END_USER, into user mode) for a complete trace, or an error code
+ * (SFU_E_FULL if frames ran out). */
 SFU_DEF int sfu_backtrace(const sfu_section *secs, size_t nsecs, const sfu_port *port,
                           const sfu_regs *regs, sfu_frame *frames, size_t max, size_t *n);
 
@@ -462,11 +561,7 @@ SFU_DEF const char *sfu_strerror(int err);
 #ifndef SFU_IMPLEMENTATION_DONE
 #define SFU_IMPLEMENTATION_DONE
 
-#ifdef SFU_STATIC
-#define SFU__FN SFU_DEF
-#else
-#define SFU__FN
-#endif
+SFU_CODEGEN_BEGIN
 
 /* ---- the one bounds-checked reader ---------------------------------------
  * Every section byte is read by the loads below, and only after the range
@@ -484,6 +579,15 @@ SFU_DEF const char *sfu_strerror(int err);
 #else
 #define SFU__INLINE static inline
 #define SFU__NOINLINE
+#endif
+
+/* Public functions are never inlined into their callers: a caller built
+ * with other flags (FP/SIMD on, unaligned access allowed) would compile
+ * the inlined body with them.  Internally the core calls the sfu__ forms. */
+#ifdef SFU_STATIC
+#define SFU__FN SFU_DEF SFU__NOINLINE
+#else
+#define SFU__FN SFU__NOINLINE
 #endif
 
 SFU__INLINE bool sfu__in(uint32_t end, uint32_t off, uint32_t n)
@@ -666,15 +770,16 @@ SFU__FN int sfu_section_init_opt(sfu_section *sec, const void *data, size_t size
 	return SFU_OK;
 }
 
-SFU__FN int sfu_section_split(sfu_section *secs, size_t max, size_t *n, const void *data, size_t size,
-                              uint64_t addr, unsigned opts)
+/* The span walk of sfu_section_split and sfu_section_count: with secs,
+ * fills up to max sections; without, counts them (in tmp). */
+static int sfu__split(sfu_section *secs, size_t max, size_t *n, const void *data, size_t size, uint64_t addr,
+                      unsigned opts)
 {
 	const uint8_t *p = (const uint8_t *)data;
 	size_t off = 0, k = 0;
+	sfu_section tmp, *s;
 	int err;
 
-	if (!n || (!secs && max) || (!data && size))
-		return SFU_E_ARG;
 	*n = 0;
 	for (;;) {
 		/* Skip the zero padding between and after sections. */
@@ -682,30 +787,44 @@ SFU__FN int sfu_section_split(sfu_section *secs, size_t max, size_t *n, const vo
 			off++;
 		if (off >= size)
 			return k ? SFU_OK : SFU_E_EMPTY;
-		if (k == max)
+		if (secs && k == max)
 			return SFU_E_FULL;
-		err = sfu_section_init_opt(&secs[k], p + off, size - off, addr + off, opts);
+		s = secs ? &secs[k] : &tmp;
+		err = sfu_section_init_opt(s, p + off, size - off, addr + off, opts);
 		if (err)
 			return err;
 		/* The section ends where its last sub-section ends; anything up
 		 * to the end of the span may follow. */
 		/* Every section is at least a header long: the loop advances. */
-		SFU_ASSERT(secs[k].end >= SFU_HDR_SIZE && secs[k].end <= size - off);
-		secs[k].size = secs[k].end;
-		off += secs[k].end;
+		SFU_ASSERT(s->end >= SFU_HDR_SIZE && s->end <= size - off);
+		s->size = s->end;
+		off += s->end;
 		*n = ++k;
 	}
 }
 
+SFU__FN int sfu_section_split(sfu_section *secs, size_t max, size_t *n, const void *data, size_t size,
+                              uint64_t addr, unsigned opts)
+{
+	if (!n || !secs || (!data && size))
+		return SFU_E_ARG;
+	return sfu__split(secs, max, n, data, size, addr, opts);
+}
+
+SFU__FN int sfu_section_count(size_t *n, const void *data, size_t size, uint64_t addr, unsigned opts)
+{
+	if (!n || (!data && size))
+		return SFU_E_ARG;
+	return sfu__split(NULL, 0, n, data, size, addr, opts);
+}
+
 /* ---- FDEs (spec 2.3) ---------------------------------------------------------- */
 
-SFU__FN int sfu_fde_get(const sfu_section *sec, uint32_t idx, sfu_fde *f)
+static int sfu__fde_get(const sfu_section *sec, uint32_t idx, sfu_fde *f)
 {
 	uint32_t off, field;
 	uint64_t raw;
 
-	if (!sec || !f || idx >= sec->num_fdes)
-		return SFU_E_ARG;
 	off = sec->fde_base + idx * (uint32_t)sec->fde_size; /* bounded at init */
 	f->info2 = 0;
 	f->rep_size = 0;
@@ -764,6 +883,13 @@ SFU__FN int sfu_fde_get(const sfu_section *sec, uint32_t idx, sfu_fde *f)
 	return SFU_OK;
 }
 
+SFU__FN int sfu_fde_get(const sfu_section *sec, uint32_t idx, sfu_fde *f)
+{
+	if (!sec || !f || idx >= sec->num_fdes)
+		return SFU_E_ARG;
+	return sfu__fde_get(sec, idx, f);
+}
+
 /* ---- FREs (spec 2.4) ---------------------------------------------------------- */
 
 /* Bytes per data word by the info byte's size field; 0 = invalid. */
@@ -774,7 +900,7 @@ static uint32_t sfu__addr_bytes(unsigned fre_type)
 	return fre_type == SFU_FRE_TYPE_ADDR1 ? 1u : fre_type == SFU_FRE_TYPE_ADDR2 ? 2u : 4u;
 }
 
-SFU__FN int sfu_fre_get(const sfu_section *sec, const sfu_fde *fde, uint32_t off, sfu_fre *fre)
+static int sfu__fre_get(const sfu_section *sec, const sfu_fde *fde, uint32_t off, sfu_fre *fre)
 {
 	uint32_t end = sec->fre_base + sec->fre_len, pos, ab, ws;
 
@@ -799,12 +925,26 @@ SFU__FN int sfu_fre_get(const sfu_section *sec, const sfu_fde *fde, uint32_t off
 	return SFU_OK;
 }
 
-SFU__FN int32_t sfu_fre_word(const sfu_section *sec, const sfu_fre *fre, unsigned i)
+SFU__FN int sfu_fre_get(const sfu_section *sec, const sfu_fde *fde, uint32_t off, sfu_fre *fre)
+{
+	if (!sec || !fde || !fre)
+		return SFU_E_ARG;
+	return sfu__fre_get(sec, fde, off, fre);
+}
+
+SFU__INLINE int32_t sfu__fre_word(const sfu_section *sec, const sfu_fre *fre, unsigned i)
 {
 	if (i >= fre->count)
 		return 0;
 	/* In bounds: sfu_fre_get checked words + count * wsize. */
 	return sfu__sext(sfu__ldn(sec, fre->words + i * fre->wsize, fre->wsize), fre->wsize);
+}
+
+SFU__FN int32_t sfu_fre_word(const sfu_section *sec, const sfu_fre *fre, unsigned i)
+{
+	if (!sec || !fre)
+		return 0;
+	return sfu__fre_word(sec, fre, i);
 }
 
 static bool sfu__is_sp(unsigned abi, unsigned long r)
@@ -852,7 +992,7 @@ SFU__INLINE int sfu__flex_next(const sfu_section *sec, const sfu_fre *fre, unsig
 	int32_t ctl;
 	if (*i >= fre->count)
 		return SFU_OK;
-	ctl = sfu_fre_word(sec, fre, *i);
+	ctl = sfu__fre_word(sec, fre, *i);
 	if (ctl == 0) {
 		*i += 1;
 		return SFU_OK;
@@ -860,7 +1000,7 @@ SFU__INLINE int sfu__flex_next(const sfu_section *sec, const sfu_fre *fre, unsig
 	if (*i + 1 >= fre->count)
 		return SFU_E_FRE_WORDS;
 	*i += 2;
-	return sfu__flex_rule(abi, fre->wsize, ctl, sfu_fre_word(sec, fre, *i - 1), false, r);
+	return sfu__flex_rule(abi, fre->wsize, ctl, sfu__fre_word(sec, fre, *i - 1), false, r);
 }
 
 /* s390x stores the CFA offset scaled down and adjusted (spec 3.1.3). */
@@ -886,7 +1026,7 @@ static int sfu__s390x_regnum(int32_t w, sfu_rule *r)
 	return SFU_OK;
 }
 
-SFU__FN int sfu_row_from_fre(const sfu_section *sec, const sfu_fde *fde, const sfu_fre *fre, sfu_row *row)
+static int sfu__row_from_fre(const sfu_section *sec, const sfu_fde *fde, const sfu_fre *fre, sfu_row *row)
 {
 	unsigned abi = sec->abi, n = fre->count;
 	bool s390x = SFU__S390X(abi), amd64 = SFU__AMD64(abi);
@@ -930,13 +1070,13 @@ SFU__FN int sfu_row_from_fre(const sfu_section *sec, const sfu_fde *fde, const s
 		int err;
 		if (n < 2)
 			return SFU_E_FRE_WORDS;
-		err = sfu__flex_rule(abi, fre->wsize, sfu_fre_word(sec, fre, 0), sfu_fre_word(sec, fre, 1), true, &row->cfa);
+		err = sfu__flex_rule(abi, fre->wsize, sfu__fre_word(sec, fre, 0), sfu__fre_word(sec, fre, 1), true, &row->cfa);
 		if (err)
 			return err;
 		if (s390x) {
 			/* The CFA offset is stored scaled and adjusted in FLEX FDEs
 			 * as in default ones (observed: sid gas, objdump 2.47). */
-			err = sfu__s390x_cfa(sfu_fre_word(sec, fre, 1), &row->cfa.off);
+			err = sfu__s390x_cfa(sfu__fre_word(sec, fre, 1), &row->cfa.off);
 			if (err)
 				return err;
 		}
@@ -954,21 +1094,21 @@ SFU__FN int sfu_row_from_fre(const sfu_section *sec, const sfu_fde *fde, const s
 	if (n > 3 || (amd64 && n > 2))
 		return SFU_E_FRE_WORDS;
 	if (s390x) {
-		int err = sfu__s390x_cfa(sfu_fre_word(sec, fre, 0), &row->cfa.off);
+		int err = sfu__s390x_cfa(sfu__fre_word(sec, fre, 0), &row->cfa.off);
 		if (err)
 			return err;
 	} else {
-		row->cfa.off = sfu_fre_word(sec, fre, 0);
+		row->cfa.off = sfu__fre_word(sec, fre, 0);
 	}
 	if (amd64) {
 		if (n >= 2) {
 			row->fp.kind = SFU_RULE_DEREF;
-			row->fp.off = sfu_fre_word(sec, fre, 1);
+			row->fp.off = sfu__fre_word(sec, fre, 1);
 		}
 		return SFU_OK;
 	}
 	if (n >= 2) {
-		int32_t w = sfu_fre_word(sec, fre, 1);
+		int32_t w = sfu__fre_word(sec, fre, 1);
 		if (s390x && w == SFU_S390X_RA_OFFSET_INVALID) {
 			row->ra.kind = SFU_RULE_SAME; /* padding: RA not saved */
 		} else if (s390x && sec->version == SFU_VERSION_2 && SFU_V2_S390X_WORD_IS_REGNUM(w)) {
@@ -981,7 +1121,7 @@ SFU__FN int sfu_row_from_fre(const sfu_section *sec, const sfu_fde *fde, const s
 		}
 	}
 	if (n >= 3) {
-		int32_t w = sfu_fre_word(sec, fre, 2);
+		int32_t w = sfu__fre_word(sec, fre, 2);
 		if (s390x && sec->version == SFU_VERSION_2 && SFU_V2_S390X_WORD_IS_REGNUM(w)) {
 			int err = sfu__s390x_regnum(w, &row->fp); /* FP held in a register */
 			if (err)
@@ -994,6 +1134,13 @@ SFU__FN int sfu_row_from_fre(const sfu_section *sec, const sfu_fde *fde, const s
 	return SFU_OK;
 }
 
+SFU__FN int sfu_row_from_fre(const sfu_section *sec, const sfu_fde *fde, const sfu_fre *fre, sfu_row *row)
+{
+	if (!sec || !fde || !fre || !row)
+		return SFU_E_ARG;
+	return sfu__row_from_fre(sec, fde, fre, row);
+}
+
 /* ---- lookup -------------------------------------------------------------------- */
 
 /* Function start address of FDE idx, without decoding the rest. */
@@ -1004,13 +1151,11 @@ SFU__INLINE uint64_t sfu__fde_start(const sfu_section *sec, uint32_t idx)
 	return sec->addr + raw + (sec->pcrel ? off : 0u);
 }
 
-SFU__FN int sfu_find_fde(const sfu_section *sec, uint64_t pc, sfu_fde *fde, uint32_t *idx)
+static int sfu__find_fde(const sfu_section *sec, uint64_t pc, sfu_fde *fde, uint32_t *idx)
 {
 	uint32_t i;
 	int err;
 
-	if (!sec || !fde)
-		return SFU_E_ARG;
 	if (sec->flags & SFU_F_FDE_SORTED) {
 		/* Largest i with start(i) <= pc.  Every probe is checked against the
 		 * starts already seen: a section that lies about its order is
@@ -1033,7 +1178,7 @@ SFU__FN int sfu_find_fde(const sfu_section *sec, uint64_t pc, sfu_fde *fde, uint
 		if (lo == 0)
 			return SFU_E_NOINFO;
 		i = lo - 1u;
-		err = sfu_fde_get(sec, i, fde);
+		err = sfu__fde_get(sec, i, fde);
 		if (err)
 			return err;
 		if (pc - fde->start >= (uint64_t)fde->size)
@@ -1049,13 +1194,20 @@ SFU__FN int sfu_find_fde(const sfu_section *sec, uint64_t pc, sfu_fde *fde, uint
 		}
 		if (i == sec->num_fdes)
 			return SFU_E_NOINFO;
-		err = sfu_fde_get(sec, i, fde);
+		err = sfu__fde_get(sec, i, fde);
 		if (err)
 			return err;
 	}
 	if (idx)
 		*idx = i;
 	return SFU_OK;
+}
+
+SFU__FN int sfu_find_fde(const sfu_section *sec, uint64_t pc, sfu_fde *fde, uint32_t *idx)
+{
+	if (!sec || !fde)
+		return SFU_E_ARG;
+	return sfu__find_fde(sec, pc, fde, idx);
 }
 
 /* The row for pc in one section.  The FRE scan reads only each FRE's start
@@ -1069,7 +1221,7 @@ static int sfu__find_row(const sfu_section *sec, uint64_t pc, sfu_row *row)
 	bool have = false, mask_v1;
 	int err;
 
-	err = sfu_find_fde(sec, pc, &fde, NULL);
+	err = sfu__find_fde(sec, pc, &fde, NULL);
 	if (err)
 		return err;
 	if (fde.num_fres == 0) {
@@ -1081,7 +1233,7 @@ static int sfu__find_row(const sfu_section *sec, uint64_t pc, sfu_row *row)
 		fre.count = 0;
 		fre.wsize = 1;
 		fre.words = 0;
-		return sfu_row_from_fre(sec, &fde, &fre, row);
+		return sfu__row_from_fre(sec, &fde, &fre, row);
 	}
 	pcoff = (uint32_t)(pc - fde.start);
 	if (fde.pctype == SFU_FDE_PCTYPE_MASK && fde.rep_size)
@@ -1128,10 +1280,10 @@ static int sfu__find_row(const sfu_section *sec, uint64_t pc, sfu_row *row)
 		return SFU_E_NOINFO;
 	/* The chosen FRE lies inside the FRE sub-section: the scan checked it. */
 	SFU_ASSERT(best >= sec->fre_base + fde.fre_off && best < sec->fre_base + sec->fre_len);
-	err = sfu_fre_get(sec, &fde, best - sec->fre_base, &fre);
+	err = sfu__fre_get(sec, &fde, best - sec->fre_base, &fre);
 	if (err)
 		return err;
-	return sfu_row_from_fre(sec, &fde, &fre, row);
+	return sfu__row_from_fre(sec, &fde, &fre, row);
 }
 
 SFU__FN int sfu_find_row(const sfu_section *sec, uint64_t pc, sfu_row *row)
@@ -1179,7 +1331,7 @@ SFU__FN int sfu_section_validate(const sfu_section *sec, uint32_t *bad_fde)
 		sfu_fre fre;
 		sfu_row row;
 		uint32_t off, prev = 0, budget;
-		err = sfu_fde_get(sec, i, &fde);
+		err = sfu__fde_get(sec, i, &fde);
 		if (err)
 			break;
 		if ((sec->flags & SFU_F_FDE_SORTED) && i && fde.start < prev_start) {
@@ -1194,13 +1346,13 @@ SFU__FN int sfu_section_validate(const sfu_section *sec, uint32_t *bad_fde)
 		budget = fde.num_fres < sec->num_fres - total ? fde.num_fres : sec->num_fres - total;
 		off = fde.fre_off;
 		for (k = 0; k < budget && !err; k++) {
-			err = sfu_fre_get(sec, &fde, off, &fre);
+			err = sfu__fre_get(sec, &fde, off, &fre);
 			if (err)
 				break;
 			if (k && fre.start < prev)
 				err = SFU_E_FRE_ORDER;
 			else
-				err = sfu_row_from_fre(sec, &fde, &fre, &row);
+				err = sfu__row_from_fre(sec, &fde, &fre, &row);
 			prev = fre.start;
 			off = fre.next;
 		}
@@ -1259,13 +1411,54 @@ SFU__INLINE int sfu__apply(const sfu_cursor *c, const sfu_rule *r, uint64_t cfa,
 		 * set we were given (spec appendix A, ERR_SFRAME_UNSAFE_UNWIND). */
 		if (!c->full || !c->regs.dwarf || r->base >= c->regs.ndwarf)
 			return SFU_E_UNSAFE;
-		b = c->regs.dwarf[r->base];
+		if (c->regs.dwarf_map) {
+			/* A trap frame in the kernel's own layout: the port checked
+			 * every word of it before handing it over. */
+			int16_t at = c->regs.dwarf_map[r->base];
+			if (at < 0 || (at & 7))
+				return SFU_E_UNSAFE;
+			b = c->regs.dwarf[(uint16_t)at / 8u];
+		} else {
+			b = c->regs.dwarf[r->base];
+		}
 	}
 	b += (uint64_t)(int64_t)r->off;
 	if (r->kind == SFU_RULE_DEREF)
 		return sfu__read(c, b, v);
 	*v = b;
 	return SFU_OK;
+}
+
+/* Make the stack holding sp the current one (c->stack_lo/hi).  False if
+ * the port declares stacks and none holds sp: then nothing fits. */
+static bool sfu__pick_stack(sfu_cursor *c, uint64_t sp)
+{
+	const sfu_port *p = c->port;
+	size_t i;
+	c->bounded = (p->stack_lo || p->stack_hi || (p->stacks && p->nstacks)) ? 1 : 0;
+	c->stack_lo = 1; /* empty until found */
+	c->stack_hi = 0;
+	if (!c->bounded)
+		return true;
+	if ((p->stack_lo || p->stack_hi) && sp >= p->stack_lo && sp <= p->stack_hi) {
+		c->stack_lo = p->stack_lo;
+		c->stack_hi = p->stack_hi;
+		return true;
+	}
+	for (i = 0; p->stacks && i < p->nstacks; i++) {
+		if (sp >= p->stacks[i].lo && sp <= p->stacks[i].hi) {
+			c->stack_lo = p->stacks[i].lo;
+			c->stack_hi = p->stacks[i].hi;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Is sp on the current frame's stack? */
+SFU__INLINE bool sfu__on_stack(const sfu_cursor *c, uint64_t sp)
+{
+	return !c->bounded || (sp >= c->stack_lo && sp <= c->stack_hi);
 }
 
 SFU__FN int sfu_cursor_init(sfu_cursor *c, const sfu_section *secs, size_t nsecs,
@@ -1289,6 +1482,7 @@ SFU__FN int sfu_cursor_init(sfu_cursor *c, const sfu_section *secs, size_t nsecs
 	c->regs.ra = regs->ra;
 	c->regs.dwarf = regs->dwarf;
 	c->regs.ndwarf = regs->ndwarf;
+	c->regs.dwarf_map = regs->dwarf_map;
 	c->cfa = 0;
 	c->depth = 0;
 	c->exact = 1;
@@ -1296,6 +1490,10 @@ SFU__FN int sfu_cursor_init(sfu_cursor *c, const sfu_section *secs, size_t nsecs
 	c->how = SFU_HOW_START;
 	c->abi = nsecs ? secs[0].abi : 0;
 	c->fp_ok = 1;
+	c->user = 0;
+	/* The first frame's stack; an SP on none of them is reported by the
+	 * first step (the frame itself is still worth printing). */
+	(void)sfu__pick_stack(c, regs->sp);
 #if SFU_CACHE
 	c->cache = NULL;
 #endif
@@ -1303,8 +1501,8 @@ SFU__FN int sfu_cursor_init(sfu_cursor *c, const sfu_section *secs, size_t nsecs
 }
 
 /* Check the caller's SP against the callee's: the stack must move toward its
- * base (higher addresses on every supported ABI), stay inside the port's
- * bounds and stay aligned. */
+ * base (higher addresses on every supported ABI), stay on the frame's stack
+ * and stay aligned. */
 SFU__INLINE int sfu__check_sp(const sfu_cursor *c, uint64_t new_sp, uint64_t cfa, unsigned abi)
 {
 	if (cfa & (sfu__align(abi) - 1u))
@@ -1313,8 +1511,7 @@ SFU__INLINE int sfu__check_sp(const sfu_cursor *c, uint64_t new_sp, uint64_t cfa
 	 * has not pushed anything yet); otherwise two frames could repeat. */
 	if (new_sp < c->regs.sp || (new_sp == c->regs.sp && !c->full))
 		return SFU_E_WRONG_WAY;
-	if ((c->port->stack_lo || c->port->stack_hi) &&
-	    (new_sp < c->port->stack_lo || new_sp > c->port->stack_hi))
+	if (!sfu__on_stack(c, new_sp))
 		return SFU_E_STACK_BOUNDS;
 	return SFU_OK;
 }
@@ -1406,13 +1603,14 @@ static SFU__NOINLINE int sfu__null_call_step(sfu_cursor *c)
 	}
 	if (ra == 0)
 		return SFU_END;
-	if ((c->port->stack_lo || c->port->stack_hi) && (sp < c->port->stack_lo || sp > c->port->stack_hi))
+	if (!sfu__on_stack(c, sp))
 		return SFU_E_STACK_BOUNDS;
 	c->regs.pc = ra;
 	c->regs.sp = sp;
 	c->regs.ra = 0;
 	c->regs.dwarf = NULL;
 	c->regs.ndwarf = 0;
+	c->regs.dwarf_map = NULL;
 	c->cfa = sp;
 	c->exact = 0;
 	c->full = 0;
@@ -1427,24 +1625,39 @@ static SFU__NOINLINE int sfu__null_call_step(sfu_cursor *c)
 static SFU__NOINLINE int sfu__trap_step(sfu_cursor *c)
 {
 	sfu_regs t;
-	if (!c->port->trap(c->port->ctx, c->regs.pc, c->regs.sp, &t))
+	int kind;
+	/* Fields a callback may not know about start cleared. */
+	t.pc = t.sp = t.fp = t.ra = 0;
+	t.dwarf = NULL;
+	t.ndwarf = 0;
+	t.dwarf_map = NULL;
+	kind = c->port->trap(c->port->ctx, c->regs.pc, c->regs.sp, &t);
+	if (kind == SFU_TRAP_NONE)
 		return SFU_E_NOINFO;
-	/* The interrupted SP need not be aligned (an interrupt can land
-	 * anywhere) and may be on another stack than the handler's (aarch64
-	 * SP_EL1 vs SP_EL0, x86_64 IST), so the direction check does not apply
-	 * across a trap; the port recognised the trap return point, and the
-	 * depth cap still bounds a walk that comes back here.  Zero is no
-	 * stack. */
-	if (t.sp == 0)
-		return SFU_E_WRONG_WAY;
-	if ((c->port->stack_lo || c->port->stack_hi) && (t.sp < c->port->stack_lo || t.sp > c->port->stack_hi))
-		return SFU_E_STACK_BOUNDS;
+	if (kind == SFU_TRAP_USER) {
+		/* The interrupted code ran at a lower privilege level: its PC
+		 * and SP are worth showing, but its stack is not the kernel's
+		 * to read, so it is the last frame and bounds do not apply. */
+		c->user = 1;
+	} else {
+		/* The interrupted SP need not be aligned (an interrupt can land
+		 * anywhere) and may be on another stack than the handler's
+		 * (aarch64 SP_EL1 vs SP_EL0, x86_64 IST), so the direction check
+		 * does not apply across a trap; the port recognised the trap
+		 * return point, and the depth cap still bounds a walk that comes
+		 * back here.  Zero is no stack. */
+		if (t.sp == 0)
+			return SFU_E_WRONG_WAY;
+		if (!sfu__pick_stack(c, t.sp))
+			return SFU_E_STACK_BOUNDS;
+	}
 	c->regs.pc = t.pc;
 	c->regs.sp = t.sp;
 	c->regs.fp = t.fp;
 	c->regs.ra = t.ra;
 	c->regs.dwarf = t.dwarf;
 	c->regs.ndwarf = t.ndwarf;
+	c->regs.dwarf_map = t.dwarf_map;
 	c->cfa = t.sp;
 	c->exact = 1;
 	c->full = 1;
@@ -1454,7 +1667,7 @@ static SFU__NOINLINE int sfu__trap_step(sfu_cursor *c)
 	return SFU_OK;
 }
 
-SFU__FN int sfu_cursor_step(sfu_cursor *c)
+static int sfu__step(sfu_cursor *c)
 {
 	sfu_row tmp;
 	const sfu_row *row;
@@ -1462,10 +1675,14 @@ SFU__FN int sfu_cursor_step(sfu_cursor *c)
 	uint8_t how = SFU_HOW_SFRAME, next_exact = 0, fp_ok = 1;
 	int err;
 
-	if (!c || !c->port)
-		return SFU_E_ARG;
+	if (c->user)
+		return SFU_END_USER;
 	if (c->depth + 1u >= SFU_DEPTH_CAP)
 		return SFU_E_DEPTH;
+	/* Every later frame's SP was checked when the walk got there; this
+	 * catches a first frame on none of the port's stacks. */
+	if (!sfu__on_stack(c, c->regs.sp))
+		return SFU_E_STACK_BOUNDS;
 	if (c->regs.pc == 0) {
 		/* PC 0 with all registers known (first frame, trap frame) is a
 		 * call through a null function pointer: the caller's return
@@ -1480,7 +1697,9 @@ SFU__FN int sfu_cursor_step(sfu_cursor *c)
 	 * call to a noreturn function): look the caller up at ra - 1.  The
 	 * first frame and interrupted frames have an exact PC. */
 	err = sfu__lookup(c, c->exact ? c->regs.pc : c->regs.pc - 1u, &tmp, &row);
-	if (err == SFU_E_NOINFO && c->port->trap) {
+	/* The vector code's call into its handler is reached as a return
+	 * address; an exact PC there is code the vector interrupted. */
+	if (err == SFU_E_NOINFO && c->port->trap && !c->exact) {
 		err = sfu__trap_step(c);
 		if (err != SFU_E_NOINFO)
 			return err;
@@ -1560,6 +1779,7 @@ done:
 	c->regs.ra = 0;
 	c->regs.dwarf = NULL;
 	c->regs.ndwarf = 0;
+	c->regs.dwarf_map = NULL;
 	c->fp_ok = fp_ok;
 	c->cfa = cfa;
 	c->exact = next_exact;
@@ -1568,6 +1788,13 @@ done:
 	c->depth++;
 	SFU_ASSERT(c->depth < SFU_DEPTH_CAP);
 	return SFU_OK;
+}
+
+SFU__FN int sfu_cursor_step(sfu_cursor *c)
+{
+	if (!c || !c->port)
+		return SFU_E_ARG;
+	return sfu__step(c);
 }
 
 static int sfu__walk(sfu_cursor *c, sfu_frame *frames, size_t max, size_t *n)
@@ -1581,8 +1808,9 @@ static int sfu__walk(sfu_cursor *c, sfu_frame *frames, size_t max, size_t *n)
 		frames[k].sp = c->regs.sp;
 		frames[k].cfa = c->cfa;
 		frames[k].how = c->how;
+		frames[k].flags = (uint8_t)((c->exact ? SFU_FRAME_EXACT : 0u) | (c->user ? SFU_FRAME_USER : 0u));
 		*n = ++k;
-		err = sfu_cursor_step(c);
+		err = sfu__step(c);
 		if (err)
 			return err;
 	}
@@ -1635,5 +1863,6 @@ SFU__FN const char *sfu_strerror(int err)
 }
 #endif
 
+SFU_CODEGEN_END
 #endif /* SFU_IMPLEMENTATION_DONE */
 #endif /* SFU_IMPLEMENTATION */

@@ -90,7 +90,7 @@ EX_ASFLAGS := -Wa,--gsframe -MMD -MP
 EX_CFLAGS_aarch64 := -mgeneral-regs-only -mno-outline-atomics
 EX_CFLAGS_x86_64 := -m64 -mno-red-zone -mgeneral-regs-only -mcmodel=small \
 	-fcf-protection=none
-# The sfu core (only dump.c includes it) reads the image's own ABI only.
+# The sfu core (unwind.c has its implementation) reads the image's own ABI only.
 EX_SFU_aarch64 := -DSFU_AMD64=0 -DSFU_S390X=0
 EX_SFU_x86_64 := -DSFU_AARCH64=0 -DSFU_S390X=0
 
@@ -100,7 +100,7 @@ EX_NOFP := chain_nofp.c leaf.c workload_nofp.c
 # return address is then the first byte of chain_b).
 EX_PACKED := chain_nofp.c
 
-EX_COMMON_SRCS := print.c mem.c scenario.c panic.c dump.c chain_fp.c \
+EX_COMMON_SRCS := print.c mem.c scenario.c panic.c dump.c unwind.c chain_fp.c \
 	chain_nofp.c chain_big.c leaf.c corrupt.c workload.c workload_nofp.c
 
 # One RWX load segment is what a bare-metal image without page permissions
@@ -126,7 +126,7 @@ EX_LINK_$(1) = cd $(EX_ROOT) && $(if $(7),$$(LLD) $$(EX_LLDFLAGS),$$(LD_$(2)) $$
 
 $(EX_OUT)/$(1)/%.o: $(EX_DIR)/$(3)/%.S $(EX_DIR)/build.mk
 	@mkdir -p $$(@D)
-	cd $(EX_ROOT) && $$(CC_$(2)) $$(EX_ASFLAGS) $$(EX_CFLAGS_$(2)) $(4) -c $$< -o $$@
+	cd $(EX_ROOT) && $$(CC_$(2)) $$(EX_ASFLAGS) $$(EX_CFLAGS_$(2)) $(4) -I $(EX_ROOT)/port/$(2) -c $$< -o $$@
 
 $(EX_OUT)/$(1)/%.o: $(EX_DIR)/$(3)/%.c $(EX_DIR)/build.mk
 	@mkdir -p $$(@D)

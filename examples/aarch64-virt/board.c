@@ -43,6 +43,14 @@
 /* PSCI SYSTEM_OFF (DEN 0022), the exit of last resort. */
 #define PSCI_SYSTEM_OFF 0x84000008u
 
+/* The vector code (vectors.S) saves struct sfu_aarch64_trap_frame and
+ * calls a64_trap from one call site, labelled sfu_aarch64_trap_ret: that
+ * is all the port needs to know to walk out of a handler. */
+extern char sfu_aarch64_trap_ret[];
+static const void *const trap_sites[] = { sfu_aarch64_trap_ret };
+const struct sfu_trap_layout ex_trap_layouts[] = { SFU_AARCH64_TRAP_LAYOUT(trap_sites) };
+const size_t ex_trap_nlayouts = 1;
+
 /* Set by head.S. */
 uint64_t board_boot_el;
 uint64_t board_pac_enabled;
@@ -175,7 +183,10 @@ EX_NOINLINE void handle_irq(struct sfu_aarch64_trap_frame *tf)
     if (id >= GIC_SPURIOUS)
         return; /* spurious: no EOI (GICv2 spec, "Spurious interrupts") */
     if (id == TIMER_INTID) {
-        ex_tick(tf);
+        sfu_regs r;
+
+        sfu_port_trap_regs(&ex_trap_layouts[0], (uint64_t)(uintptr_t)tf, &r);
+        ex_tick(&r);
         /* Re-arm after the tick: TVAL counts from now, so the interrupted
          * code always gets a full interval, however long ex_tick takes
          * (a backtrace per tick under -singlestep takes longer than
@@ -259,11 +270,10 @@ void a64_trap(struct sfu_aarch64_trap_frame *tf, unsigned kind)
     } else {
         f.what = "SError";
     }
-    sfu_aarch64_from_trap(tf, &f.regs);
+    sfu_port_trap_regs(&ex_trap_layouts[0], (uint64_t)(uintptr_t)tf, &f.regs);
     f.code = tf->esr;
     f.addr = tf->far;
     f.addr_valid = type == 0 && far_valid(ec, tf->esr);
-    f.tf = tf;
     if (group == 1)
         ex_printf("\n(taken on SP_EL1: the fault is in boot code or in a handler)\n");
     if (group >= 2)

@@ -1,8 +1,8 @@
 /*
  * vectors.S -- EL1 exception vectors for aarch64-virt.
  *
- * Every entry saves a full trap frame (struct sfu_aarch64_trap_frame in
- * port/aarch64/sfu_port_aarch64.h) on SP_EL1 and calls
+ * Every entry saves a full trap frame (struct sfu_aarch64_trap_frame,
+ * offsets in port/aarch64/sfu_trap_frame_aarch64.h) on SP_EL1 and calls
  *
  *     void a64_trap(struct sfu_aarch64_trap_frame *tf, unsigned kind);
  *
@@ -15,10 +15,11 @@
  * The handler may change tf->elr and tf->spsr (and any x register); they
  * are written back before the ERET.  tf->sp is not written back.
  */
-#define TF_SIZE 0x120
-#define TF_SP   0x0f8
-#define TF_ELR  0x100
-#define TF_ESR  0x110
+#include "sfu_trap_frame_aarch64.h"
+#define TF_SIZE SFU_AARCH64_TF_SIZE
+#define TF_SP   SFU_AARCH64_TF_SP
+#define TF_ELR  SFU_AARCH64_TF_ELR
+#define TF_ESR  SFU_AARCH64_TF_ESR
 
 /* 32 instructions per entry; the interrupted SP is SP_EL0 for group 0
  * (and for lower ELs), else SP_EL1 as it was before the frame was pushed. */

@@ -1,47 +1,24 @@
 /*
  * dump.c -- the backtrace printed by panic() and the fault handler, and the
- * per-tick trace check of the timer scenarios: the only file of the
- * examples that calls the sfu core.
+ * per-tick trace check of the timer scenarios.
  *
  * The recipe, for anyone wiring sfu into their own firmware:
  *
- *   1. the section: sfu_section_split over [__sframe_start, __sframe_end)
- *      (linker/sframe.ld) -- GNU ld leaves one merged section followed by
- *      zero padding, lld one section per object; both are an array of
- *      sections to the core.  lld's unmerged sections need
- *      SFU_OPT_START_PCREL (the build defines EX_SFRAME_UNMERGED for them);
- *   2. the port: the checked read, PAC strip (aarch64) and trap-frame hook
- *      of port/<arch>/sfu_port_<arch>.h, the stack bounds from the linker;
- *   3. the registers: captured where the dump is asked for (panic(), the
+ *   1. the sections and the port, set up once (unwind.c): sfu_section_split
+ *      over [__sframe_start, __sframe_end) (linker/sframe.ld), the checked
+ *      read and the RAM it may read, the vector code's trap frame layout
+ *      (the board's), the stack bounds from the linker;
+ *   2. the registers: captured where the dump is asked for (panic(), the
  *      fault handler, the tick handler), so the walk starts in the handler
  *      and crosses the trap frame into the interrupted code;
- *   4. the walk: sfu_cursor_init, then sfu_cursor_step until it returns
- *      something other than SFU_OK; SFU_END is a complete trace.
+ *   3. the walk: sfu_backtrace into an array of frames; SFU_END is a
+ *      complete trace;
+ *   4. the names: each frame's sfu_frame_lookup_pc (the return address
+ *      minus one, or the exact PC) in a symbol table.
  *
  * Names come from the image's own symbol table (examples/symtab.sh).
  */
-#define SFU_IMPLEMENTATION
-#define SFU_STATIC
-#define SFU_ERROR_STRINGS 1
-#define SFU_BIG 0       /* both boards are little-endian */
-#define SFU_DEPTH_CAP 64 /* a firmware stack is never deeper; bounds the dump */
-#include "sfu.h"
-
-/* After sfu.h: the port header then also defines the core callbacks
- * (sfu_port_core_trap, sfu_port_core_strip_ra, sfu_port_core_regs). */
 #include "ex.h"
-
-#ifndef EX_SFRAME_UNMERGED
-#define EX_SFRAME_UNMERGED 0 /* 1: lld image, per-object sections */
-#endif
-
-/* lld: one section per object (15 today); GNU ld: one. */
-#define EX_MAX_SECTIONS 32u
-
-static sfu_section secs[EX_MAX_SECTIONS];
-static size_t nsecs;
-static int secs_err = -1; /* -1: not split yet */
-static sfu_port port;
 
 static uint64_t addr_of(const void *p)
 {
@@ -86,147 +63,109 @@ static const char *err_name(int err)
     }
 }
 
-static void setup(void)
-{
-    if (secs_err >= 0)
-        return;
-    secs_err = sfu_section_split(secs, EX_MAX_SECTIONS, &nsecs, __sframe_start,
-                                 (size_t)(__sframe_end - __sframe_start), addr_of(__sframe_start),
-                                 EX_SFRAME_UNMERGED ? SFU_OPT_START_PCREL : 0u);
-    port.read = sfu_port_read;
-    port.strip_ra = sfu_port_core_strip_ra; /* aarch64 PAC; NULL on x86_64 */
-    port.trap = sfu_port_core_trap;
-    port.ctx = NULL; /* sfu_port_read: [__ram_start, __ram_end) */
-    port.stack_lo = addr_of(__stack_lo);
-    port.stack_hi = addr_of(__stack_hi);
-}
-
 void ex_unwind_init(void)
 {
     uint32_t fdes = 0;
     size_t i;
 
-    setup();
-    for (i = 0; i < nsecs; i++)
-        fdes += secs[i].num_fdes;
+    ex_unwind_setup();
+    for (i = 0; i < ex_nsecs; i++)
+        fdes += ex_secs[i].num_fdes;
     ex_printf("  unwind    sfu: %u SFrame section(s), version %u, %u FDEs%s; %u symbols\n",
-              (unsigned)nsecs, nsecs ? (unsigned)secs[0].version : 0u, (unsigned)fdes,
-              EX_SFRAME_UNMERGED ? " (unmerged, PC-relative starts)" : "",
-              (unsigned)ex_symtab_count);
-    if (secs_err != SFU_OK)
-        ex_printf("  unwind    sfu_section_split: %s (%s)\n", sfu_strerror(secs_err),
-                  err_name(secs_err));
+              (unsigned)ex_nsecs, ex_nsecs ? (unsigned)ex_secs[0].version : 0u, (unsigned)fdes,
+              ex_secs[0].pcrel ? " (PC-relative starts)" : "", (unsigned)ex_symtab_count);
+    if (ex_secs_err != SFU_OK)
+        ex_printf("  unwind    sfu_section_split: %s (%s)\n", sfu_strerror(ex_secs_err),
+                  err_name(ex_secs_err));
 }
 
-/* A walk starts with everything the capture gave: exact PC, and on
- * aarch64 the link register (valid in the first frame only). */
-static int start(sfu_cursor *c, const struct sfu_port_regs *r)
+/* The walk: frames[0] is where regs were captured. */
+static int walk(const sfu_regs *regs, sfu_frame *frames, size_t *n)
 {
-    sfu_regs regs;
-
-    setup();
-    regs.pc = r->pc;
-    regs.sp = r->sp;
-    regs.fp = r->fp;
-    regs.ra = r->ra;
-    regs.dwarf = NULL;
-    regs.ndwarf = 0;
-    return sfu_cursor_init(c, secs, nsecs, &port, &regs);
+    ex_unwind_setup();
+    *n = 0;
+    if (ex_secs_err != SFU_OK)
+        return ex_secs_err; /* no section: say why, rather than "no info" */
+    return sfu_backtrace(ex_secs, ex_nsecs, &ex_port, regs, frames, SFU_DEPTH_CAP, n);
 }
 
-/* The address to name a frame by: return addresses point after the call,
- * which may be the first byte of the next function (a call to a noreturn
- * function ends its caller); exact PCs (frame #0, interrupted frames) are
- * the instruction itself.  The same rule as tools/sfu-symbolize. */
-static uint64_t lookup_pc(const sfu_cursor *c)
+/* Is this frame the vector code's call into C (a return address there)? */
+static bool is_stub(const sfu_frame *f)
 {
-    return c->exact ? c->regs.pc : c->regs.pc - 1u;
+    const struct sfu_trap_layout *l;
+
+    return !(f->flags & SFU_FRAME_EXACT) && sfu_port_trap_find(ex_port.ctx, f->pc, f->sp, &l) != 0;
 }
 
-static bool is_stub(const sfu_cursor *c)
+static void print_frame(unsigned n, const sfu_frame *f)
 {
-    return c->how != SFU_HOW_TRAP && sfu_port_trap_at(NULL, c->regs.pc, c->regs.sp) != NULL;
-}
+    const struct ex_sym *s = (f->flags & SFU_FRAME_USER) ? NULL : ex_sym_find(sfu_frame_lookup_pc(f));
 
-static void print_frame(unsigned n, const sfu_cursor *c)
-{
-    const struct ex_sym *s = ex_sym_find(lookup_pc(c));
-    uint64_t pc = c->regs.pc;
-
-    ex_printf("  #%-2u 0x%016llx ", n, (unsigned long long)pc);
+    ex_printf("  #%-2u 0x%016llx ", n, (unsigned long long)f->pc);
     if (s)
-        ex_printf("%s+0x%llx/0x%x", ex_sym_name(s), (unsigned long long)(pc - s->addr),
+        ex_printf("%s+0x%llx/0x%x", ex_sym_name(s), (unsigned long long)(f->pc - s->addr),
                   (unsigned)s->size);
     else
         ex_printf("??");
-    if (c->how == SFU_HOW_TRAP)
+    /* The markers say how to look the address up (README, "The dump"):
+     * exact for #0, (interrupted) and (user), minus one for the rest. */
+    if (f->flags & SFU_FRAME_USER)
+        ex_printf(" (user)");
+    else if (n > 0 && (f->flags & SFU_FRAME_EXACT))
         ex_printf(" (interrupted)");
-    else if (is_stub(c))
+    else if (is_stub(f))
         ex_printf(" (exception)");
     ex_printf("\n");
 }
 
-void ex_dump_backtrace(const struct sfu_port_regs *r, const sfu_port_trap_frame *tf)
+void ex_dump_backtrace(const sfu_regs *r, const sfu_regs *interrupted)
 {
-    sfu_cursor c;
-    unsigned n = 0;
+    sfu_frame frames[SFU_DEPTH_CAP];
+    size_t n, i;
     bool crossed = false;
     int err;
 
     ex_printf("backtrace:\n");
-    err = start(&c, r);
-    if (err == SFU_OK && secs_err != SFU_OK)
-        err = secs_err; /* no section: say why, rather than "no info" */
-    while (err == SFU_OK) {
-        print_frame(n++, &c);
-        err = sfu_cursor_step(&c);
-        if (err == SFU_OK && c.how == SFU_HOW_TRAP)
+    err = walk(r, frames, &n);
+    for (i = 0; i < n; i++) {
+        print_frame((unsigned)i, &frames[i]);
+        if (frames[i].how == SFU_HOW_TRAP)
             crossed = true;
     }
-    ex_printf("backtrace: %u frames, stopped: %s (%s)\n", n, sfu_strerror(err), err_name(err));
-    if (tf != NULL && !crossed) {
-        struct sfu_port_regs t;
-
-        sfu_port_from_trap(tf, &t);
+    ex_printf("backtrace: %u frames, stopped: %s (%s)\n", (unsigned)n, sfu_strerror(err), err_name(err));
+    if (interrupted != NULL && !crossed)
         ex_printf("  (the walk did not reach the interrupted code: pc %p sp %p)\n",
-                  (void *)(uintptr_t)t.pc, (void *)(uintptr_t)t.sp);
-    }
+                  (void *)(uintptr_t)interrupted->pc, (void *)(uintptr_t)interrupted->sp);
 }
 
-const char *ex_check_trace(const struct sfu_port_regs *r, const sfu_port_trap_frame *tf,
-                           unsigned *frames)
+const char *ex_check_trace(const sfu_regs *r, const sfu_regs *interrupted, unsigned *nframes)
 {
-    struct sfu_port_regs t;
+    sfu_frame frames[SFU_DEPTH_CAP];
     const struct ex_sym *last = NULL;
     const char *why = NULL;
-    unsigned n = 0, traps = 0;
-    sfu_cursor c;
+    unsigned traps = 0;
+    size_t n, i;
     int err;
 
-    sfu_port_from_trap(tf, &t);
-    err = start(&c, r);
-    if (err == SFU_OK && secs_err != SFU_OK)
-        err = secs_err;
-    while (err == SFU_OK) {
-        last = ex_sym_find(lookup_pc(&c));
+    err = walk(r, frames, &n);
+    for (i = 0; i < n; i++) {
+        last = ex_sym_find(sfu_frame_lookup_pc(&frames[i]));
         if (last == NULL && why == NULL)
             why = "a frame's PC is in no function of the symbol table";
-        if (c.how == SFU_HOW_TRAP) {
+        if (frames[i].how == SFU_HOW_TRAP) {
             traps++;
-            if (c.regs.pc != t.pc || c.regs.sp != t.sp)
+            if (frames[i].pc != interrupted->pc || frames[i].sp != interrupted->sp)
                 why = "the interrupted frame is not the trap frame's context";
         }
-        n++;
-        err = sfu_cursor_step(&c);
     }
-    *frames = n;
+    *nframes = (unsigned)n;
     if (err != SFU_END)
         return sfu_strerror(err);
     if (why != NULL)
         return why;
     if (traps != 1)
         return "the walk did not cross the trap frame exactly once";
-    if (last == NULL || last->addr != (uint64_t)(uintptr_t)board_main)
+    if (last == NULL || last->addr != addr_of((const void *)board_main))
         return "the last frame is not in board_main";
     return NULL;
 }
@@ -234,7 +173,7 @@ const char *ex_check_trace(const struct sfu_port_regs *r, const sfu_port_trap_fr
 /* -------------------------------------------------------------------------
  * Registers.
  */
-void ex_dump_regs(const struct sfu_port_regs *r)
+void ex_dump_regs(const sfu_regs *r)
 {
     uint64_t top;
 
@@ -242,13 +181,13 @@ void ex_dump_regs(const struct sfu_port_regs *r)
     ex_printf("  fp %p", (void *)(uintptr_t)r->fp);
 #if EX_HAS_LR
     ex_printf("  lr %p", (void *)(uintptr_t)r->ra);
-    if (sfu_port_strip_ra(r->ra) != r->ra)
-        ex_printf(" (PAC stripped %p)", (void *)(uintptr_t)sfu_port_strip_ra(r->ra));
+    if (sfu_port_strip_ra(NULL, r->ra) != r->ra)
+        ex_printf(" (PAC stripped %p)", (void *)(uintptr_t)sfu_port_strip_ra(NULL, r->ra));
 #endif
     ex_printf("\n");
     /* The word at SP, through the checked read: the return address in a
      * frameless x86_64 leaf, and a test that refusals are reported. */
-    if (sfu_port_read(NULL, r->sp, &top) == 0)
+    if (sfu_port_read(ex_port.ctx, r->sp, &top) == 0)
         ex_printf("  [sp] %p\n", (void *)(uintptr_t)top);
     else
         ex_printf("  [sp] (read refused: sp outside RAM or unaligned)\n");

@@ -99,49 +99,63 @@ EX_NORETURN void ex_main(void);
  */
 EX_NORETURN void panic(const char *msg);
 
-/* A CPU exception, already decoded by the board. */
+/* A CPU exception, already decoded by the board's trap code. */
 struct ex_fault {
-    const char *what;       /* "data abort", "#PF", ... */
-    struct sfu_port_regs regs; /* interrupted context (sfu_port_from_trap) */
-    uint64_t code;          /* ESR_EL1 / error code */
-    uint64_t addr;          /* FAR_EL1 / CR2 */
-    bool addr_valid;        /* false: the CPU gives no fault address */
-    const sfu_port_trap_frame *tf; /* the raw frame, for the dump */
+    const char *what; /* "data abort", "#PF", ... */
+    sfu_regs regs;    /* the interrupted context, from the trap frame */
+    uint64_t code;    /* ESR_EL1 / error code */
+    uint64_t addr;    /* FAR_EL1 / CR2 */
+    bool addr_valid;  /* false: the CPU gives no fault address */
 };
 EX_NORETURN void ex_fault(const struct ex_fault *f);
 
-/* Timer tick from the board's IRQ handler. */
-void ex_tick(const sfu_port_trap_frame *tf);
+/* Timer tick from the board's IRQ handler, with the interrupted context. */
+void ex_tick(const sfu_regs *interrupted);
+
+/* The board's vector code, described for the port (sfu_port_trap): each
+ * vector layout (examples/<board>/ trap code) defines these. */
+extern const struct sfu_trap_layout ex_trap_layouts[];
+extern const size_t ex_trap_nlayouts;
 
 /* The C entry point of both boards (head.S jumps to it with a zero return
  * address): the last frame of every complete trace. */
 EX_NORETURN void board_main(void);
 
 /* -------------------------------------------------------------------------
- * The dump (dump.c), the only file that talks to the sfu core.
+ * sfu (unwind.c, the sfu translation unit): the sections of
+ * [__sframe_start, __sframe_end) and the port, set up once by
+ * ex_unwind_setup (every walk after it reuses them).
  */
-void ex_dump_regs(const struct sfu_port_regs *regs);
+/* lld: one section per object (15 today); GNU ld: one. */
+#define EX_MAX_SECTIONS 32u
+extern sfu_section ex_secs[EX_MAX_SECTIONS];
+extern size_t ex_nsecs;
+extern int ex_secs_err; /* sfu_section_split's answer; -1 before set-up */
+extern sfu_port ex_port;
+void ex_unwind_setup(void);
 
-/* Split [__sframe_start, __sframe_end) into SFrame sections (once; every
- * walk after it reuses them) and print one line about them. */
+/* -------------------------------------------------------------------------
+ * The dump (dump.c).
+ */
+void ex_dump_regs(const sfu_regs *regs);
+
+/* Set up sfu (ex_unwind_setup) and print one line about the sections. */
 void ex_unwind_init(void);
 
 /* Walk the stack from regs (captured by the caller, so frame #0 is the
  * caller) and print one line per frame,
- *     #N 0xADDR function+0xOFF/0xSIZE [(exception)|(interrupted)]
- * then "backtrace: N frames, stopped: <reason>".  tf, if not NULL, is the
- * trap frame the walk is expected to pass through (a fault): the dump says
- * whether it did. */
-void ex_dump_backtrace(const struct sfu_port_regs *regs, const sfu_port_trap_frame *tf);
+ *     #N 0xADDR function+0xOFF/0xSIZE [(exception)|(interrupted)|(user)]
+ * then "backtrace: N frames, stopped: <reason>".  interrupted, if not
+ * NULL, is the context of the trap the walk is expected to pass through
+ * (a fault): the dump says whether it did. */
+void ex_dump_backtrace(const sfu_regs *regs, const sfu_regs *interrupted);
 
-/* Walk from regs without printing and check the trace: it crosses the
- * trap frame tf exactly once, into the interrupted context tf holds; every
- * frame's PC is inside a function of the symbol table; the last frame is
- * in board_main; the walk stopped at the outermost frame (SFU_END).
- * Returns NULL if all hold, else what went wrong; *frames gets the number
- * of frames. */
-const char *ex_check_trace(const struct sfu_port_regs *regs, const sfu_port_trap_frame *tf,
-                           unsigned *frames);
+/* Walk from regs without printing and check the trace: it crosses a trap
+ * frame exactly once, into the context `interrupted`; every frame's PC is
+ * inside a function of the symbol table; the last frame is in board_main;
+ * the walk stopped at the outermost frame (SFU_END).  Returns NULL if all
+ * hold, else what went wrong; *frames gets the number of frames. */
+const char *ex_check_trace(const sfu_regs *regs, const sfu_regs *interrupted, unsigned *frames);
 
 /* The function symbol table embedded in the image (examples/symtab.sh):
  * sorted by address; names are offsets into ex_symtab_names. */

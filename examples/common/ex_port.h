@@ -1,12 +1,20 @@
 /*
- * ex_port.h -- pick the sfu port of the architecture being built.
+ * ex_port.h -- pick the sfu port of the architecture being built, with the
+ * sfu configuration every example file shares.
  *
  * The only architecture switch in the common example code; everything
  * below it uses the generic names (SFU_PORT_CAPTURE, sfu_port_read, ...)
- * that each port header defines.  The build adds -I port/<arch>.
+ * that each port header defines.  The build adds -I core -I port/<arch>.
  */
 #ifndef EX_PORT_H
 #define EX_PORT_H
+
+/* The sfu configuration: the same in every file that includes sfu.h (the
+ * structs depend on it).  The build passes the ABI knobs (only the
+ * image's own ABI is compiled in). */
+#define SFU_ERROR_STRINGS 1
+#define SFU_BIG 0        /* both boards are little-endian */
+#define SFU_DEPTH_CAP 64 /* a firmware stack is never deeper; bounds the dump */
 
 /* Besides the port, EX_HAS_LR (1 if the architecture has a link register)
  * and three instruction-level helpers for the scenarios:

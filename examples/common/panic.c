@@ -22,7 +22,7 @@ static void enter_report(const char *what)
 
 EX_NORETURN void panic(const char *msg)
 {
-    struct sfu_port_regs regs;
+    sfu_regs regs;
 
     /* First thing, so the registers are those of panic() itself: the walk
      * starts here and its next frame is panic's caller. */
@@ -37,7 +37,7 @@ EX_NORETURN void panic(const char *msg)
 
 EX_NORETURN void ex_fault(const struct ex_fault *f)
 {
-    struct sfu_port_regs regs;
+    sfu_regs regs;
 
     /* The walk starts here, in the handler, and must find its own way
      * through the trap frame into the interrupted code: the dump shows the
@@ -54,6 +54,6 @@ EX_NORETURN void ex_fault(const struct ex_fault *f)
                   (unsigned long long)f->code);
     ex_printf("registers from the trap frame:\n");
     ex_dump_regs(&f->regs);
-    ex_dump_backtrace(&regs, f->tf);
+    ex_dump_backtrace(&regs, &f->regs);
     board_exit(EX_FAULT);
 }

@@ -142,8 +142,11 @@ static void check(const char *name, bool ok)
 
 static EX_NOINLINE void scen_hello(void)
 {
-    struct sfu_port_regs r;
+    sfu_regs r;
     volatile uint64_t word = 0x5f5f5f5f5f5f5f5full;
+    const struct sfu_trap_layout *l;
+    void *ctx = ex_port.ctx;
+    size_t i;
     uint64_t got = 0, ram_end = addr_of(__ram_end);
 
     SFU_PORT_CAPTURE(&r);
@@ -158,15 +161,19 @@ static EX_NOINLINE void scen_hello(void)
     check("capture: pc in .text", r.pc >= addr_of(__text_start) && r.pc < addr_of(__text_end));
     check("capture: sp on the stack", r.sp >= addr_of(__stack_lo) && r.sp < addr_of(__stack_hi));
     check("capture: sp aligned", (r.sp & (SFU_PORT_STACK_ALIGN - 1u)) == 0);
-    check("read: stack word", sfu_port_read(NULL, addr_of((const void *)&word), &got) == 0 &&
+    check("read: stack word", sfu_port_read(ctx, addr_of((const void *)&word), &got) == 0 &&
                                   got == word);
-    check("read: unaligned refused", sfu_port_read(NULL, addr_of((const void *)&word) + 4, &got) != 0);
-    check("read: address 0 refused", sfu_port_read(NULL, 0, &got) != 0);
-    check("read: last ram word", sfu_port_read(NULL, ram_end - 8, &got) == 0);
-    check("read: ram end refused", sfu_port_read(NULL, ram_end, &got) != 0);
-    check("read: top of memory refused", sfu_port_read(NULL, UINT64_MAX - 7, &got) != 0);
-    check("strip_ra: plain address kept", sfu_port_strip_ra(r.pc) == r.pc);
-    check("trap_at: ordinary pc is not", sfu_port_trap_at(NULL, r.pc, r.sp) == NULL);
+    check("read: unaligned refused", sfu_port_read(ctx, addr_of((const void *)&word) + 4, &got) != 0);
+    check("read: address 0 refused", sfu_port_read(ctx, 0, &got) != 0);
+    check("read: last ram word", sfu_port_read(ctx, ram_end - 8, &got) == 0);
+    check("read: ram end refused", sfu_port_read(ctx, ram_end, &got) != 0);
+    check("read: top of memory refused", sfu_port_read(ctx, UINT64_MAX - 7, &got) != 0);
+#if EX_HAS_LR
+    check("strip_ra: plain address kept", sfu_port_strip_ra(NULL, r.pc) == r.pc);
+#endif
+    check("trap: ordinary pc is no call site", sfu_port_trap_find(ctx, r.pc, r.sp, &l) == 0);
+    for (i = 0; i < ex_trap_nlayouts; i++)
+        check("trap: layout checks out", sfu_port_layout_check(&ex_trap_layouts[i]) == 0);
     ex_printf("hello: %u check(s) failed\n", checks_failed);
     board_exit(checks_failed ? EX_FAIL : EX_PASS);
 }
@@ -236,22 +243,19 @@ static void note_pc(uint64_t pc)
 
 /* irqpanic: a panic raised inside the interrupt handler.  Not static, so
  * the compiler keeps its name (no .isra/.constprop clone). */
-EX_NORETURN void tick_watchdog(const sfu_port_trap_frame *tf);
+EX_NORETURN void tick_watchdog(const sfu_regs *r);
 
-EX_NOINLINE EX_NORETURN void tick_watchdog(const sfu_port_trap_frame *tf)
+EX_NOINLINE EX_NORETURN void tick_watchdog(const sfu_regs *r)
 {
-    struct sfu_port_regs r;
-
-    sfu_port_from_trap(tf, &r);
-    ex_printf("watchdog: tick %u interrupted pc %p sp %p\n", ticks, (void *)(uintptr_t)r.pc,
-              (void *)(uintptr_t)r.sp);
+    ex_printf("watchdog: tick %u interrupted pc %p sp %p\n", ticks, (void *)(uintptr_t)r->pc,
+              (void *)(uintptr_t)r->sp);
     panic("watchdog fired in the timer interrupt handler");
 }
 
 /* Unwind from here, through the trap frame, to board_main. */
-static void trace_tick(const sfu_port_trap_frame *tf)
+static void trace_tick(const sfu_regs *tf)
 {
-    struct sfu_port_regs here;
+    sfu_regs here;
     const char *why;
     unsigned frames;
 
@@ -271,26 +275,23 @@ static void trace_tick(const sfu_port_trap_frame *tf)
     }
 }
 
-void ex_tick(const sfu_port_trap_frame *tf)
+void ex_tick(const sfu_regs *r)
 {
-    struct sfu_port_regs r;
-
-    sfu_port_from_trap(tf, &r);
     ticks++;
     if (ex_watchdog_armed)
-        tick_watchdog(tf);
-    if (r.pc >= addr_of(__text_start) && r.pc < addr_of(__text_end))
+        tick_watchdog(r);
+    if (r->pc >= addr_of(__text_start) && r->pc < addr_of(__text_end))
         ticks_in_text++;
-    if (r.sp >= addr_of(__stack_lo) && r.sp < addr_of(__stack_hi))
+    if (r->sp >= addr_of(__stack_lo) && r->sp < addr_of(__stack_hi))
         ticks_on_stack++;
-    if (r.sp < tick_min_sp)
-        tick_min_sp = r.sp;
-    if (r.sp > tick_max_sp)
-        tick_max_sp = r.sp;
-    if (r.pc != 0)
-        note_pc(r.pc);
+    if (r->sp < tick_min_sp)
+        tick_min_sp = r->sp;
+    if (r->sp > tick_max_sp)
+        tick_max_sp = r->sp;
+    if (r->pc != 0)
+        note_pc(r->pc);
     if (tracing)
-        trace_tick(tf);
+        trace_tick(r);
 }
 
 static EX_NOINLINE void scen_timer(void)

@@ -253,6 +253,14 @@ static bool pic_spurious(unsigned irq)
 }
 
 /* Not static and never inlined: it is a frame of every tick's trace. */
+/* The IDT stubs (isr.S) save struct sfu_x86_64_trap_frame and call
+ * x86_trap from one call site, labelled sfu_x86_64_trap_ret: that is all
+ * the port needs to know to walk out of a handler. */
+extern char sfu_x86_64_trap_ret[];
+static const void *const trap_sites[] = { sfu_x86_64_trap_ret };
+const struct sfu_trap_layout ex_trap_layouts[] = { SFU_X86_64_TRAP_LAYOUT(trap_sites) };
+const size_t ex_trap_nlayouts = 1;
+
 void handle_irq(struct sfu_x86_64_trap_frame *tf);
 
 EX_NOINLINE void handle_irq(struct sfu_x86_64_trap_frame *tf)
@@ -265,7 +273,10 @@ EX_NOINLINE void handle_irq(struct sfu_x86_64_trap_frame *tf)
         return;
     }
     if (irq == 0) {
-        ex_tick(tf);
+        sfu_regs r;
+
+        sfu_port_trap_regs(&ex_trap_layouts[0], (uint64_t)(uintptr_t)tf, &r);
+        ex_tick(&r);
         pit_arm();
     } else
         unexpected_irqs++;
@@ -299,11 +310,10 @@ void x86_trap(struct sfu_x86_64_trap_frame *tf)
         return;
     }
     f.what = tf->vector < 32 ? exception_names[tf->vector] : "unknown vector";
-    sfu_x86_64_from_trap(tf, &f.regs);
+    sfu_port_trap_regs(&ex_trap_layouts[0], (uint64_t)(uintptr_t)tf, &f.regs);
     f.code = tf->error_code;
     f.addr = tf->cr2;
     f.addr_valid = tf->vector == 14;
-    f.tf = tf;
     ex_fault(&f);
 }
 

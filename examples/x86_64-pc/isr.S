@@ -4,7 +4,7 @@
  * Vectors 0-31 (exceptions) and 32-47 (the two 8259 PICs, remapped).
  * Every stub pushes an error code where the CPU does not (so the frame has
  * one shape), then the vector number, and joins isr_common, which saves
- * the rest of struct sfu_x86_64_trap_frame (port/x86_64/sfu_port_x86_64.h)
+ * the rest of struct sfu_x86_64_trap_frame (offsets in port/x86_64/sfu_trap_frame_x86_64.h)
  * and calls
  *
  *     void x86_trap(struct sfu_x86_64_trap_frame *tf);
@@ -17,13 +17,14 @@
  * 0xd0, a multiple of 16, so the call happens with RSP 16-aligned as the
  * psABI requires, and RSP is the frame address.
  */
-#define TF_DWARF_RSP 0x38
-#define TF_DWARF_RIP 0x80
-#define TF_CR2       0x88
-#define TF_PAD       0x90
-#define TF_VECTOR    0x98
-#define TF_IRET_RIP  0xa8
-#define TF_IRET_RSP  0xc0
+#include "sfu_trap_frame_x86_64.h"
+#define TF_DWARF_RSP SFU_X86_64_TF_DWARF_RSP
+#define TF_DWARF_RIP SFU_X86_64_TF_DWARF_RIP
+#define TF_CR2       SFU_X86_64_TF_CR2
+#define TF_PAD       SFU_X86_64_TF_PAD
+#define TF_VECTOR    SFU_X86_64_TF_VECTOR
+#define TF_IRET_RIP  SFU_X86_64_TF_RIP
+#define TF_IRET_RSP  SFU_X86_64_TF_RSP
 
     .section .text.isr, "ax"
 

@@ -121,6 +121,7 @@
 		(regs)->ra = 0;                                                     \
 		(regs)->dwarf = NULL;                                               \
 		(regs)->ndwarf = 0;                                                 \
+		(regs)->dwarf_map = NULL;                                           \
 	} while (0)
 
 #elif defined(__aarch64__)
@@ -146,6 +147,7 @@
 		(regs)->ra = sfu__lr;                                               \
 		(regs)->dwarf = NULL;                                               \
 		(regs)->ndwarf = 0;                                                 \
+		(regs)->dwarf_map = NULL;                                           \
 	} while (0)
 
 #else
@@ -212,6 +214,7 @@ static inline void sfu_host_from_ucontext(const void *ucv, sfu_regs *r, uint64_t
 #endif
 	r->dwarf = dwarf;
 	r->ndwarf = SFU_HOST_NDWARF;
+	r->dwarf_map = NULL;
 }
 
 /* ---- the safe read ---------------------------------------------------------- */
@@ -351,6 +354,7 @@ static inline int sfu_host_trap(void *ctxv, uint64_t pc, uint64_t sp, sfu_regs *
 #endif
 	out->dwarf = c->dwarf;
 	out->ndwarf = SFU_HOST_NDWARF;
+	out->dwarf_map = NULL;
 	c->traps++;
 	return 1;
 }
@@ -391,6 +395,8 @@ static inline void sfu_host_port(sfu_port *port, sfu_host_ctx *ctx, const sfu_ho
 	port->ctx = ctx;
 	port->stack_lo = mem->stack_lo;
 	port->stack_hi = mem->stack_hi;
+	port->stacks = NULL;
+	port->nstacks = 0;
 }
 
 /* ---- init time: /proc/self/maps, stack bounds, .sframe ------------------------ */

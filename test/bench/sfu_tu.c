@@ -79,8 +79,8 @@ int BENCH_NAME(has_cache)(void)
 size_t BENCH_NAME(walk)(const struct bench_regs *r, int use_cache, int *why)
 {
 	struct stack st = { r->sp, r->stack_hi };
-	sfu_port port = { read_stack, NULL, NULL, &st, r->sp, r->stack_hi };
-	sfu_regs regs = { r->pc, r->sp, r->fp, 0, NULL, 0 };
+	sfu_port port = { read_stack, NULL, NULL, &st, r->sp, r->stack_hi, NULL, 0 };
+	sfu_regs regs = { r->pc, r->sp, r->fp, 0, NULL, 0, NULL };
 	size_t n = 0;
 #if HAVE_CACHE
 	if (use_cache) {

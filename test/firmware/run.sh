@@ -427,6 +427,28 @@ for suite in $suites; do
 		else
 			emit "ok $name"
 		fi
+		# Frame numbers with leading zeros, as printers that pad with
+		# 0 write them, and a first frame at a function's first byte:
+		# frame 0 is exact, so it names that function, not the one
+		# before it (frame 0 captured at panic+0x0 is what gcc 16 gives).
+		name=firmware/$suite/$image/symbolize-frame-0
+		nm_tool=nm
+		[ "$image" = aarch64-virt ] && nm_tool=aarch64-linux-gnu-nm
+		a=$($nm_tool "$img" | awk '$3 == "panic" { print $1 }')
+		b=$($nm_tool "$img" | awk '$3 == "chain_b" { print $1 }')
+		sym=$(printf '  #00 0x%s panic+0x0\n  #01 0x%s chain_b+0x0\n  #02 0x%s ?? (user)\n' "$a" "$b" "$b" |
+			tools/sfu-symbolize "$img" 2>&1)
+		if [ -z "$a" ] || [ -z "$b" ]; then
+			emit "FAIL $name: no panic or chain_b symbol in $img"
+		elif ! grep -q '#00 .*  at panic at .*panic\.c:' <<<"$sym"; then
+			emit "FAIL $name: frame #00 at panic's first byte not named panic: $(head -1 <<<"$sym")"
+		elif grep -q '#01 .*  at chain_b ' <<<"$sym"; then
+			emit "FAIL $name: frame #01, a return address, looked up as exact: $(sed -n 2p <<<"$sym")"
+		elif ! grep -q '#02 .*(user)  at (user mode)$' <<<"$sym"; then
+			emit "FAIL $name: a (user) frame was looked up in the image: $(sed -n 3p <<<"$sym")"
+		else
+			emit "ok $name"
+		fi
 	done
 done
 flush

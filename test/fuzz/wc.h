@@ -198,6 +198,8 @@ static inline void wc_port_make(const struct wc_env *e, struct wc_ctx *ctx, sfu_
 	p->ctx = ctx;
 	p->stack_lo = e->stack_lo;
 	p->stack_hi = e->stack_hi;
+	p->stacks = NULL;
+	p->nstacks = 0;
 }
 
 /* ---- the walk and its properties -------------------------------------- */
@@ -388,6 +390,8 @@ static inline const char *wc_check_walk(const struct wc_env *e, struct wc_result
 				return "trap frame without a trap hook";
 			if (lr != SFU_E_NOINFO)
 				return "trap frame from a lookup PC that has SFrame info";
+			if (exact)
+				return "trap frame from an exact PC (the hook is for return addresses)";
 			if (f->sp == 0)
 				return "trap frame with no stack pointer";
 			exact = 1;
@@ -743,7 +747,11 @@ static inline void wc_chain_build(struct wc_env *e, const struct wc_code *code, 
 		/* Where this frame returns to. */
 		if (last) {
 			next_pc = 0;
-		} else if (allow_traps && ch->n + 2u <= len && e->ntraps < WC_MAX_TRAPS && wc_below(r, 6) == 0) {
+		} else if (allow_traps && !row.signal && ch->n + 2u <= len && e->ntraps < WC_MAX_TRAPS &&
+		           wc_below(r, 6) == 0) {
+			/* (Out of a signal frame the caller's PC is exact: code the
+			 * signal interrupted, never a call into a handler, so the
+			 * core does not ask the trap hook there.) */
 			next_pc = wc_pick_uncovered(e, code, r);
 			trap_hop = next_pc != 0;
 			if (!trap_hop)

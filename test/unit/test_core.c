@@ -538,8 +538,8 @@ static void test_step_amd64(void)
 	static mem m;
 	sfu_section sec;
 	sfu_cursor c;
-	sfu_port port = { mem_read, NULL, NULL, &m, 0, 0 };
-	sfu_regs r = { 0, 0, 0, 0, NULL, 0 };
+	sfu_port port = { mem_read, NULL, NULL, &m, 0, 0, NULL, 0 };
+	sfu_regs r = { 0, 0, 0, 0, NULL, 0, NULL };
 	size_t n;
 	int err;
 	begin();
@@ -662,8 +662,8 @@ static void test_depth_cap(void)
 		stack[i] = 0x100005;
 	{
 		/* The port reads the host array directly (native words). */
-		sfu_port port = { host_read, NULL, NULL, NULL, 0, 0 };
-		sfu_regs r = { 0x100005, (uint64_t)(uintptr_t)stack, 0, 0, NULL, 0 };
+		sfu_port port = { host_read, NULL, NULL, NULL, 0, 0, NULL, 0 };
+		sfu_regs r = { 0x100005, (uint64_t)(uintptr_t)stack, 0, 0, NULL, 0, NULL };
 		g_lo = (uint64_t)(uintptr_t)stack;
 		g_hi = g_lo + sizeof stack;
 		err = sfu_backtrace(&sec, 1, &port, &r, fr, SFU_DEPTH_CAP + 10, &nf);
@@ -678,8 +678,8 @@ static void test_step_aarch64(int big)
 	static mem m;
 	sfu_section sec;
 	sfu_cursor c;
-	sfu_port port = { mem_read, strip, NULL, &m, 0, 0 };
-	sfu_regs r = { 0, 0, 0, 0, NULL, 0 };
+	sfu_port port = { mem_read, strip, NULL, &m, 0, 0, NULL, 0 };
+	sfu_regs r = { 0, 0, 0, 0, NULL, 0, NULL };
 	size_t n;
 	int err;
 	char name[64];
@@ -718,9 +718,9 @@ static void test_step_flex(void)
 	static mem m;
 	sfu_section sec;
 	sfu_cursor c;
-	sfu_port port = { mem_read, NULL, NULL, &m, 0, 0 };
+	sfu_port port = { mem_read, NULL, NULL, &m, 0, 0, NULL, 0 };
 	uint64_t dwarf[17] = { 0 };
-	sfu_regs r = { 0, 0, 0, 0, NULL, 0 };
+	sfu_regs r = { 0, 0, 0, 0, NULL, 0, NULL };
 	size_t n;
 	int err;
 	begin();
@@ -760,8 +760,8 @@ static void test_step_s390x(void)
 	static mem m;
 	sfu_section sec;
 	sfu_cursor c;
-	sfu_port port = { mem_read, NULL, NULL, &m, 0, 0 };
-	sfu_regs r = { 0, 0, 0, 0, NULL, 0 };
+	sfu_port port = { mem_read, NULL, NULL, &m, 0, 0, NULL, 0 };
+	sfu_regs r = { 0, 0, 0, 0, NULL, 0, NULL };
 	static const int32_t w[] = { 10, -48, -72 }; /* CFA = sp + 10*8+160 = sp+240 */
 	static const int32_t wpad[] = { 0, 0, -72 };    /* RA not saved, FP saved */
 	size_t n;
@@ -796,8 +796,8 @@ static void test_outermost(void)
 	static sfb_sec s;
 	static mem m;
 	sfu_section sec;
-	sfu_port port = { mem_read, NULL, NULL, &m, 0, 0 };
-	sfu_regs r = { 0x100002, 0xb000, 0, 0, NULL, 0 };
+	sfu_port port = { mem_read, NULL, NULL, &m, 0, 0, NULL, 0 };
+	sfu_regs r = { 0x100002, 0xb000, 0, 0, NULL, 0, NULL };
 	sfu_frame fr[4];
 	size_t n, nf;
 	int err;
@@ -839,7 +839,7 @@ static void test_trap(void)
 	static sfb_sec s;
 	static mem m;
 	sfu_section sec;
-	sfu_port port = { mem_read, NULL, trap_hook, &m, 0, 0 };
+	sfu_port port = { mem_read, NULL, trap_hook, &m, 0, 0, NULL, 0 };
 	sfu_frame fr[8];
 	size_t n, nf;
 	int err;
@@ -856,13 +856,220 @@ static void test_trap(void)
 	mem_put(&m, 0xc000, 0x300010);        /* handler's RA: into the stub */
 	mem_put(&m, 0xc108, 0x100025);        /* fn0's RA (CFA = sp+8 at exact pc 0x100003) */
 	{
-		sfu_regs r = { 0x100014, 0xc000, 0, 0, NULL, 0 };
+		sfu_regs r = { 0x100014, 0xc000, 0, 0, NULL, 0, NULL };
 		err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
 	}
 	EXPECT(err == SFU_END && nf == 4, "got %s after %zu frames", E(err), nf);
 	EXPECT(nf == 4 && fr[1].pc == 0x300010 && fr[2].pc == 0x100003 && fr[2].how == SFU_HOW_TRAP &&
 	       fr[3].pc == 0x100025 && fr[3].how == SFU_HOW_SFRAME, "frames wrong");
 	end("step trap-frame-continues-into-interrupted-code");
+}
+
+/* ---- kernels: their own trap frames, user mode, several stacks ------------ */
+
+/* The fixture of test_trap: fn0 @0x100000, handler @0x100010, entry
+ * @0x100020 (outermost); the vector code's call into the handler returns
+ * to 0x300010, which has no SFrame info. */
+static void trap_fixture(sfb_sec *s, sfu_section *sec)
+{
+	static const int32_t w8[] = { 8 }, w0[] = { 0 };
+	size_t n;
+	sfb_init(s, 3, SFU_ABI_AMD64_LE);
+	sfb_add_fre(sfb_add_fde(s, 0x100000, 0x10), 0, 1, 1, 1, w8);
+	sfb_add_fre(sfb_add_fde(s, 0x100010, 0x10), 0, 1, 1, 1, w8);
+	sfb_add_fre(sfb_add_fde(s, 0x100020, 0x10), 0, 1, 1, 0, w0);
+	n = sfb_build(s, g_buf, sizeof g_buf);
+	sfu_section_init(sec, g_buf, n, s->addr);
+}
+
+/* What the hook below answers, and how often it was asked. */
+static struct {
+	int kind;
+	uint64_t pc, sp;
+	const uint64_t *dwarf;
+	const int16_t *map;
+	uint32_t ndwarf;
+	int calls;
+} g_trap;
+
+static int trap_hook2(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *out)
+{
+	(void)ctx;
+	(void)sp;
+	g_trap.calls++;
+	if (pc != 0x300010)
+		return SFU_TRAP_NONE;
+	out->pc = g_trap.pc;
+	out->sp = g_trap.sp;
+	out->fp = 0;
+	out->ra = 0;
+	out->dwarf = g_trap.dwarf;
+	out->ndwarf = g_trap.ndwarf;
+	out->dwarf_map = g_trap.map;
+	return g_trap.kind;
+}
+
+/* A trap frame that says the interrupted code ran in user mode ends the
+ * walk cleanly after that frame, whose SP is the user's, not on any
+ * kernel stack; the same frame said to be kernel code is out of bounds. */
+static void test_trap_user(void)
+{
+	static sfb_sec s;
+	static mem m;
+	sfu_section sec;
+	sfu_port port = { mem_read, NULL, trap_hook2, &m, 0xc000, 0xc1ff, NULL, 0 };
+	sfu_regs r = { 0x100014, 0xc000, 0, 0, NULL, 0, NULL };
+	sfu_frame fr[8];
+	size_t nf;
+	int err;
+	begin();
+	trap_fixture(&s, &sec);
+	memset(&m, 0, sizeof m);
+	m.base = 0xc000;
+	mem_put(&m, 0xc000, 0x300010); /* handler's RA: into the vector code */
+	memset(&g_trap, 0, sizeof g_trap);
+	g_trap.kind = SFU_TRAP_USER;
+	g_trap.pc = 0x400123; /* somewhere in a user program */
+	g_trap.sp = 0x7fff0000;
+	err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
+	EXPECT(err == SFU_END_USER && nf == 3, "user: %s after %zu frames", E(err), nf);
+	EXPECT(nf == 3 && fr[0].flags == SFU_FRAME_EXACT && fr[1].flags == 0 &&
+	       fr[2].flags == (SFU_FRAME_EXACT | SFU_FRAME_USER) && fr[2].how == SFU_HOW_TRAP &&
+	       fr[2].pc == 0x400123 && fr[2].sp == 0x7fff0000, "frame flags or user frame wrong");
+	EXPECT(nf == 3 && sfu_frame_lookup_pc(&fr[1]) == 0x30000f && sfu_frame_lookup_pc(&fr[2]) == 0x400123,
+	       "lookup pc: return addresses minus one, exact ones as they are");
+	/* The same context said to be kernel code: its SP is off the stack. */
+	g_trap.kind = SFU_TRAP_KERNEL;
+	err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
+	EXPECT(err == SFU_E_STACK_BOUNDS && nf == 2, "kernel: %s after %zu frames", E(err), nf);
+	end("trap user-mode-frame-ends-the-walk");
+}
+
+/* Stacks: the walk may change stacks only across a trap frame, and only
+ * to one the port declares; the first frame must be on one. */
+static void test_stacks(void)
+{
+	static sfb_sec s;
+	static mem m;
+	sfu_section sec;
+	static const sfu_stack thread = { 0xc100, 0xc1ff };
+	sfu_port port = { mem_read, NULL, trap_hook2, &m, 0xc000, 0xc0ff, &thread, 1 };
+	sfu_regs r = { 0x100014, 0xc000, 0, 0, NULL, 0, NULL };
+	sfu_frame fr[8];
+	size_t nf;
+	int err;
+	begin();
+	trap_fixture(&s, &sec);
+	memset(&m, 0, sizeof m);
+	m.base = 0xc000;
+	mem_put(&m, 0xc000, 0x300010);  /* handler (on the exception stack) */
+	mem_put(&m, 0xc100, 0x100025);  /* fn0 (on the thread stack), RA into entry */
+	memset(&g_trap, 0, sizeof g_trap);
+	g_trap.kind = SFU_TRAP_KERNEL;
+	g_trap.pc = 0x100003;
+	g_trap.sp = 0xc100;
+	err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
+	EXPECT(err == SFU_END && nf == 4, "onto the thread stack: %s after %zu frames", E(err), nf);
+	/* Without the thread stack declared, the trap leads off the stacks. */
+	port.nstacks = 0;
+	err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
+	EXPECT(err == SFU_E_STACK_BOUNDS && nf == 2, "undeclared stack: %s after %zu frames", E(err), nf);
+	/* A plain frame may not move from one stack to another: fn0 at the
+	 * top of the exception stack returns to an SP on the thread stack. */
+	port.nstacks = 1;
+	mem_put(&m, 0xc0f8, 0x100025);
+	{
+		sfu_regs r2 = { 0x100003, 0xc0f8, 0, 0, NULL, 0, NULL };
+		err = sfu_backtrace(&sec, 1, &port, &r2, fr, 8, &nf);
+	}
+	EXPECT(err == SFU_E_STACK_BOUNDS && nf == 1, "stack switch without a trap: %s", E(err));
+	/* The first frame's SP on no declared stack. */
+	{
+		sfu_regs r3 = { 0x100003, 0xd000, 0, 0, NULL, 0, NULL };
+		err = sfu_backtrace(&sec, 1, &port, &r3, fr, 8, &nf);
+	}
+	EXPECT(err == SFU_E_STACK_BOUNDS && nf == 1, "first frame off the stacks: %s", E(err));
+	/* The first frame on a stack from the list. */
+	{
+		sfu_regs r4 = { 0x100003, 0xc100, 0, 0, NULL, 0, NULL };
+		err = sfu_backtrace(&sec, 1, &port, &r4, fr, 8, &nf);
+	}
+	EXPECT(err == SFU_END && nf == 2, "first frame on a listed stack: %s after %zu", E(err), nf);
+	end("stacks trap-frames-may-switch-stacks-nothing-else");
+}
+
+/* The hook is asked only about return addresses: an exact PC at the vector
+ * code's call site is code a trap interrupted, not a call into C. */
+static void test_trap_exact(void)
+{
+	static sfb_sec s;
+	static mem m;
+	sfu_section sec;
+	sfu_port port = { mem_read, NULL, trap_hook2, &m, 0, 0, NULL, 0 };
+	sfu_regs r = { 0x300010, 0xc000, 0, 0, NULL, 0, NULL };
+	sfu_frame fr[4];
+	size_t nf;
+	int err;
+	begin();
+	trap_fixture(&s, &sec);
+	memset(&m, 0, sizeof m);
+	m.base = 0xc000;
+	memset(&g_trap, 0, sizeof g_trap);
+	g_trap.kind = SFU_TRAP_KERNEL;
+	g_trap.pc = 0x100003;
+	g_trap.sp = 0xc100;
+	err = sfu_backtrace(&sec, 1, &port, &r, fr, 4, &nf);
+	EXPECT(err == SFU_E_NOINFO && nf == 1 && g_trap.calls == 0, "exact pc: %s, %d hook calls", E(err),
+	       g_trap.calls);
+	end("trap hook-only-at-return-addresses");
+}
+
+/* A trap frame in the kernel's own register order: the DWARF map lets a
+ * FLEX rule of the interrupted frame (CFA = r10, gcc's DRAP) find r10. */
+static void test_trap_dwarf_map(void)
+{
+	static sfb_sec s;
+	static mem m;
+	sfu_section sec;
+	sfu_port port = { mem_read, NULL, trap_hook2, &m, 0, 0, NULL, 0 };
+	sfu_regs r = { 0x100054, 0x9000, 0, 0, NULL, 0, NULL };
+	/* The kernel's frame: r15 r14 ... in its own order; r10 is word 5. */
+	static uint64_t frame[8];
+	static int16_t map[17];
+	sfu_frame fr[8];
+	size_t n, nf;
+	int err, i;
+	begin();
+	base_flex(&s); /* fn @0x100000 FLEX (row @5: CFA = r10, FP = *(rbp)), @0x100040, @0x100050 */
+	n = sfb_build(&s, g_buf, sizeof g_buf);
+	sfu_section_init(&sec, g_buf, n, s.addr);
+	memset(&m, 0, sizeof m);
+	m.base = 0x9000;
+	mem_put(&m, 0x9000, 0x300010);       /* the handler (@0x100050) returns into the vector code */
+	mem_put(&m, 0x9100 - 8, 0x100044);   /* the interrupted frame's RA, at r10 - 8 */
+	mem_put(&m, 0x9010, 0x9200);         /* its saved rbp */
+	mem_put(&m, 0x9100, 0);              /* @0x100040: RA 0, the end */
+	for (i = 0; i < 17; i++)
+		map[i] = -1;
+	map[10] = 5 * 8;
+	map[6] = 2 * 8;
+	frame[5] = 0x9100; /* r10 */
+	frame[2] = 0x9010; /* rbp */
+	memset(&g_trap, 0, sizeof g_trap);
+	g_trap.kind = SFU_TRAP_KERNEL;
+	g_trap.pc = 0x100008; /* in the FLEX function, row @5 */
+	g_trap.sp = 0x9080;
+	g_trap.dwarf = frame;
+	g_trap.ndwarf = 17;
+	g_trap.map = map;
+	err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
+	EXPECT(err == SFU_END && nf == 4 && fr[3].pc == 0x100044 && fr[3].sp == 0x9100,
+	       "through the map: %s after %zu frames", E(err), nf);
+	/* r10 not saved: the rule cannot be applied. */
+	map[10] = -1;
+	err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
+	EXPECT(err == SFU_E_UNSAFE && nf == 3, "r10 not saved: %s after %zu", E(err), nf);
+	end("trap kernel-frame-order-through-dwarf-map");
 }
 
 /* lld: per-object sections back to back, zero padding between and after;
@@ -900,6 +1107,10 @@ static void test_split(void)
 	err = sfu_section_split(secs, 4, &n, span, off + nb + 64, 0x300000, 0);
 	EXPECT(!err && n == 2 && sfu_find_row_n(secs, n, 0x100004, &row) == SFU_E_NOINFO, "no option");
 	EXPECT(sfu_section_split(secs, 1, &n, span, off + nb, 0x300000, 0) == SFU_E_FULL && n == 1, "max 1");
+	/* How many there are, for sizing the array: no guessing. */
+	EXPECT(sfu_section_count(&n, span, off + nb + 64, 0x300000, 0) == SFU_OK && n == 2, "count");
+	EXPECT(sfu_section_count(&n, span, off + 16, 0x300000, 0) == SFU_E_TRUNC_HDR && n == 1, "count, cut span");
+	EXPECT(sfu_section_split(NULL, 4, &n, span, off + nb, 0x300000, 0) == SFU_E_ARG, "split without array");
 	/* A span that ends 16 bytes into the second section's header. */
 	err = sfu_section_split(secs, 4, &n, span, off + 16, 0x300000, 0);
 	EXPECT(err == SFU_E_TRUNC_HDR && n == 1, "cut span: %s", E(err));
@@ -916,7 +1127,7 @@ static void test_fp_unknown(void)
 	static sfb_sec s;
 	static mem m;
 	sfu_section sec;
-	sfu_port port = { mem_read, NULL, NULL, &m, 0, 0 };
+	sfu_port port = { mem_read, NULL, NULL, &m, 0, 0, NULL, 0 };
 	sfu_frame fr[8];
 	size_t n, nf;
 	int err;
@@ -936,7 +1147,7 @@ static void test_fp_unknown(void)
 	mem_put(&m, 0xd000, 0x100014); /* RA into fn1 */
 	mem_put(&m, 0xd008, 0x100024); /* fn1's RA (CFA = sp+8 = 0xd010) into fn2 */
 	{
-		sfu_regs r = { 0x100004, 0xcff8, 0x1234, 0, NULL, 0 };
+		sfu_regs r = { 0x100004, 0xcff8, 0x1234, 0, NULL, 0, NULL };
 		err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
 	}
 	EXPECT(err == SFU_E_UNSAFE && nf == 3 && fr[1].pc == 0x100014 && fr[2].pc == 0x100024,
@@ -951,7 +1162,7 @@ static void test_null_call(void)
 	static sfb_sec s;
 	static mem m;
 	sfu_section sec;
-	sfu_port port = { mem_read, NULL, NULL, &m, 0, 0 };
+	sfu_port port = { mem_read, NULL, NULL, &m, 0, 0, NULL, 0 };
 	sfu_frame fr[8];
 	size_t n, nf;
 	int err;
@@ -967,7 +1178,7 @@ static void test_null_call(void)
 	mem_put(&m, 0xe000, 0x100008);  /* the call pushed RA into the caller */
 	mem_put(&m, 0xe010, 0x100014);  /* caller's RA (CFA 0xe018 - 8) */
 	{
-		sfu_regs r = { 0, 0xe000, 0, 0, NULL, 0 };
+		sfu_regs r = { 0, 0xe000, 0, 0, NULL, 0, NULL };
 		err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
 	}
 	EXPECT(err == SFU_END && nf == 3 && fr[0].pc == 0 && fr[1].pc == 0x100008 && fr[1].how == SFU_HOW_NULL_CALL &&
@@ -981,7 +1192,7 @@ static void test_null_call(void)
 		n = sfb_build(&a, g_buf, sizeof g_buf);
 		sfu_section_init(&sec, g_buf, n, a.addr);
 		{
-			sfu_regs r = { 0, 0xe000, 0, 0x400008, NULL, 0 };
+			sfu_regs r = { 0, 0xe000, 0, 0x400008, NULL, 0, NULL };
 			err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
 		}
 		EXPECT(err == SFU_END && nf == 2 && fr[1].pc == 0x400008 && fr[1].sp == 0xe000 && fr[1].how == SFU_HOW_NULL_CALL,
@@ -1014,6 +1225,10 @@ int main(void)
 	test_trap();
 	test_split();
 	test_null_call();
+	test_trap_user();
+	test_stacks();
+	test_trap_exact();
+	test_trap_dwarf_map();
 	fprintf(stderr, "unit: %d cases, %d failed\n", g_cases, g_failed);
 	return g_failed != 0;
 }

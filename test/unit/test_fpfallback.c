@@ -43,8 +43,8 @@ int main(void)
 	stack[8] = 0;        /* [rbp] = caller rbp */
 	stack[9] = 0x100104; /* [rbp+8] = RA into entry */
 	{
-		sfu_port port = { rd, NULL, NULL, NULL, 0, 0 };
-		sfu_regs r = { 0x100004, base, base + 64, 0, NULL, 0 };
+		sfu_port port = { rd, NULL, NULL, NULL, 0, 0, NULL, 0 };
+		sfu_regs r = { 0x100004, base, base + 64, 0, NULL, 0, NULL };
 		err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
 	}
 	if (err != SFU_END || nf != 3 || fr[1].pc != 0x500000 || fr[1].how != SFU_HOW_SFRAME || fr[2].pc != 0x100104 ||

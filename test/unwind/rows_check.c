@@ -226,7 +226,7 @@ int main(int argc, char **argv)
 	char err[256];
 	unsigned i, k, steps = 0, rows = 0, skipped = 0;
 	uint64_t dwarf[NDWARF];
-	sfu_port port = { fake_read, fake_strip, NULL, NULL, STK_BASE, STK_BASE + STK_SIZE };
+	sfu_port port = { fake_read, fake_strip, NULL, NULL, STK_BASE, STK_BASE + STK_SIZE, NULL, 0 };
 	int rc;
 
 	if (argc != 4) {
@@ -298,6 +298,7 @@ int main(int argc, char **argv)
 				dwarf[h.ra_reg] = sec.abi == SFU_ABI_AMD64_LE ? pcs[j] : h.regs.ra;
 				h.regs.dwarf = dwarf;
 				h.regs.ndwarf = NDWARF;
+				h.regs.dwarf_map = NULL;
 
 				sfu_cursor_init(&c, &sec, 1, &port, &h.regs);
 				got = sfu_cursor_step(&c);

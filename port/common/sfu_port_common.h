@@ -1,0 +1,313 @@
+/* sfu_port_common.h - what the bare-metal ports (aarch64, x86_64) share.
+ *
+ * Included by port/<arch>/sfu_port_<arch>.h after it has defined its arch
+ * hooks; not meant to be included on its own.  Freestanding: <stdint.h>,
+ * <stddef.h>, <stdbool.h> and core/sfu.h (for sfu_regs, sfu_port and
+ * SFU_CODEGEN_BEGIN/END); no globals, no heap; everything is static
+ * inline, so several translation units may include it.
+ *
+ * THE CONTRACT (every bare-metal port supplies these, under generic names)
+ *
+ *   SFU_PORT_CAPTURE(sfu_regs *r)      the registers where the macro is
+ *                                      written: the first frame of a walk
+ *   sfu_port_read(ctx, addr, out)      the core's read: an aligned 8-byte
+ *                                      word inside the RAM ctx declares
+ *   sfu_port_strip_ra                  the core's strip_ra (aarch64 PAC),
+ *                                      NULL where nothing is signed
+ *   sfu_port_trap(ctx, pc, sp, out)    the core's trap: the interrupted
+ *                                      context from the kernel's own trap
+ *                                      frame, as ctx's layouts describe it
+ *   SFU_PORT_INIT(ctx, lo, hi)         an sfu_port initializer with all
+ *                                      of the above
+ *
+ * and the arch hooks the port defines before including this file:
+ *
+ *   SFU_PORT_NREGS                     registers by DWARF number a trap
+ *                                      frame may hold (aarch64 32, x86_64 17)
+ *   SFU_PORT_DWARF_FP, SFU_PORT_DWARF_RA  the frame pointer's and (aarch64)
+ *                                      the link register's DWARF numbers;
+ *                                      SFU_PORT_DWARF_RA is -1 without one
+ *   sfu__port_lower_priv(mode)         the saved PSTATE/CS says the
+ *                                      interrupted code ran below the
+ *                                      kernel's privilege level
+ *
+ * READING MEMORY
+ *   The core never dereferences an address it computed; it calls the
+ *   port's read, and a refusal ends the walk with "memory read refused".
+ *   sfu_port_read reads only 8-byte aligned words inside one of the
+ *   declared ranges, so a corrupt CFA cannot make the panic handler fault
+ *   (aarch64: alignment and translation faults; x86_64: #PF, #GP on
+ *   non-canonical addresses).  A saved slot is always 8-aligned.
+ *   Declare every range the stacks and trap frames may lie in: a kernel
+ *   whose stacks are in .bss, a heap and a VMM area lists three ranges.
+ *
+ * THE KERNEL'S OWN TRAP FRAME
+ *   Exception vector code has no SFrame info.  A walk that starts in a
+ *   handler reaches the return address of the vector code's call into C;
+ *   there the port reads the trap frame the vector code saved and hands
+ *   the core the interrupted context.  Describe your vector code with a
+ *   struct sfu_trap_layout (where its calls into C are, where the frame is
+ *   from the SP at the call, the byte offset of each saved register) and
+ *   your vector code stays as it is.
+ */
+#ifndef SFU_PORT_COMMON_H
+#define SFU_PORT_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sfu.h"
+
+#if !defined(SFU_PORT_NREGS) || !defined(SFU_PORT_DWARF_FP) || !defined(SFU_PORT_DWARF_RA)
+#error "include port/<arch>/sfu_port_<arch>.h, not sfu_port_common.h"
+#endif
+
+/* Knob SFU_PORT_LINKER_RAM (default 1): a NULL port context means the
+ * RAM [__ram_start, __ram_end) the linker script defines.  0: a NULL
+ * context refuses every read (and no linker symbol is referenced). */
+#ifndef SFU_PORT_LINKER_RAM
+#define SFU_PORT_LINKER_RAM 1
+#endif
+#if SFU_PORT_LINKER_RAM != 0 && SFU_PORT_LINKER_RAM != 1
+#error "SFU_PORT_LINKER_RAM must be 0 or 1"
+#endif
+
+/* A range of memory, [start, end). */
+struct sfu_port_range {
+    uint64_t start;
+    uint64_t end;
+};
+
+/* Offsets of a struct sfu_trap_layout that the frame does not hold. */
+#define SFU_TRAP_NOT_SAVED (-1)
+
+/* The kernel's exception vector code, described.
+ *
+ *   where   a return address R is a call from the vector code into C when
+ *           R is one of sites[0..nsites), or when R - 1 lies in
+ *           [code_start, code_end) (R - 1: a call that is the last
+ *           instruction of the range returns just past it).  Use the
+ *           range for vector code with one call per vector, the sites
+ *           for a few labelled calls.
+ *   frame   at the SP the call returns with (aarch64: SP at the BL;
+ *           x86_64: just above the return address), plus frame_off;
+ *           frame_size bytes, every 8-byte word of which must pass
+ *           sfu_port_read's checks; its address a multiple of frame_align.
+ *   fields  byte offsets in the frame, multiples of 8: the interrupted PC
+ *           (ELR_EL1 / RIP), its SP, its PSTATE (SPSR_EL1) or CS (whose
+ *           privilege level ends the walk cleanly when lower), and every
+ *           general register by DWARF number in reg[] (aarch64 x0..x30, SP;
+ *           x86_64 rax rdx rcx rbx rsi rdi rbp rsp r8..r15 rip; the
+ *           SFU_<ARCH>_TRAP_REGS macros write the list).  SFU_TRAP_NOT_SAVED
+ *           where the frame does not hold one; the frame pointer (and the
+ *           aarch64 link register) must be saved, mode may be absent (the
+ *           interrupted code then always counts as kernel code). */
+struct sfu_trap_layout {
+    const void *code_start, *code_end;
+    const void *const *sites;
+    size_t nsites;
+    int32_t frame_off;
+    uint16_t frame_size;
+    uint16_t frame_align;
+    int16_t pc, sp, mode;
+    int16_t reg[SFU_PORT_NREGS];
+};
+
+/* The context of the port's callbacks (sfu_port.ctx): the memory the core
+ * may read and the vector code's layouts.  NULL: with SFU_PORT_LINKER_RAM,
+ * [__ram_start, __ram_end) and no trap frames. */
+struct sfu_port_ctx {
+    const struct sfu_port_range *ram;
+    size_t nram;
+    const struct sfu_trap_layout *traps;
+    size_t ntraps;
+};
+
+#if SFU_PORT_LINKER_RAM
+extern char __ram_start[];
+extern char __ram_end[];
+#endif
+
+/* The callbacks below are compiled for any CPU state (core/sfu.h). */
+SFU_CODEGEN_BEGIN
+
+/* True if the 8 bytes at addr lie inside [start, end), without overflow. */
+static inline bool sfu__port_in_range(uint64_t addr, uint64_t start, uint64_t end)
+{
+    return addr >= start && end >= 8 && addr <= end - 8;
+}
+
+static inline bool sfu__port_allowed(const void *ctxv, uint64_t addr)
+{
+    const struct sfu_port_ctx *ctx = (const struct sfu_port_ctx *)ctxv;
+    size_t i;
+
+    if (ctx == NULL) {
+#if SFU_PORT_LINKER_RAM
+        return sfu__port_in_range(addr, (uint64_t)(uintptr_t)__ram_start, (uint64_t)(uintptr_t)__ram_end);
+#else
+        return false;
+#endif
+    }
+    for (i = 0; ctx->ram && i < ctx->nram; i++) {
+        if (sfu__port_in_range(addr, ctx->ram[i].start, ctx->ram[i].end))
+            return true;
+    }
+    return false;
+}
+
+/* True if the size bytes at addr are align-aligned (a power of two, 8 or
+ * more) and every 8-byte word of them may be read. */
+static inline bool sfu_port_block_ok(const void *ctx, uint64_t addr, uint64_t size, uint64_t align)
+{
+    uint64_t off;
+
+    if (align < 8 || (align & (align - 1u)) != 0 || (addr & (align - 1u)) != 0 || (size & 7u) != 0 ||
+        addr > UINT64_MAX - size)
+        return false;
+    for (off = 0; off < size; off += 8u) {
+        if (!sfu__port_allowed(ctx, addr + off))
+            return false;
+    }
+    return true;
+}
+
+/* The core's read (sfu_port.read): the 8-byte word at addr into *out, or
+ * nonzero to refuse (unaligned, or outside the declared RAM); *out is
+ * untouched then.  ctx: a struct sfu_port_ctx, or NULL. */
+static inline int sfu_port_read(void *ctx, uint64_t addr, uint64_t *out)
+{
+    if ((addr & 7u) != 0)
+        return 1;
+    if (!sfu__port_allowed(ctx, addr))
+        return 2;
+    *out = *(const volatile uint64_t *)(uintptr_t)addr;
+    return 0;
+}
+
+/* An offset of a layout that names a whole word inside the frame. */
+static inline bool sfu__port_field_ok(const struct sfu_trap_layout *l, int16_t off)
+{
+    return off >= 0 && (off & 7) == 0 && (uint32_t)off + 8u <= l->frame_size;
+}
+
+/* Check a layout once, at boot: 0 if it is usable, else the number of the
+ * first rule it breaks (1 frame size or alignment, 2 no call site given,
+ * 3 pc/sp/mode outside the frame or not word-aligned, 4 a register
+ * offset outside the frame, 5 no frame pointer (or link register) saved,
+ * 6 pc, sp and mode not at three different offsets).  The trap callback
+ * checks the same before every use and refuses a bad layout, so a
+ * mistake here costs frames, never a fault. */
+static inline int sfu_port_layout_check(const struct sfu_trap_layout *l)
+{
+    unsigned i;
+
+    if (l->frame_size == 0 || (l->frame_size & 7u) != 0 || l->frame_align < 8 ||
+        (l->frame_align & (l->frame_align - 1u)) != 0 || (l->frame_off & 7) != 0)
+        return 1;
+    if (!(l->sites && l->nsites) && !((uintptr_t)l->code_start < (uintptr_t)l->code_end))
+        return 2;
+    if (!sfu__port_field_ok(l, l->pc) || !sfu__port_field_ok(l, l->sp) ||
+        (l->mode != SFU_TRAP_NOT_SAVED && !sfu__port_field_ok(l, l->mode)))
+        return 3;
+    for (i = 0; i < SFU_PORT_NREGS; i++) {
+        if (l->reg[i] != SFU_TRAP_NOT_SAVED && !sfu__port_field_ok(l, l->reg[i]))
+            return 4;
+    }
+    if (l->reg[SFU_PORT_DWARF_FP] == SFU_TRAP_NOT_SAVED ||
+        (SFU_PORT_DWARF_RA >= 0 && l->reg[SFU_PORT_DWARF_RA] == SFU_TRAP_NOT_SAVED))
+        return 5;
+    if (l->pc == l->sp || l->pc == l->mode || l->sp == l->mode)
+        return 6;
+    return 0;
+}
+
+/* Is the return address pc one of the layout's calls into C? */
+static inline bool sfu__port_is_site(const struct sfu_trap_layout *l, uint64_t pc)
+{
+    size_t i;
+
+    for (i = 0; l->sites && i < l->nsites; i++) {
+        if (pc == (uint64_t)(uintptr_t)l->sites[i])
+            return true;
+    }
+    return pc - 1u >= (uint64_t)(uintptr_t)l->code_start && pc - 1u < (uint64_t)(uintptr_t)l->code_end;
+}
+
+/* The trap frame for return address pc with caller SP sp: its address,
+ * and in *layout the layout it matched; 0 if pc is no call site of the
+ * vector code, the layout is broken or the frame is not readable. */
+static inline uint64_t sfu_port_trap_find(const void *ctxv, uint64_t pc, uint64_t sp,
+                                          const struct sfu_trap_layout **layout)
+{
+    const struct sfu_port_ctx *ctx = (const struct sfu_port_ctx *)ctxv;
+    size_t i;
+
+    for (i = 0; ctx && ctx->traps && i < ctx->ntraps; i++) {
+        const struct sfu_trap_layout *l = &ctx->traps[i];
+        uint64_t frame = sp + (uint64_t)(int64_t)l->frame_off;
+
+        if (!sfu__port_is_site(l, pc))
+            continue;
+        if (sfu_port_layout_check(l) != 0 || !sfu_port_block_ok(ctx, frame, l->frame_size, l->frame_align))
+            return 0;
+        *layout = l;
+        return frame;
+    }
+    return 0;
+}
+
+static inline uint64_t sfu__port_word(uint64_t frame, int16_t off)
+{
+    return *(const volatile uint64_t *)(uintptr_t)(frame + (uint64_t)(uint16_t)off);
+}
+
+/* The interrupted context held by a trap frame at frame (checked with
+ * sfu_port_layout_check and readable: sfu_port_trap_find's answer, or a
+ * frame a handler was given), with the full register set for rules that
+ * use other registers.  Returns SFU_TRAP_USER if the frame says the
+ * interrupted code ran at a lower privilege level, else SFU_TRAP_KERNEL. */
+static inline int sfu_port_trap_regs(const struct sfu_trap_layout *l, uint64_t frame, sfu_regs *out)
+{
+    out->pc = sfu__port_word(frame, l->pc);
+    out->sp = sfu__port_word(frame, l->sp);
+    out->fp = sfu__port_word(frame, l->reg[SFU_PORT_DWARF_FP]);
+#if SFU_PORT_DWARF_RA >= 0
+    out->ra = sfu__port_word(frame, l->reg[SFU_PORT_DWARF_RA]);
+#else
+    out->ra = 0;
+#endif
+    /* reg[] are byte offsets from the frame, the core's dwarf_map form. */
+    out->dwarf = (const uint64_t *)(uintptr_t)frame;
+    out->ndwarf = SFU_PORT_NREGS;
+    out->dwarf_map = l->reg;
+    if (l->mode != SFU_TRAP_NOT_SAVED && sfu__port_lower_priv(sfu__port_word(frame, l->mode)))
+        return SFU_TRAP_USER;
+    return SFU_TRAP_KERNEL;
+}
+
+/* The core's trap callback (sfu_port.trap): the layouts of ctx, a struct
+ * sfu_port_ctx. */
+static inline int sfu_port_trap(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *out)
+{
+    const struct sfu_trap_layout *l = NULL;
+    uint64_t frame = sfu_port_trap_find(ctx, pc, sp, &l);
+
+    if (frame == 0 || l == NULL)
+        return SFU_TRAP_NONE;
+    return sfu_port_trap_regs(l, frame, out);
+}
+
+SFU_CODEGEN_END
+
+/* An sfu_port with this port's callbacks: ctx is a struct sfu_port_ctx *
+ * (or NULL), [lo, hi] the stack the walk starts on (more stacks: set
+ * .stacks/.nstacks of the result). */
+#define SFU_PORT_INIT(port_ctx, lo, hi)                                                           \
+    {                                                                                             \
+        .read = sfu_port_read, .strip_ra = SFU_PORT_STRIP_RA, .trap = sfu_port_trap,              \
+        .ctx = (void *)(port_ctx), .stack_lo = (lo), .stack_hi = (hi), .stacks = NULL, .nstacks = 0 \
+    }
+
+#endif /* SFU_PORT_COMMON_H */

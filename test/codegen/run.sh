@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# The crash path is safe in any CPU state, whatever the flags: the core and
+# each bare-metal port, built as a user's kernel file might be (plain
+# -ffreestanding, no -mgeneral-regs-only, no -mstrict-align), by gcc 12, 14,
+# 16 and clang 14, at -O0, -O2, -Os, for x86_64 and aarch64, disassembled:
+# no FP/SIMD/SSE register anywhere (traps with FP off), no load or store
+# shown to be unaligned (faults with the MMU off; check-insns.py says what
+# "shown" covers).  Controls: the same build with SFU_SAFE_CODEGEN=0 must be
+# caught, or the check would prove nothing.
+set -u
+cd "$(dirname "$0")/../.."
+out=build/codegen
+mkdir -p "$out"
+for arch in aarch64 x86_64; do
+	cat >"$out/tu-$arch.c" <<C
+/* The core and the port, with every port callback referenced (so emitted). */
+#define SFU_IMPLEMENTATION
+#define SFU_CACHE 1
+#define SFU_ERROR_STRINGS 1
+#include "sfu_port_$arch.h"
+sfu_port codegen_port = SFU_PORT_INIT(NULL, 0, 0);
+C
+done
+WARN="-Wall -Wextra -Wundef -Werror"
+# name | compiler command (%T: the arch's gcc prefix) | objdump | arch
+targets=(
+	"gcc12-x86_64|gcc|objdump|x86_64"
+	"gcc12-aarch64|aarch64-linux-gnu-gcc|aarch64-linux-gnu-objdump|aarch64"
+	"clang14-x86_64|clang --target=x86_64-none-elf|objdump|x86_64"
+	"clang14-aarch64|clang --target=aarch64-none-elf|aarch64-linux-gnu-objdump|aarch64"
+	"gcc14-x86_64|tools/toolchain.sh run trixie gcc|objdump|x86_64"
+	"gcc14-aarch64|tools/toolchain.sh run trixie aarch64-linux-gnu-gcc|aarch64-linux-gnu-objdump|aarch64"
+	"gcc16-x86_64|tools/toolchain.sh run sid gcc|objdump|x86_64"
+	"gcc16-aarch64|tools/toolchain.sh run sid aarch64-linux-gnu-gcc|aarch64-linux-gnu-objdump|aarch64"
+)
+check() { # NAME CC OBJDUMP ARCH FLAGS -> status of check-insns.py, report in $out/NAME.txt
+	local name=$1 cc=$2 od=$3 arch=$4
+	shift 4
+	if ! $cc -std=c99 -ffreestanding -nostdlib -c $WARN -Icore -Iport/$arch "$@" "$out/tu-$arch.c" \
+		-o "$out/$name.o" >"$out/$name.txt" 2>&1; then
+		return 2
+	fi
+	$od -d --no-show-raw-insn "$out/$name.o" >"$out/$name.dis" || return 2
+	python3 test/codegen/check-insns.py "$arch" "$out/$name.dis" >"$out/$name.txt"
+}
+for t in "${targets[@]}"; do
+	IFS='|' read -r tname cc od arch <<<"$t"
+	if ! command -v "${cc%% *}" >/dev/null || ! command -v "$od" >/dev/null; then
+		echo "FAIL codegen $tname: ${cc%% *} or $od missing (apt-get install gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu clang)"
+		continue
+	fi
+	for opt in -O0 -O2 -Os; do
+		name="$tname$opt"
+		check "$name" "$cc" "$od" "$arch" "$opt"
+		case $? in
+		0) echo "ok codegen $tname $opt: no FP/SIMD register, no access shown unaligned" ;;
+		2) echo "FAIL codegen $tname $opt: does not build: $(head -3 "$out/$name.txt" | tr '\n' ' ')" ;;
+		*) echo "FAIL codegen $tname $opt: $(wc -l <"$out/$name.txt") unsafe instruction(s), e.g. $(head -1 "$out/$name.txt") ($out/$name.txt)" ;;
+		esac
+	done
+	# The control: without the core's own target settings the same compiler
+	# does emit what the check looks for (gcc -O0 keeps every byte load apart
+	# and copies nothing through vector registers, so -O2 only).
+	name="$tname-unsafe-O2"
+	check "$name" "$cc" "$od" "$arch" -O2 -DSFU_SAFE_CODEGEN=0
+	rc=$?
+	nfp=$(grep -c '^fp' "$out/$name.txt")
+	nal=$(grep -c '^align' "$out/$name.txt")
+	if [ $rc = 2 ]; then
+		echo "FAIL codegen $tname control: does not build: $(head -3 "$out/$name.txt" | tr '\n' ' ')"
+	elif [ "$nfp" = 0 ] || { [ "$arch" = aarch64 ] && [ "$nal" = 0 ]; }; then
+		echo "FAIL codegen $tname control: SFU_SAFE_CODEGEN=0 -O2 gave $nfp FP and $nal unaligned findings: the check would miss a regression"
+	else
+		echo "ok codegen $tname control: SFU_SAFE_CODEGEN=0 -O2 caught ($nfp FP/SIMD, $nal unaligned)"
+	fi
+done
