@@ -288,8 +288,9 @@ enum sfu_error {
 /* ---- types ---------------------------------------------------------------- */
 
 /* Where one SFrame version keeps the fields of a function descriptor (spec
- * 2.3; V1/V2 "SFrame FDE").  sfu_section_init picks it from the version
- * once; every FDE decode reads it instead of testing the version. */
+ * 2.3; V1/V2 "SFrame FDE").  sfu_section_init picks the version's from the
+ * core's table once; every FDE decode reads it instead of testing the
+ * version. */
 typedef struct sfu_layout {
 	uint8_t fde_size;   /* bytes per FDE record: 17 (V1), 20 (V2), 16 (V3) */
 	uint8_t start_size; /* function start field: 4 (int32) or 8 (int64) */
@@ -334,7 +335,7 @@ typedef struct sfu_section {
 	uint8_t aux_len;  /* auxiliary header bytes skipped */
 	uint8_t pcrel;    /* function starts are relative to their field */
 	uint32_t end;     /* offset just past the FRE sub-section */
-	sfu_layout lay;   /* this version's FDE layout */
+	const sfu_layout *layout; /* this version's FDE layout (the core's table) */
 	const struct sfu_index *index; /* sfu_index_build's, or NULL */
 } sfu_section;
 
@@ -701,16 +702,21 @@ SFU_CODEGEN_BEGIN
  * foreign order.  No casts over the buffer, so no alignment traps. */
 
 /* The loads and the step's helpers are a few instructions each: inline
- * them where speed is asked for; -Os decides for itself. */
-#if (defined(__GNUC__) || defined(__clang__)) && !defined(__OPTIMIZE_SIZE__)
+ * them.  (Letting -Os decide costs stack: a frame per helper.) */
+#if defined(__GNUC__) || defined(__clang__)
 #define SFU__INLINE static inline __attribute__((always_inline))
-#define SFU__NOINLINE __attribute__((noinline))
-#elif defined(__GNUC__) || defined(__clang__)
-#define SFU__INLINE static inline
 #define SFU__NOINLINE __attribute__((noinline))
 #else
 #define SFU__INLINE static inline
 #define SFU__NOINLINE
+#endif
+/* The larger pieces of the lookup that more than one caller shares: in
+ * line where speed is asked for (each copy then specialises), once where
+ * size is. */
+#ifdef __OPTIMIZE_SIZE__
+#define SFU__HOT static SFU__NOINLINE
+#else
+#define SFU__HOT SFU__INLINE
 #endif
 
 /* Public functions are never inlined into their callers: a caller built
@@ -747,14 +753,23 @@ SFU__INLINE bool sfu__in(uint32_t end, uint32_t off, uint32_t n)
 #define SFU__GENERAL_STEP (SFU_FLEX || SFU_S390X || !SFU_COMPACT)
 
 /* Loads in a byte order given as a parameter: folded where it is a
- * constant (the lookup compiled once per order, a build with one order). */
-SFU__INLINE uint32_t sfu__ld16b(const uint8_t *d, uint32_t off, bool big)
+ * constant (the lookup compiled once per order, a build with one order).
+ * Where size is asked for they are called, not copied: with strict
+ * alignment (SFU_SAFE_CODEGEN on aarch64) a 4-byte field is 4 loads and 3
+ * shifts. */
+#if defined(__OPTIMIZE_SIZE__)
+#define SFU__LOAD static SFU__NOINLINE
+#else
+#define SFU__LOAD SFU__INLINE
+#endif
+
+SFU__LOAD uint32_t sfu__ld16b(const uint8_t *d, uint32_t off, bool big)
 {
 	const uint8_t *p = d + off;
 	return big ? (uint32_t)p[0] << 8 | p[1] : (uint32_t)p[1] << 8 | p[0];
 }
 
-SFU__INLINE uint32_t sfu__ld32b(const uint8_t *d, uint32_t off, bool big)
+SFU__LOAD uint32_t sfu__ld32b(const uint8_t *d, uint32_t off, bool big)
 {
 	const uint8_t *p = d + off;
 	if (big)
@@ -762,7 +777,7 @@ SFU__INLINE uint32_t sfu__ld32b(const uint8_t *d, uint32_t off, bool big)
 	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
 }
 
-SFU__INLINE uint64_t sfu__ld64b(const uint8_t *d, uint32_t off, bool big)
+SFU__LOAD uint64_t sfu__ld64b(const uint8_t *d, uint32_t off, bool big)
 {
 	const uint8_t *p = d + off; /* (p + 4: one 8-byte load, not two) */
 	uint64_t a = sfu__ld32b(p, 0, big), b = sfu__ld32b(p, 4, big);
@@ -770,7 +785,7 @@ SFU__INLINE uint64_t sfu__ld64b(const uint8_t *d, uint32_t off, bool big)
 }
 
 /* A 1-, 2- or 4-byte unsigned field. */
-SFU__INLINE uint32_t sfu__ldnb(const uint8_t *d, uint32_t off, uint32_t n, bool big)
+SFU__LOAD uint32_t sfu__ldnb(const uint8_t *d, uint32_t off, uint32_t n, bool big)
 {
 	return n == 1 ? d[off] : n == 2 ? sfu__ld16b(d, off, big) : sfu__ld32b(d, off, big);
 }
@@ -806,7 +821,7 @@ SFU__INLINE int32_t sfu__sext(uint32_t v, uint32_t n)
 }
 
 /* A data word of ws (1, 2, 4) bytes at section offset off, sign-extended. */
-SFU__INLINE int32_t sfu__wordb(const uint8_t *d, uint32_t off, uint32_t ws, bool big)
+SFU__HOT int32_t sfu__wordb(const uint8_t *d, uint32_t off, uint32_t ws, bool big)
 {
 	return sfu__sext(sfu__ldnb(d, off, ws, big), ws);
 }
@@ -834,7 +849,7 @@ static const sfu_layout sfu__layouts[3] = {
 #if SFU_V1 + SFU_V2 + SFU_V3 == 1
 #define SFU__LAY(s) ((void)(s), &sfu__layouts[SFU_V1 ? 0 : SFU_V2 ? 1 : 2])
 #else
-#define SFU__LAY(s) (&(s)->lay)
+#define SFU__LAY(s) ((s)->layout)
 #endif
 
 static bool sfu__version_ok(unsigned v)
@@ -888,17 +903,7 @@ SFU__FN int sfu_section_init_opt(sfu_section *sec, const void *data, size_t size
 		return SFU_E_TRUNC_HDR;
 	/* The one place the version decides anything: the layout. */
 	ly = &sfu__layouts[s->version - 1u];
-	s->lay.fde_size = ly->fde_size;
-	s->lay.start_size = ly->start_size;
-	s->lay.size_at = ly->size_at;
-	s->lay.freoff_at = ly->freoff_at;
-	s->lay.attr_at = ly->attr_at;
-	s->lay.attr_size = ly->attr_size;
-	s->lay.nfres_size = ly->nfres_size;
-	s->lay.info_at = ly->info_at;
-	s->lay.info2_at = ly->info2_at;
-	s->lay.rep_at = ly->rep_at;
-	s->lay.rules = ly->rules;
+	s->layout = ly;
 
 	s->flags = p[SFU_HDR_FLAGS];
 	/* FUNC_START_PCREL came with V2 (erratum 1); FRAME_POINTER is V1-V2
@@ -1036,7 +1041,7 @@ SFU__INLINE uint64_t sfu__pcrel_mask(const sfu_section *s)
 	return s->pcrel ? ~(uint64_t)0 : 0u;
 }
 
-SFU__INLINE int sfu__fde_decode(const sfu_section *s, const sfu_layout *L, uint32_t idx, sfu_fde *f, bool big)
+SFU__HOT int sfu__fde_decode(const sfu_section *s, const sfu_layout *L, uint32_t idx, sfu_fde *f, bool big)
 {
 	uint32_t rec = sfu__fde_rec(s, L, idx), fo, at;
 
@@ -1151,14 +1156,110 @@ static int sfu__s390x_cfa(int32_t w, int32_t *off)
 
 /* ---- rows (3.1, 3.2) -------------------------------------------------------- */
 
+/* What a general row carries besides the SFU_CROW_* flags: a FLEX row
+ * (then cfa_off is the index of its section among those searched, ra_off
+ * the section offset of its data words, fp_off its FRE info byte), and V2
+ * s390x RA / FP words naming the register that holds the value. */
+#define SFU__CROW_FLEX 0x200u
+#define SFU__CROW_RA_REG 0x400u
+#define SFU__CROW_FP_REG 0x800u
+
+#if SFU_FLEX
+static bool sfu__is_sp(unsigned abi, unsigned long r)
+{
+	return (SFU__AMD64(abi) && r == SFU_DWARF_AMD64_SP) || (SFU__AARCH64(abi) && r == SFU_DWARF_AARCH64_SP) ||
+	       (SFU__S390X(abi) && r == SFU_DWARF_S390X_SP);
+}
+
+static bool sfu__is_fp(unsigned abi, unsigned long r)
+{
+	return (SFU__AMD64(abi) && r == SFU_DWARF_AMD64_FP) || (SFU__AARCH64(abi) && r == SFU_DWARF_AARCH64_FP) ||
+	       (SFU__S390X(abi) && r == SFU_DWARF_S390X_FP);
+}
+
+/* One FLEX (control, offset) pair into a rule (3.2).  The control word
+ * is unsigned: undo the sign extension of its width. */
+static int sfu__flex_rule(unsigned abi, uint32_t ws, int32_t ctl_word, int32_t off, bool is_cfa, sfu_rule *r)
+{
+	uint32_t ctl = (uint32_t)ctl_word & (ws == 4 ? 0xffffffffu : ((1u << (8u * ws)) - 1u));
+	unsigned long regnum = SFU_FLEX_REGNUM(ctl);
+	r->off = off;
+	r->kind = SFU_FLEX_DEREF_P(ctl) ? SFU_RULE_DEREF : SFU_RULE_OFF;
+	if (SFU_FLEX_REG_P(ctl)) {
+		if (sfu__is_sp(abi, regnum))
+			r->base = SFU_REG_SP;
+		else if (sfu__is_fp(abi, regnum))
+			r->base = SFU_REG_FP;
+		else if (regnum <= SFU_REG_DWARF_MAX)
+			r->base = (uint16_t)regnum;
+		else
+			return SFU_E_FRE_WORDS;
+	} else {
+		if (is_cfa) /* the CFA cannot be defined by itself */
+			return SFU_E_FRE_WORDS;
+		r->base = SFU_REG_CFA;
+	}
+	return SFU_OK;
+}
+
+/* The rules of a FLEX FRE (3.2) whose info byte is `info` and whose data
+ * words (in bounds) start at section offset `words`: (control, offset)
+ * pairs for CFA, RA and FP; a lone 0 control word is padding for an entity
+ * with no rule, which keeps its default (RA: amd64 at the fixed offset,
+ * else in the link register; FP unchanged). */
+static int sfu__flex_rules(const sfu_section *s, uint32_t words, unsigned info, sfu_rule *cfa, sfu_rule *ra,
+                           sfu_rule *fp)
+{
+	unsigned abi = s->abi, n = SFU_FRE_INFO_COUNT(info), ws = 1u << SFU_FRE_INFO_WSIZE(info), i = 2, e;
+	sfu_rule *rule[2];
+	int err;
+#define SFU__W(k) sfu__wordb(s->data, words + (k) * ws, ws, SFU__BIG(s))
+	ra->kind = SFU__AMD64(abi) ? SFU_RULE_DEREF : SFU_RULE_SAME;
+	ra->base = fp->base = SFU_REG_CFA;
+	ra->off = SFU__AMD64(abi) ? s->fixed_ra : 0;
+	fp->kind = SFU_RULE_SAME;
+	fp->off = 0;
+	if (n < 2)
+		return SFU_E_FRE_WORDS;
+	err = sfu__flex_rule(abi, ws, SFU__W(0), SFU__W(1), true, cfa);
+	/* s390x: the CFA offset is stored scaled and adjusted in FLEX FDEs as
+	 * in default ones (observed: sid gas, objdump 2.47). */
+	if (!err && SFU__S390X(abi))
+		err = sfu__s390x_cfa(SFU__W(1), &cfa->off);
+	rule[0] = ra;
+	rule[1] = fp;
+	for (e = 0; e < 2 && !err && i < n; e++) {
+		int32_t ctl = SFU__W(i);
+		if (ctl == 0) {
+			i += 1;
+		} else if (i + 1 >= n) {
+			err = SFU_E_FRE_WORDS;
+		} else {
+			err = sfu__flex_rule(abi, ws, ctl, SFU__W(i + 1), false, rule[e]);
+			i += 2;
+		}
+	}
+#undef SFU__W
+	if (!err && i != n)
+		err = SFU_E_FRE_WORDS;
+	return err;
+}
+#endif
+
+/* A V2 s390x word naming a register: a negative word or a number past the
+ * DWARF range is corrupt, not a register to truncate. */
+SFU__INLINE bool sfu__s390x_reg_ok(int32_t w)
+{
+	return w >= 0 && SFU_V2_S390X_WORD_REGNUM((uint32_t)w) <= SFU_REG_DWARF_MAX;
+}
+
 /* The row of an FRE (info byte `info`, data words from section offset
  * `words` on, in bounds) of FDE f, as a compact row: every DEFAULT FDE row
  * (3.1), in the one place that reads them.  FLEX rows and V2 s390x register
- * rules carry SFU_CROW_GENERAL (the latter with RA/FP "saved" at the raw
- * word, which sfu__slot_rule reads as a register).  A row no reader may
+ * rules are checked and marked SFU_CROW_GENERAL.  A row no reader may
  * accept gets its error (SFU_E_FRE_WORDS). */
-SFU__INLINE int sfu__crow(const sfu_section *s, const sfu_layout *L, const sfu_fde *f, unsigned info, uint32_t words,
-                          bool big, sfu_crow *r)
+SFU__HOT int sfu__crow(const sfu_section *s, const sfu_layout *L, const sfu_fde *f, unsigned info, uint32_t words,
+                       bool big, sfu_crow *r)
 {
 	unsigned abi = s->abi, n = SFU_FRE_INFO_COUNT(info), ws = 1u << SFU_FRE_INFO_WSIZE(info);
 	bool s390x = SFU__S390X(abi), s390x_regs = s390x && (L->rules & SFU_LAYOUT_S390X_REGS);
@@ -1177,14 +1278,21 @@ SFU__INLINE int sfu__crow(const sfu_section *s, const sfu_layout *L, const sfu_f
 		r->flags = flags | SFU_CROW_RA_UNDEF;
 		return SFU_OK;
 	}
-	if (SFU_FLEX && f->type == SFU_FDE_TYPE_FLEX) {
-		r->flags = flags | SFU_CROW_GENERAL;
-		return SFU_OK;
+#if SFU_FLEX
+	if (f->type == SFU_FDE_TYPE_FLEX) {
+		sfu_rule t[3];
+		err = sfu__flex_rules(s, words, info, &t[0], &t[1], &t[2]);
+		r->ra_off = (int32_t)words;
+		r->fp_off = (int32_t)info;
+		r->flags = flags | SFU_CROW_GENERAL | SFU__CROW_FLEX;
+		return err;
 	}
+#endif
 	/* Word 0: the CFA offset (s390x: scaled and adjusted, 3.1.3).  amd64:
 	 * the RA at the header's fixed offset, word 1 the FP slot; aarch64 and
 	 * s390x: word 1 the RA slot (s390x: 0 is padding, the RA not saved),
-	 * word 2 the FP slot. */
+	 * word 2 the FP slot; V2 s390x: an odd RA/FP word is (DWARF register
+	 * << 1) | 1, the register holding the value. */
 	if (n > (SFU__AMD64(abi) ? 2u : 3u))
 		return SFU_E_FRE_WORDS;
 	w = sfu__wordb(s->data, words, ws, big);
@@ -1199,17 +1307,24 @@ SFU__INLINE int sfu__crow(const sfu_section *s, const sfu_layout *L, const sfu_f
 		flags |= SFU_CROW_RA_SAVED;
 		r->ra_off = s->fixed_ra;
 	} else if (n >= 2) {
-		r->ra_off = sfu__wordb(s->data, words + ws, ws, big);
-		if (!s390x || r->ra_off != SFU_S390X_RA_OFFSET_INVALID)
+		w = r->ra_off = sfu__wordb(s->data, words + ws, ws, big);
+		if (s390x_regs && SFU_V2_S390X_WORD_IS_REGNUM(w)) {
+			if (!sfu__s390x_reg_ok(w))
+				return SFU_E_FRE_WORDS;
+			flags |= SFU_CROW_GENERAL | SFU__CROW_RA_REG;
+		} else if (!s390x || w != SFU_S390X_RA_OFFSET_INVALID) {
 			flags |= SFU_CROW_RA_SAVED;
-		if (s390x_regs && SFU_V2_S390X_WORD_IS_REGNUM(r->ra_off))
-			flags |= SFU_CROW_GENERAL;
+		}
 	}
 	if (n == (SFU__AMD64(abi) ? 2u : 3u)) {
-		flags |= SFU_CROW_FP_SAVED;
-		r->fp_off = sfu__wordb(s->data, words + (n - 1u) * ws, ws, big);
-		if (s390x_regs && SFU_V2_S390X_WORD_IS_REGNUM(r->fp_off))
-			flags |= SFU_CROW_GENERAL;
+		w = r->fp_off = sfu__wordb(s->data, words + (n - 1u) * ws, ws, big);
+		if (s390x_regs && SFU_V2_S390X_WORD_IS_REGNUM(w)) {
+			if (!sfu__s390x_reg_ok(w))
+				return SFU_E_FRE_WORDS;
+			flags |= SFU_CROW_GENERAL | SFU__CROW_FP_REG;
+		} else {
+			flags |= SFU_CROW_FP_SAVED;
+		}
 	}
 	r->flags = flags;
 	return SFU_OK;
@@ -1239,102 +1354,27 @@ SFU__INLINE int sfu__crow_at(const sfu_section *s, const sfu_layout *L, const sf
 	return err;
 }
 
-#if SFU_FLEX
-static bool sfu__is_sp(unsigned abi, unsigned long r)
+/* The general rules of a row that is not FLEX: the compact row's, written
+ * out (V2 s390x register words as register rules). */
+static void sfu__crow_rules(const sfu_crow *c, sfu_rule *cfa, sfu_rule *ra, sfu_rule *fp)
 {
-	return (SFU__AMD64(abi) && r == SFU_DWARF_AMD64_SP) || (SFU__AARCH64(abi) && r == SFU_DWARF_AARCH64_SP) ||
-	       (SFU__S390X(abi) && r == SFU_DWARF_S390X_SP);
-}
-
-static bool sfu__is_fp(unsigned abi, unsigned long r)
-{
-	return (SFU__AMD64(abi) && r == SFU_DWARF_AMD64_FP) || (SFU__AARCH64(abi) && r == SFU_DWARF_AARCH64_FP) ||
-	       (SFU__S390X(abi) && r == SFU_DWARF_S390X_FP);
-}
-
-/* One FLEX (control, offset) pair into a rule (3.2).  The control word
- * is unsigned: undo the sign extension of its width. */
-static int sfu__flex_rule(unsigned abi, uint32_t wsize, int32_t ctl_word, int32_t off, bool is_cfa, sfu_rule *r)
-{
-	uint32_t ctl = (uint32_t)ctl_word & (wsize == 4 ? 0xffffffffu : ((1u << (8u * wsize)) - 1u));
-	unsigned long regnum = SFU_FLEX_REGNUM(ctl);
-	r->off = off;
-	r->kind = SFU_FLEX_DEREF_P(ctl) ? SFU_RULE_DEREF : SFU_RULE_OFF;
-	if (SFU_FLEX_REG_P(ctl)) {
-		if (sfu__is_sp(abi, regnum))
-			r->base = SFU_REG_SP;
-		else if (sfu__is_fp(abi, regnum))
-			r->base = SFU_REG_FP;
-		else if (regnum <= SFU_REG_DWARF_MAX)
-			r->base = (uint16_t)regnum;
-		else
-			return SFU_E_FRE_WORDS;
-	} else {
-		if (is_cfa) /* the CFA cannot be defined by itself */
-			return SFU_E_FRE_WORDS;
-		r->base = SFU_REG_CFA;
+	uint32_t f = c->flags;
+	cfa->kind = SFU_RULE_OFF;
+	cfa->base = (f & SFU_CROW_CFA_FP) ? SFU_REG_FP : SFU_REG_SP;
+	cfa->off = c->cfa_off;
+	ra->kind = (f & SFU_CROW_RA_UNDEF) ? SFU_RULE_UNDEF : (f & SFU_CROW_RA_SAVED) ? SFU_RULE_DEREF : SFU_RULE_SAME;
+	ra->base = fp->base = SFU_REG_CFA;
+	ra->off = (f & SFU_CROW_RA_SAVED) ? c->ra_off : 0;
+	fp->kind = (f & SFU_CROW_FP_SAVED) ? SFU_RULE_DEREF : SFU_RULE_SAME;
+	fp->off = (f & SFU_CROW_FP_SAVED) ? c->fp_off : 0;
+	if (f & SFU__CROW_RA_REG) {
+		ra->kind = SFU_RULE_OFF;
+		ra->base = (uint16_t)SFU_V2_S390X_WORD_REGNUM((uint32_t)c->ra_off);
 	}
-	return SFU_OK;
-}
-
-/* The RA or FP entry of a FLEX FRE at data word *i, if any words are left:
- * a (control, offset) pair, or one 0 control word of padding that leaves
- * the rule as it is.  Advances *i. */
-static int sfu__flex_next(const sfu_section *s, const sfu_fre *fre, unsigned abi, unsigned *i, sfu_rule *r)
-{
-	int32_t ctl;
-	if (*i >= fre->count)
-		return SFU_OK;
-	ctl = sfu__fre_word(s, fre, *i);
-	if (ctl == 0) {
-		*i += 1;
-		return SFU_OK;
+	if (f & SFU__CROW_FP_REG) {
+		fp->kind = SFU_RULE_OFF;
+		fp->base = (uint16_t)SFU_V2_S390X_WORD_REGNUM((uint32_t)c->fp_off);
 	}
-	if (*i + 1 >= fre->count)
-		return SFU_E_FRE_WORDS;
-	*i += 2;
-	return sfu__flex_rule(abi, fre->wsize, ctl, sfu__fre_word(s, fre, *i - 1), false, r);
-}
-
-/* A FLEX FRE's (ctl, off) pairs for CFA, RA, FP; a lone 0 control word is
- * padding for an entity with no rule (3.2). */
-static int sfu__flex_row(const sfu_section *s, const sfu_fre *fre, sfu_row *row)
-{
-	unsigned abi = s->abi, i = 2;
-	int err;
-	if (fre->count < 2)
-		return SFU_E_FRE_WORDS;
-	err = sfu__flex_rule(abi, fre->wsize, sfu__fre_word(s, fre, 0), sfu__fre_word(s, fre, 1), true, &row->cfa);
-	if (!err && SFU__S390X(abi))
-		/* The CFA offset is stored scaled and adjusted in FLEX FDEs as
-		 * in default ones (observed: sid gas, objdump 2.47). */
-		err = sfu__s390x_cfa(sfu__fre_word(s, fre, 1), &row->cfa.off);
-	if (!err)
-		err = sfu__flex_next(s, fre, abi, &i, &row->ra);
-	if (!err)
-		err = sfu__flex_next(s, fre, abi, &i, &row->fp);
-	if (!err && i != fre->count)
-		err = SFU_E_FRE_WORDS;
-	return err;
-}
-#endif
-
-/* A saved-slot rule (the value at CFA + w), or, for an odd V2 s390x word,
- * the register (w >> 1) holding the value; a negative word or a number
- * past the DWARF range is corrupt, not a register to truncate. */
-static int sfu__slot_rule(const sfu_section *s, int32_t w, sfu_rule *r)
-{
-	r->base = SFU_REG_CFA;
-	r->kind = SFU_RULE_DEREF;
-	r->off = w;
-	if (SFU__S390X(s->abi) && (SFU__LAY(s)->rules & SFU_LAYOUT_S390X_REGS) && SFU_V2_S390X_WORD_IS_REGNUM(w)) {
-		if (w < 0 || SFU_V2_S390X_WORD_REGNUM((uint32_t)w) > SFU_REG_DWARF_MAX)
-			return SFU_E_FRE_WORDS;
-		r->kind = SFU_RULE_OFF;
-		r->base = (uint16_t)SFU_V2_S390X_WORD_REGNUM((uint32_t)w);
-		r->off = 0;
-	}
-	return SFU_OK;
 }
 
 /* The general form of a row: the compact row's rules written out, or the
@@ -1353,33 +1393,11 @@ static int sfu__row_from_fre(const sfu_section *s, const sfu_fde *fde, const sfu
 	row->signal = fde->signal;
 	row->flex = SFU_FLEX && fde->type == SFU_FDE_TYPE_FLEX;
 	row->sp_from_cfa = (int16_t)((c.flags & SFU_CROW_SP_S390X) ? SFU_S390X_SP_VAL_OFFSET : 0);
-	row->cfa.kind = SFU_RULE_OFF;
-	row->cfa.base = (c.flags & SFU_CROW_CFA_FP) ? SFU_REG_FP : SFU_REG_SP;
-	row->cfa.off = c.cfa_off;
-	row->ra.kind = (c.flags & SFU_CROW_RA_UNDEF) ? SFU_RULE_UNDEF : SFU_RULE_SAME;
-	row->ra.base = row->fp.base = SFU_REG_CFA;
-	row->ra.off = row->fp.off = 0;
-	row->fp.kind = SFU_RULE_SAME;
-	if (c.flags & SFU_CROW_RA_UNDEF)
-		return SFU_OK;
 #if SFU_FLEX
-	if (row->flex) {
-		/* Default RA: amd64 at the fixed CFA offset; elsewhere still in
-		 * the link register unless the FRE says where it was saved. */
-		if (SFU__AMD64(s->abi)) {
-			row->ra.kind = SFU_RULE_DEREF;
-			row->ra.off = s->fixed_ra;
-		}
-		return sfu__flex_row(s, fre, row);
-	}
+	if (c.flags & SFU__CROW_FLEX)
+		return sfu__flex_rules(s, fre->words, fre->info, &row->cfa, &row->ra, &row->fp);
 #endif
-	if (c.flags & SFU_CROW_RA_SAVED) {
-		err = sfu__slot_rule(s, c.ra_off, &row->ra);
-		if (err)
-			return err;
-	}
-	if (c.flags & SFU_CROW_FP_SAVED)
-		return sfu__slot_rule(s, c.fp_off, &row->fp);
+	sfu__crow_rules(&c, &row->cfa, &row->ra, &row->fp);
 	return SFU_OK;
 }
 
@@ -1619,7 +1637,8 @@ SFU__INLINE int sfu__locate_lb(const sfu_section *s, const sfu_layout *L, uint64
                                bool big)
 {
 	uint32_t pcoff;
-	int err = sfu__find_fde_lb(s, L, pc, f, NULL, big);
+	/* (-Os: the one copy of the search, sfu__find_fde.) */
+	int err = SFU__SPECIALIZE ? sfu__find_fde_lb(s, L, pc, f, NULL, big) : sfu__find_fde(s, pc, f, NULL);
 	if (err)
 		return err;
 	if (f->num_fres == 0) {
@@ -1759,19 +1778,30 @@ static int sfu__find_crow(const sfu_section *s, uint64_t pc, sfu_crow *r)
 		return sfu__find_crow_l(s, &sfu__layouts[1], pc, r);
 	return sfu__find_crow_l(s, &sfu__layouts[SFU_V1 ? 0 : SFU_V2 ? 1 : 2], pc, r);
 #else
-	return sfu__find_crow_lb(s, SFU__LAY(s), pc, SFU__BIG(s), r);
+	{
+		/* -Os: the one copy of the search, and the row. */
+		sfu_fde fde;
+		uint32_t at;
+		int err = sfu__locate(s, pc, &fde, &at);
+		if (err)
+			return err;
+		return sfu__crow_at(s, SFU__LAY(s), &fde, at, SFU__BIG(s), r);
+	}
 #endif
 }
 
 /* The same over sections, with sfu__find_row_n's rule for errors. */
-static int sfu__find_crow_n(const sfu_section *secs, size_t nsecs, uint64_t pc, sfu_crow *r)
+SFU__HOT int sfu__find_crow_n(const sfu_section *secs, size_t nsecs, uint64_t pc, sfu_crow *r)
 {
 	size_t i;
 	int first_err = SFU_E_NOINFO;
 	for (i = 0; i < nsecs; i++) {
 		int err = sfu__find_crow(&secs[i], pc, r);
-		if (err == SFU_OK)
+		if (err == SFU_OK) {
+			if (r->flags & SFU__CROW_FLEX)
+				r->cfa_off = (int32_t)i; /* where its words are */
 			return SFU_OK;
+		}
 		if (err != SFU_E_NOINFO && first_err == SFU_E_NOINFO)
 			first_err = err;
 	}
@@ -2169,7 +2199,7 @@ SFU__FN int sfu_cursor_init(sfu_cursor *c, const sfu_section *secs, size_t nsecs
  * anything yet); otherwise two frames could repeat. */
 SFU__INLINE int sfu__check_sp(const sfu_cursor *c, uint64_t sp, uint64_t cfa, unsigned align)
 {
-	if (cfa & (align - 1u))
+	if (cfa & (align - 1u)) /* align: a power of two */
 		return SFU_E_ALIGN;
 	if (sp < c->regs.sp || (sp == c->regs.sp && !c->full))
 		return SFU_E_WRONG_WAY;
@@ -2222,7 +2252,7 @@ SFU__INLINE int sfu__from_row(sfu_cursor *c, const sfu_crow *r)
 	}
 	cfa += (uint64_t)(int64_t)r->cfa_off;
 	sp = cfa + ((f & SFU_CROW_SP_S390X) ? (uint64_t)(int64_t)SFU_S390X_SP_VAL_OFFSET : 0u);
-	err = sfu__check_sp(c, sp, cfa, (f & SFU_CROW_ALIGN16) ? 16u : 8u);
+	err = sfu__check_sp(c, sp, cfa, 8u + ((f & SFU_CROW_ALIGN16) >> 3)); /* 16 or 8 */
 	if (err)
 		return err;
 	if (f & SFU_CROW_RA_SAVED) {
@@ -2291,39 +2321,44 @@ static int sfu__apply(const sfu_cursor *c, const sfu_rule *r, uint64_t cfa, uint
 }
 
 /* Out of a frame by the general rules of its row (FLEX FDEs, V2 s390x
- * register rules): the same steps as sfu__from_row, any rule.  The row is
- * looked up again in its general form; such rows are rare. */
-static SFU__NOINLINE int sfu__from_general(sfu_cursor *c, uint64_t lpc)
+ * register rules; every row with SFU_COMPACT 0): the same steps as
+ * sfu__from_row, any rule.  r says where a FLEX row's words are. */
+static SFU__NOINLINE int sfu__from_general(sfu_cursor *c, sfu_crow r)
 {
-	sfu_row row;
+	sfu_rule cfa_r, ra_r, fp_r;
 	uint64_t cfa, sp, ra, fp;
 	bool fp_ok = true;
-	int err = sfu__find_row_n(c->secs, c->nsecs, lpc, &row);
-	if (err)
-		return err;
-	if (row.ra.kind == SFU_RULE_UNDEF)
+	int err;
+
+	if (r.flags & SFU_CROW_RA_UNDEF)
 		return SFU_END;
-	if (row.ra.kind == SFU_RULE_SAME && !c->full)
+#if SFU_FLEX
+	if (r.flags & SFU__CROW_FLEX)
+		(void)sfu__flex_rules(&c->secs[r.cfa_off], (uint32_t)r.ra_off, (unsigned)r.fp_off, &cfa_r, &ra_r, &fp_r);
+	else
+#endif
+		sfu__crow_rules(&r, &cfa_r, &ra_r, &fp_r);
+	if (ra_r.kind == SFU_RULE_SAME && !c->full)
 		return SFU_E_UNSAFE;
-	err = sfu__apply(c, &row.cfa, 0, &cfa);
+	err = sfu__apply(c, &cfa_r, 0, &cfa);
 	if (err)
 		return err;
-	sp = cfa + (uint64_t)(int64_t)row.sp_from_cfa;
-	err = sfu__check_sp(c, sp, cfa, sfu__align(row.abi));
+	sp = cfa + ((r.flags & SFU_CROW_SP_S390X) ? (uint64_t)(int64_t)SFU_S390X_SP_VAL_OFFSET : 0u);
+	err = sfu__check_sp(c, sp, cfa, 8u + ((r.flags & SFU_CROW_ALIGN16) >> 3));
 	if (err)
 		return err;
-	if (row.ra.kind == SFU_RULE_SAME) {
+	if (ra_r.kind == SFU_RULE_SAME) {
 		ra = c->regs.ra;
 	} else {
-		err = sfu__apply(c, &row.ra, cfa, &ra);
+		err = sfu__apply(c, &ra_r, cfa, &ra);
 		if (err)
 			return err;
 	}
-	if (row.fp.kind == SFU_RULE_SAME) {
+	if (fp_r.kind == SFU_RULE_SAME) {
 		fp = c->regs.fp;
 		fp_ok = c->fp_ok;
 	} else {
-		err = sfu__apply(c, &row.fp, cfa, &fp);
+		err = sfu__apply(c, &fp_r, cfa, &fp);
 		if (err == SFU_E_READ || err == SFU_E_ALIGN) {
 			fp = 0;
 			fp_ok = false;
@@ -2331,11 +2366,11 @@ static SFU__NOINLINE int sfu__from_general(sfu_cursor *c, uint64_t lpc)
 			return err;
 		}
 	}
-	if (row.mangled_ra && c->port->strip_ra)
+	if ((r.flags & SFU_CROW_MANGLED) && c->port->strip_ra)
 		ra = c->port->strip_ra(c->port->ctx, ra);
 	if (ra == 0)
 		return SFU_END;
-	sfu__commit(c, ra, sp, fp, fp_ok, cfa, SFU_HOW_SFRAME, row.signal != 0);
+	sfu__commit(c, ra, sp, fp, fp_ok, cfa, SFU_HOW_SFRAME, (r.flags & SFU_CROW_SIGNAL) != 0);
 	return SFU_OK;
 }
 #endif
@@ -2458,24 +2493,33 @@ static SFU__NOINLINE int sfu__cache_miss(sfu_cursor *c, sfu_cache_entry *s, uint
 #endif
 
 /* The row for lookup PC pc: through the cache (sets of two slots keyed
- * by pc + 1, 0 meaning empty), or from the sections. */
+ * by pc + 1, 0 meaning empty), or from the sections.  (The out-of-line
+ * calls fill t, so that *r, the step's, can stay in registers.) */
 SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu_crow *r)
 {
+	sfu_crow t;
+	int err;
 #if SFU_CACHE
 	sfu_cache *cache = c->cache;
 	uint64_t key = pc + 1u;
 	if (cache && key) { /* pc UINT64_MAX: its key would be the "empty" mark */
-		sfu_cache_entry *s =
-			&cache->slots[(uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 40) & cache->mask & ~1u];
+		sfu_cache_entry *s = &cache->slots[(uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 40) & (cache->mask - 1u)];
 		if (s[0].key == key || s[1].key == key) {
 			cache->hits++;
 			sfu__unpack(&s[s[0].key == key ? 0 : 1].row, r);
 			return SFU_OK;
 		}
-		return sfu__cache_miss(c, s, key, r);
-	}
+		err = sfu__cache_miss(c, s, key, &t);
+	} else
 #endif
-	return sfu__find_crow_n(c->secs, c->nsecs, pc, r);
+	{
+		err = sfu__find_crow_n(c->secs, c->nsecs, pc, &t);
+	}
+	r->cfa_off = t.cfa_off;
+	r->ra_off = t.ra_off;
+	r->fp_off = t.fp_off;
+	r->flags = t.flags;
+	return err;
 }
 
 static int sfu__step(sfu_cursor *c)
@@ -2490,7 +2534,7 @@ static int sfu__step(sfu_cursor *c)
 		return SFU_E_DEPTH;
 	/* Every later frame's SP was checked when the walk got there; this
 	 * catches a first frame on none of the port's stacks. */
-	if (!sfu__on_stack(c, c->regs.sp))
+	if (c->depth == 0 && !sfu__on_stack(c, c->regs.sp))
 		return SFU_E_STACK_BOUNDS;
 	if (c->regs.pc == 0) {
 		/* PC 0 with all registers known (first frame, trap frame) is a
@@ -2524,7 +2568,7 @@ static int sfu__step(sfu_cursor *c)
 		return err;
 #if SFU__GENERAL_STEP
 	if (r.flags & SFU_CROW_GENERAL)
-		return sfu__from_general(c, lpc);
+		return sfu__from_general(c, r);
 #endif
 	return sfu__from_row(c, &r);
 }
@@ -2561,7 +2605,7 @@ static int sfu__backtrace(const sfu_section *secs, size_t nsecs, void *cache, co
 		frames[k].sp = c.regs.sp;
 		frames[k].cfa = c.cfa;
 		frames[k].how = c.how;
-		frames[k].flags = (uint8_t)((c.exact ? SFU_FRAME_EXACT : 0u) | (c.user ? SFU_FRAME_USER : 0u));
+		frames[k].flags = (uint8_t)(c.exact * SFU_FRAME_EXACT | c.user * SFU_FRAME_USER); /* (0 or 1 each) */
 		*n = ++k;
 		err = sfu__step(&c);
 		if (err)

@@ -11,8 +11,8 @@
  *
  * Build with -DBENCH_LIBUNWIND=1 for the libunwind binary (libunwind
  * exports its own _Unwind_* symbols, so it cannot share a binary with
- * libgcc's unwinder), 0 for the libgcc one.  With -DBENCH_SFX=1 a second
- * sfu build (the experimental header, prefix sfx_) is measured too.
+ * libgcc's unwinder), 0 for the libgcc one.  The sfu builds it links are
+ * listed in bench.h; -DBENCH_BASE=0 leaves out the baseline core (bas_).
  *
  * Output, one line per measurement, for test/bench/report.py:
  *   CHECK depth=D ok frames=N
@@ -39,8 +39,8 @@
 
 #include "bench.h"
 
-#ifndef BENCH_SFX
-#define BENCH_SFX 0
+#ifndef BENCH_BASE
+#define BENCH_BASE 1
 #endif
 
 #define NOINLINE __attribute__((noinline, noclone))
@@ -48,16 +48,64 @@
 
 uint64_t chain_run(int which, int depth, uint64_t x, void (*leaf)(void *), void *arg);
 
-enum { U_FP, U_SFU, U_SFU_CACHE, U_SFX, U_SFX_CACHE, U_LIB, U_COUNT };
-static const char *const unw_name[U_COUNT] = {
-	"fp", "sfu", "sfu+cache", "sfu-exp", "sfu-exp+cache", LIB_NAME,
+/* The sfu builds (bench.h), as tables. */
+struct build {
+	int (*setup)(const struct bench_sec *, size_t, char *, size_t);
+	int (*version)(size_t);
+	uint32_t (*nfdes)(size_t);
+	int (*has)(int);
+	size_t (*index_bytes)(int);
+	size_t (*walk)(const struct bench_regs *, int, int *);
+	uint64_t (*pc)(size_t);
 };
+#define BUILD(p) { p##_setup, p##_version, p##_nfdes, p##_has, p##_index_bytes, p##_walk, p##_pc }
+enum { B_SFU, B_SFX, B_SFR, B_SFN, B_BAS, B_COUNT };
+static const struct build builds[B_COUNT] = {
+	BUILD(sfu), BUILD(sfx), BUILD(sfr), BUILD(sfn),
+#if BENCH_BASE
+	BUILD(bas),
+#else
+	{ 0 },
+#endif
+};
+
+/* The unwinders: the frame-pointer floor, sfu builds in one mode each, the
+ * library.  Names are what report.py prints. */
+enum {
+	U_FP, U_SFU, U_FDEIDX, U_ROWIDX, U_CACHE, U_CACHE_READ, U_ROWIDX_READ, U_UNSAFE, U_BASE, U_BASE_CACHE, U_LIB,
+	U_COUNT
+};
+static const struct {
+	const char *name;
+	int build, mode; /* -1: not sfu */
+} unw[U_COUNT] = {
+	{ "fp", -1, 0 },
+	{ "sfu", B_SFU, BENCH_COLD },
+	{ "sfu+fdeidx", B_SFX, BENCH_FDEIDX },
+	{ "sfu+rowidx", B_SFX, BENCH_ROWIDX },
+	{ "sfu+cache", B_SFX, BENCH_CACHE },
+	{ "sfu+cache/read", B_SFR, BENCH_CACHE },
+	{ "sfu+rowidx/read", B_SFR, BENCH_ROWIDX },
+	{ "sfu/unsafe", B_SFN, BENCH_COLD },
+	{ "base", B_BAS, BENCH_COLD },
+	{ "base+cache", B_BAS, BENCH_CACHE },
+	{ LIB_NAME, -1, 0 },
+};
+#define unw_name(u) (unw[u].name)
 
 static int have[U_COUNT];
 static uint64_t stack_hi;
 static size_t lib_extra; /* frames of its own the library unwinder reports first */
 static uint64_t scratch[BENCH_MAX_FRAMES + 8];
 static int sfu_why;
+
+void *bench_alloc(size_t bytes)
+{
+	void *p = NULL;
+	if (posix_memalign(&p, 8, bytes ? bytes : 8) != 0)
+		return NULL;
+	return p;
+}
 
 void bench_fmt(char *buf, size_t len, const char *fmt, ...)
 {
@@ -135,24 +183,14 @@ static NOINLINE size_t do_unwind(int u, size_t max, uint64_t *out)
 	struct bench_regs r;
 	r.stack_hi = stack_hi;
 	r.max = max;
+	if (unw[u].build >= 0) {
+		CAPTURE(r);
+		return builds[unw[u].build].walk(&r, unw[u].mode, &sfu_why);
+	}
 	switch (u) {
 	case U_FP:
 		CAPTURE(r);
 		return fp_walk(&r, out);
-	case U_SFU:
-		CAPTURE(r);
-		return sfu_walk(&r, 0, &sfu_why);
-	case U_SFU_CACHE:
-		CAPTURE(r);
-		return sfu_walk(&r, 1, &sfu_why);
-#if BENCH_SFX
-	case U_SFX:
-		CAPTURE(r);
-		return sfx_walk(&r, 0, &sfu_why);
-	case U_SFX_CACHE:
-		CAPTURE(r);
-		return sfx_walk(&r, 1, &sfu_why);
-#endif
 	case U_LIB: {
 #if BENCH_LIBUNWIND
 		int n = unw_backtrace((void **)out, (int)(max + lib_extra));
@@ -170,12 +208,8 @@ static NOINLINE size_t do_unwind(int u, size_t max, uint64_t *out)
 
 static uint64_t pc_of(int u, const uint64_t *out, size_t k)
 {
-	if (u == U_SFU || u == U_SFU_CACHE)
-		return sfu_pc(k);
-#if BENCH_SFX
-	if (u == U_SFX || u == U_SFX_CACHE)
-		return sfx_pc(k);
-#endif
+	if (unw[u].build >= 0)
+		return builds[unw[u].build].pc(k);
 	if (u == U_LIB)
 		return out[k + lib_extra];
 	return out[k];
@@ -224,7 +258,7 @@ static NOINLINE void check(size_t depth)
 
 	/* Fill the caches: the walks checked below come from them. */
 	for (u = 0; u < U_COUNT; u++)
-		if (have[u] && (u == U_SFU_CACHE || u == U_SFX_CACHE))
+		if (have[u] && unw[u].build >= 0 && unw[u].mode == BENCH_CACHE)
 			check_walk(u, depth);
 
 	for (u = 0; u < U_COUNT; u++) {
@@ -235,8 +269,8 @@ static NOINLINE void check(size_t depth)
 		if (u == U_LIB)
 			n -= n >= lib_extra ? lib_extra : n;
 		if (n != depth) {
-			fprintf(stderr, "bench: ERROR: %s took %zu frames, wanted %zu", unw_name[u], n, depth);
-			if (u != U_FP && u != U_LIB)
+			fprintf(stderr, "bench: ERROR: %s took %zu frames, wanted %zu", unw_name(u), n, depth);
+			if (unw[u].build >= 0)
 				fprintf(stderr, " (sfu stop code %d)", sfu_why);
 			fputc('\n', stderr);
 			bad = 1;
@@ -251,7 +285,7 @@ static NOINLINE void check(size_t depth)
 			uint64_t pc = pc_of(u, scratch, k);
 			if (pc != ref[k]) {
 				fprintf(stderr, "bench: ERROR: %s disagrees with the frame-pointer walk at depth %zu, frame %zu: %#llx, wanted %#llx\n",
-				        unw_name[u], depth, k, (unsigned long long)pc, (unsigned long long)ref[k]);
+				        unw_name(u), depth, k, (unsigned long long)pc, (unsigned long long)ref[k]);
 				bad = 1;
 				break;
 			}
@@ -262,7 +296,7 @@ static NOINLINE void check(size_t depth)
 	printf("CHECK depth=%zu ok frames=%zu unwinders=", depth, depth);
 	for (u = 0; u < U_COUNT; u++)
 		if (have[u])
-			printf("%s%s", unw_name[u], u + 1 < U_COUNT ? "," : "");
+			printf("%s%s", unw_name(u), u + 1 < U_COUNT ? "," : "");
 	printf(" %s_extra_frames=%zu\n", LIB_NAME, lib_extra);
 }
 
@@ -285,7 +319,7 @@ static NOINLINE void count(size_t depth)
 			if (rep)
 				CALLGRIND_TOGGLE_COLLECT;
 		}
-		snprintf(name, sizeof name, "unw=%s depth=%zu frames=%zu", unw_name[u], depth, depth);
+		snprintf(name, sizeof name, "unw=%s depth=%zu frames=%zu", unw_name(u), depth, depth);
 		CALLGRIND_DUMP_STATS_AT(name);
 	}
 }
@@ -303,7 +337,7 @@ static NOINLINE double batch(int u, size_t depth, long k)
 	long i;
 	for (i = 0; i < k; i++)
 		if (do_unwind(u, depth, scratch) < depth)
-			die("%s stopped early while timing", unw_name[u]);
+			die("%s stopped early while timing", unw_name(u));
 	return (now_ns() - t0) / (double)k;
 }
 
@@ -339,7 +373,7 @@ static NOINLINE void timing(size_t depth, int samples)
 		if (!have[u])
 			continue;
 		qsort(t[u], (size_t)samples, sizeof t[u][0], cmp_double);
-		printf("TIME unw=%s depth=%zu frames=%zu ns_per_frame=%.3f batch=%ld samples=%d\n", unw_name[u], depth,
+		printf("TIME unw=%s depth=%zu frames=%zu ns_per_frame=%.3f batch=%ld samples=%d\n", unw_name(u), depth,
 		       depth, t[u][samples / 2] / (double)depth, k[u], samples);
 	}
 }
@@ -446,21 +480,24 @@ int main(int argc, char **argv)
 	for (i = 0; i < f.n; i++)
 		if (!strstr(f.secs[i].name, "libchain"))
 			ordered[nord++] = f.secs[i];
-	if (sfu_setup(ordered, nord, err, sizeof err))
-		die("sfu: %s", err);
-	have[U_FP] = have[U_SFU] = have[U_LIB] = 1;
-	have[U_SFU_CACHE] = sfu_has_cache();
-#if BENCH_SFX
-	if (sfx_setup(ordered, nord, err, sizeof err))
-		die("sfu-exp: %s", err);
-	have[U_SFX] = 1;
-	have[U_SFX_CACHE] = sfx_has_cache();
-#endif
+	for (a = 0; a < B_COUNT; a++) {
+		if (!builds[a].setup)
+			continue;
+		if (builds[a].setup(ordered, nord, err, sizeof err))
+			die("sfu build %d: %s", a, err);
+	}
+	have[U_FP] = have[U_LIB] = 1;
+	for (a = 0; a < U_COUNT; a++)
+		if (unw[a].build >= 0 && builds[unw[a].build].setup)
+			have[a] = builds[unw[a].build].has(unw[a].mode);
+	for (a = 0; a < U_COUNT; a++)
+		if (have[a] && unw[a].build >= 0 && builds[unw[a].build].index_bytes(unw[a].mode))
+			printf("INDEX unw=%s bytes=%zu\n", unw_name(a), builds[unw[a].build].index_bytes(unw[a].mode));
 	/* BENCH_ONLY=name: keep only that unwinder (and the floor and the
 	 * library, which check() needs), for profiling one of them. */
 	if (getenv("BENCH_ONLY"))
 		for (a = 0; a < U_COUNT; a++)
-			if (a != U_FP && a != U_LIB && strcmp(unw_name[a], getenv("BENCH_ONLY")))
+			if (a != U_FP && a != U_LIB && strcmp(unw_name(a), getenv("BENCH_ONLY")))
 				have[a] = 0;
 	for (i = 0; i < nord; i++)
 		printf("SECTION %s version=%d size=%zu fdes=%u\n", ordered[i].name, sfu_version(i), ordered[i].size,
