@@ -626,13 +626,14 @@ SFU_DEF int sfu_find_row_n(const sfu_section *secs, size_t nsecs, uint64_t pc, s
  * sections' indexes.  Same sections, same errors as sfu_find_row_n. */
 SFU_DEF int sfu_find_crow(const sfu_section *secs, size_t nsecs, uint64_t pc, sfu_crow *row);
 
-#if SFU_INDEX
-/* Index kinds. */
+/* Index kinds (SFU_INDEX). */
 #define SFU_INDEX_NONE 0 /* drop the section's index */
 #define SFU_INDEX_FDES 1 /* per block of code, the FDEs that can cover it:
                           * the binary search takes a probe or two */
 #define SFU_INDEX_ROWS 2 /* every row compiled into 8 bytes: a lookup is a
                           * bounded search and one load */
+
+#if SFU_INDEX
 
 /* Bytes of caller memory an index of this kind needs for sec (*bytes).
  * Checks everything sfu_index_build checks (the whole section: O(size)). */
@@ -1586,24 +1587,30 @@ SFU__FN int sfu_find_fde(const sfu_section *sec, uint64_t pc, sfu_fde *fde, uint
 /* The FRE of f that applies at PC offset pcoff (2.4; 2.3.3.1 for the PC
  * types): the last one starting at or before it; for V1 PC-mask FDEs the
  * last whose start is a mask of it ((pcoff & start) == start, V1 "The
- * SFrame FDE types").  The scan reads each FRE's start and info byte, each
- * header only after checking it lies in the FRE sub-section, checks the
- * order and word size of every FRE it passes, and stops at the first FRE
- * past pcoff; the chosen FRE's data words are checked where they are read.
- * ab: bytes of an FRE start.  *at: the chosen FRE's section offset. */
+ * SFrame FDE types").  The scan reads each FRE's start and info byte, and
+ * checks every FRE it reaches, up to the first one past pcoff, as
+ * sfu_fre_get would: header and data words inside the FRE sub-section, a
+ * valid word size, starts in order.  ab: bytes of an FRE start.  *at: the
+ * chosen FRE's section offset. */
 SFU__INLINE int sfu__fre_scan(const sfu_section *s, const sfu_layout *L, const sfu_fde *f, uint32_t pcoff,
                               uint32_t ab, bool big, uint32_t *at)
 {
-	uint32_t k, start, prev = 0, best = 0, info;
-	uint64_t pos = (uint64_t)s->fre_base + f->fre_off;
-	/* The last offset at which an FRE header still fits. */
-	int64_t last = (int64_t)s->fre_base + (int64_t)s->fre_len - (int64_t)(ab + 1u);
+	uint32_t k, start, prev = 0, best = 0, info, wc;
+	uint64_t pos = (uint64_t)s->fre_base + f->fre_off, len;
+	int64_t end = (int64_t)s->fre_base + (int64_t)s->fre_len;
 	bool bits = f->pctype == SFU_FDE_PCTYPE_MASK && (L->rules & SFU_LAYOUT_MASK_BITS);
 
 	for (k = f->num_fres; k; k--) {
-		if ((int64_t)pos > last)
+		if ((int64_t)(pos + ab + 1u) > end)
 			return SFU_E_FRE_TRUNC;
 		start = sfu__ldnb(s->data, (uint32_t)pos, ab, big);
+		info = s->data[pos + ab];
+		wc = SFU_FRE_INFO_WSIZE(info);
+		if (wc > SFU_FRE_WSIZE_4B)
+			return SFU_E_WORD_SIZE;
+		len = ab + 1u + (SFU_FRE_INFO_COUNT(info) << wc);
+		if ((int64_t)(pos + len) > end)
+			return SFU_E_FRE_TRUNC;
 		if (bits) {
 			if (start < prev)
 				return SFU_E_FRE_ORDER;
@@ -1617,11 +1624,8 @@ SFU__INLINE int sfu__fre_scan(const sfu_section *s, const sfu_layout *L, const s
 		} else {
 			best = (uint32_t)pos;
 		}
-		info = s->data[pos + ab];
-		if (SFU_FRE_INFO_WSIZE(info) > SFU_FRE_WSIZE_4B)
-			return SFU_E_WORD_SIZE;
 		prev = start;
-		pos += ab + 1u + (SFU_FRE_INFO_COUNT(info) << SFU_FRE_INFO_WSIZE(info));
+		pos += len;
 	}
 	if (!best)
 		return SFU_E_NOINFO;
