@@ -780,16 +780,35 @@ SFU__LOAD uint32_t sfu__ld32b(const uint8_t *d, uint32_t off, bool big)
 
 SFU__LOAD uint64_t sfu__ld64b(const uint8_t *d, uint32_t off, bool big)
 {
-	const uint8_t *p = d + off; /* (p + 4: one 8-byte load, not two) */
-	uint64_t a = sfu__ld32b(p, 0, big), b = sfu__ld32b(p, 4, big);
+	const uint8_t *p = d + off;
+#ifdef __OPTIMIZE_SIZE__
+	uint64_t v = 0; /* a loop that calls nothing */
+	unsigned i;
+	for (i = 0; i < 8; i++)
+		v |= (uint64_t)p[big ? 7u - i : i] << (8u * i);
+	return v;
+#else
+	uint64_t a = sfu__ld32b(p, 0, big), b = sfu__ld32b(p, 4, big); /* (p + 4: one 8-byte load) */
 	return big ? a << 32 | b : b << 32 | a;
+#endif
 }
 
-/* A 1-, 2- or 4-byte unsigned field. */
-SFU__LOAD uint32_t sfu__ldnb(const uint8_t *d, uint32_t off, uint32_t n, bool big)
+/* A 1-, 2- or 4-byte unsigned field (where size is asked for, a loop that
+ * calls nothing: no frame on the deepest stack). */
+#ifdef __OPTIMIZE_SIZE__
+static uint32_t sfu__ldnb(const uint8_t *d, uint32_t off, uint32_t n, bool big)
+{
+	uint32_t v = 0, i;
+	for (i = 0; i < n; i++)
+		v |= (uint32_t)d[off + (big ? n - 1u - i : i)] << (8u * i);
+	return v;
+}
+#else
+SFU__INLINE uint32_t sfu__ldnb(const uint8_t *d, uint32_t off, uint32_t n, bool big)
 {
 	return n == 1 ? d[off] : n == 2 ? sfu__ld16b(d, off, big) : sfu__ld32b(d, off, big);
 }
+#endif
 
 /* The same in the section's own order. */
 SFU__INLINE uint32_t sfu__ld16(const sfu_section *s, uint32_t off)
@@ -822,7 +841,7 @@ SFU__INLINE int32_t sfu__sext(uint32_t v, uint32_t n)
 }
 
 /* A data word of ws (1, 2, 4) bytes at section offset off, sign-extended. */
-SFU__HOT int32_t sfu__wordb(const uint8_t *d, uint32_t off, uint32_t ws, bool big)
+SFU__INLINE int32_t sfu__wordb(const uint8_t *d, uint32_t off, uint32_t ws, bool big)
 {
 	return sfu__sext(sfu__ldnb(d, off, ws, big), ws);
 }
@@ -1212,8 +1231,10 @@ static int sfu__flex_rules(const sfu_section *s, uint32_t words, unsigned info, 
                            sfu_rule *fp)
 {
 	unsigned abi = s->abi, n = SFU_FRE_INFO_COUNT(info), ws = 1u << SFU_FRE_INFO_WSIZE(info), i = 2, e;
-	sfu_rule *rule[2];
+	sfu_rule *rule[2], t;
 	int err;
+	if (!cfa) /* only check them */
+		cfa = ra = fp = &t;
 #define SFU__W(k) sfu__wordb(s->data, words + (k) * ws, ws, SFU__BIG(s))
 	ra->kind = SFU__AMD64(abi) ? SFU_RULE_DEREF : SFU_RULE_SAME;
 	ra->base = fp->base = SFU_REG_CFA;
@@ -1257,8 +1278,9 @@ SFU__INLINE bool sfu__s390x_reg_ok(int32_t w)
 /* The row of an FRE (info byte `info`, data words from section offset
  * `words` on, in bounds) of FDE f, as a compact row: every DEFAULT FDE row
  * (3.1), in the one place that reads them.  FLEX rows and V2 s390x register
- * rules are checked and marked SFU_CROW_GENERAL.  A row no reader may
- * accept gets its error (SFU_E_FRE_WORDS). */
+ * rules are marked SFU_CROW_GENERAL (the register rules checked here, the
+ * FLEX rules by the caller).  A row no reader may accept gets its error
+ * (SFU_E_FRE_WORDS). */
 SFU__HOT int sfu__crow(const sfu_section *s, const sfu_layout *L, const sfu_fde *f, unsigned info, uint32_t words,
                        bool big, sfu_crow *r)
 {
@@ -1281,12 +1303,12 @@ SFU__HOT int sfu__crow(const sfu_section *s, const sfu_layout *L, const sfu_fde 
 	}
 #if SFU_FLEX
 	if (f->type == SFU_FDE_TYPE_FLEX) {
-		sfu_rule t[3];
-		err = sfu__flex_rules(s, words, info, &t[0], &t[1], &t[2]);
+		/* (Its rules are checked by the caller: sfu__crow_at, or
+		 * sfu__row_from_fre, which decodes them.) */
 		r->ra_off = (int32_t)words;
 		r->fp_off = (int32_t)info;
 		r->flags = flags | SFU_CROW_GENERAL | SFU__CROW_FLEX;
-		return err;
+		return SFU_OK;
 	}
 #endif
 	/* Word 0: the CFA offset (s390x: scaled and adjusted, 3.1.3).  amd64:
@@ -1350,6 +1372,10 @@ SFU__INLINE int sfu__crow_at(const sfu_section *s, const sfu_layout *L, const sf
 			return SFU_E_FRE_TRUNC;
 	}
 	err = sfu__crow(s, L, f, info, words, big, r);
+#if SFU_FLEX
+	if (!err && (r->flags & SFU__CROW_FLEX))
+		err = sfu__flex_rules(s, words, info, NULL, NULL, NULL); /* a row no reader may accept */
+#endif
 	if (!SFU_COMPACT)
 		r->flags |= SFU_CROW_GENERAL; /* the reference: everything through the rules */
 	return err;
@@ -1572,9 +1598,11 @@ found:
 	return SFU_OK;
 }
 
-static int sfu__find_fde(const sfu_section *s, uint64_t pc, sfu_fde *f, uint32_t *idx)
+static int sfu__locate(const sfu_section *s, uint64_t pc, sfu_fde *f, uint32_t *idx, uint32_t *at);
+
+SFU__INLINE int sfu__find_fde(const sfu_section *s, uint64_t pc, sfu_fde *f, uint32_t *idx)
 {
-	return sfu__find_fde_lb(s, SFU__LAY(s), pc, f, idx, SFU__BIG(s));
+	return sfu__locate(s, pc, f, idx, NULL);
 }
 
 SFU__FN int sfu_find_fde(const sfu_section *sec, uint64_t pc, sfu_fde *fde, uint32_t *idx)
@@ -1587,30 +1615,26 @@ SFU__FN int sfu_find_fde(const sfu_section *sec, uint64_t pc, sfu_fde *fde, uint
 /* The FRE of f that applies at PC offset pcoff (2.4; 2.3.3.1 for the PC
  * types): the last one starting at or before it; for V1 PC-mask FDEs the
  * last whose start is a mask of it ((pcoff & start) == start, V1 "The
- * SFrame FDE types").  The scan reads each FRE's start and info byte, and
- * checks every FRE it reaches, up to the first one past pcoff, as
- * sfu_fre_get would: header and data words inside the FRE sub-section, a
- * valid word size, starts in order.  ab: bytes of an FRE start.  *at: the
- * chosen FRE's section offset. */
+ * SFrame FDE types").  The scan reads each FRE's start and info byte, each
+ * header only after checking it lies in the FRE sub-section, checks the
+ * order and word size of every FRE it passes (so it steps over them as
+ * sfu_fre_get would, and a run past the end shows at the next header), and
+ * stops at the first FRE past pcoff; the chosen FRE's data words are
+ * checked where they are read.  ab: bytes of an FRE start.  *at: the chosen
+ * FRE's section offset. */
 SFU__INLINE int sfu__fre_scan(const sfu_section *s, const sfu_layout *L, const sfu_fde *f, uint32_t pcoff,
                               uint32_t ab, bool big, uint32_t *at)
 {
 	uint32_t k, start, prev = 0, best = 0, info, wc;
-	uint64_t pos = (uint64_t)s->fre_base + f->fre_off, len;
-	int64_t end = (int64_t)s->fre_base + (int64_t)s->fre_len;
+	uint64_t pos = (uint64_t)s->fre_base + f->fre_off;
+	/* The last offset at which an FRE header still fits. */
+	int64_t last = (int64_t)s->fre_base + (int64_t)s->fre_len - (int64_t)(ab + 1u);
 	bool bits = f->pctype == SFU_FDE_PCTYPE_MASK && (L->rules & SFU_LAYOUT_MASK_BITS);
 
 	for (k = f->num_fres; k; k--) {
-		if ((int64_t)(pos + ab + 1u) > end)
+		if ((int64_t)pos > last)
 			return SFU_E_FRE_TRUNC;
 		start = sfu__ldnb(s->data, (uint32_t)pos, ab, big);
-		info = s->data[pos + ab];
-		wc = SFU_FRE_INFO_WSIZE(info);
-		if (wc > SFU_FRE_WSIZE_4B)
-			return SFU_E_WORD_SIZE;
-		len = ab + 1u + (SFU_FRE_INFO_COUNT(info) << wc);
-		if ((int64_t)(pos + len) > end)
-			return SFU_E_FRE_TRUNC;
 		if (bits) {
 			if (start < prev)
 				return SFU_E_FRE_ORDER;
@@ -1624,8 +1648,12 @@ SFU__INLINE int sfu__fre_scan(const sfu_section *s, const sfu_layout *L, const s
 		} else {
 			best = (uint32_t)pos;
 		}
+		info = s->data[pos + ab];
+		wc = SFU_FRE_INFO_WSIZE(info);
+		if (wc > SFU_FRE_WSIZE_4B)
+			return SFU_E_WORD_SIZE;
 		prev = start;
-		pos += len;
+		pos += ab + 1u + (SFU_FRE_INFO_COUNT(info) << wc);
 	}
 	if (!best)
 		return SFU_E_NOINFO;
@@ -1635,15 +1663,15 @@ SFU__INLINE int sfu__fre_scan(const sfu_section *s, const sfu_layout *L, const s
 	return SFU_OK;
 }
 
-/* The FDE covering pc and its FRE for pc (*at, its section offset; 0 for a
- * V3 FDE without FREs, which marks an outermost frame). */
-SFU__INLINE int sfu__locate_lb(const sfu_section *s, const sfu_layout *L, uint64_t pc, sfu_fde *f, uint32_t *at,
-                               bool big)
+/* The FDE covering pc (*idx: its index, if idx) and, if at, its FRE for pc
+ * (*at, its section offset; 0 for a V3 FDE without FREs, which marks an
+ * outermost frame). */
+SFU__INLINE int sfu__locate_lb(const sfu_section *s, const sfu_layout *L, uint64_t pc, sfu_fde *f, uint32_t *idx,
+                               uint32_t *at, bool big)
 {
 	uint32_t pcoff;
-	/* (-Os: the one copy of the search, sfu__find_fde.) */
-	int err = SFU__SPECIALIZE ? sfu__find_fde_lb(s, L, pc, f, NULL, big) : sfu__find_fde(s, pc, f, NULL);
-	if (err)
+	int err = sfu__find_fde_lb(s, L, pc, f, idx, big);
+	if (err || !at)
 		return err;
 	if (f->num_fres == 0) {
 		*at = 0;
@@ -1661,9 +1689,9 @@ SFU__INLINE int sfu__locate_lb(const sfu_section *s, const sfu_layout *L, uint64
 	return sfu__fre_scan(s, L, f, pcoff, sfu__addr_bytes(f->fre_type), big, at);
 }
 
-static int sfu__locate(const sfu_section *s, uint64_t pc, sfu_fde *f, uint32_t *at)
+static int sfu__locate(const sfu_section *s, uint64_t pc, sfu_fde *f, uint32_t *idx, uint32_t *at)
 {
-	return sfu__locate_lb(s, SFU__LAY(s), pc, f, at, SFU__BIG(s));
+	return sfu__locate_lb(s, SFU__LAY(s), pc, f, idx, at, SFU__BIG(s));
 }
 
 static int sfu__find_row(const sfu_section *s, uint64_t pc, sfu_row *row)
@@ -1671,7 +1699,7 @@ static int sfu__find_row(const sfu_section *s, uint64_t pc, sfu_row *row)
 	sfu_fde fde;
 	sfu_fre fre;
 	uint32_t at;
-	int err = sfu__locate(s, pc, &fde, &at);
+	int err = sfu__locate(s, pc, &fde, NULL, &at);
 	if (err)
 		return err;
 	if (at == 0) {
@@ -1724,7 +1752,7 @@ SFU__INLINE int sfu__find_crow_lb(const sfu_section *s, const sfu_layout *L, uin
 {
 	sfu_fde fde;
 	uint32_t at;
-	int err = sfu__locate_lb(s, L, pc, &fde, &at, big);
+	int err = sfu__locate_lb(s, L, pc, &fde, NULL, &at, big);
 	if (err)
 		return err;
 	return sfu__crow_at(s, L, &fde, at, big, r);
@@ -1786,7 +1814,7 @@ static int sfu__find_crow(const sfu_section *s, uint64_t pc, sfu_crow *r)
 		/* -Os: the one copy of the search, and the row. */
 		sfu_fde fde;
 		uint32_t at;
-		int err = sfu__locate(s, pc, &fde, &at);
+		int err = sfu__locate(s, pc, &fde, NULL, &at);
 		if (err)
 			return err;
 		return sfu__crow_at(s, SFU__LAY(s), &fde, at, SFU__BIG(s), r);
@@ -1795,7 +1823,7 @@ static int sfu__find_crow(const sfu_section *s, uint64_t pc, sfu_crow *r)
 }
 
 /* The same over sections, with sfu__find_row_n's rule for errors. */
-SFU__HOT int sfu__find_crow_n(const sfu_section *secs, size_t nsecs, uint64_t pc, sfu_crow *r)
+SFU__INLINE int sfu__find_crow_n(const sfu_section *secs, size_t nsecs, uint64_t pc, sfu_crow *r)
 {
 	size_t i;
 	int first_err = SFU_E_NOINFO;
@@ -2497,11 +2525,16 @@ static SFU__NOINLINE int sfu__cache_miss(sfu_cursor *c, sfu_cache_entry *s, uint
 #endif
 
 /* The row for lookup PC pc: through the cache (sets of two slots keyed
- * by pc + 1, 0 meaning empty), or from the sections.  (The out-of-line
- * calls fill t, so that *r, the step's, can stay in registers.) */
+ * by pc + 1, 0 meaning empty), or from the sections.  (Where speed is
+ * asked for, the out-of-line calls fill t, so that *r, the step's, can stay
+ * in registers; where size is, they fill *r: less stack.) */
 SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu_crow *r)
 {
-	sfu_crow t;
+#ifdef __OPTIMIZE_SIZE__
+	sfu_crow *t = r;
+#else
+	sfu_crow tt, *t = &tt;
+#endif
 	int err;
 #if SFU_CACHE
 	sfu_cache *cache = c->cache;
@@ -2513,20 +2546,20 @@ SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu_crow *r)
 			sfu__unpack(&s[s[0].key == key ? 0 : 1].row, r);
 			return SFU_OK;
 		}
-		err = sfu__cache_miss(c, s, key, &t);
+		err = sfu__cache_miss(c, s, key, t);
 	} else
 #endif
 	{
-		err = sfu__find_crow_n(c->secs, c->nsecs, pc, &t);
+		err = sfu__find_crow_n(c->secs, c->nsecs, pc, t);
 	}
-	r->cfa_off = t.cfa_off;
-	r->ra_off = t.ra_off;
-	r->fp_off = t.fp_off;
-	r->flags = t.flags;
+	r->cfa_off = t->cfa_off;
+	r->ra_off = t->ra_off;
+	r->fp_off = t->fp_off;
+	r->flags = t->flags;
 	return err;
 }
 
-static int sfu__step(sfu_cursor *c)
+SFU__INLINE int sfu__step(sfu_cursor *c)
 {
 	sfu_crow r;
 	uint64_t lpc;
@@ -2577,50 +2610,57 @@ static int sfu__step(sfu_cursor *c)
 	return sfu__from_row(c, &r);
 }
 
+/* The walk of sfu_backtrace and sfu_backtrace_cached, and the step of
+ * sfu_cursor_step (one, given its cursor): one frame holds the cursor and
+ * the step, so the deepest stack is a frame shallower. */
+static SFU__NOINLINE int sfu__walk(sfu_cursor *one, const sfu_section *secs, size_t nsecs, void *cache,
+                                   const sfu_port *port, const sfu_regs *regs, sfu_frame *frames, size_t max,
+                                   size_t *n)
+{
+	sfu_cursor own, *c = one ? one : &own;
+	size_t k = 0;
+	int err;
+	if (!one) {
+		if (!n || (!frames && max))
+			return SFU_E_ARG;
+		*n = 0;
+		err = sfu_cursor_init(c, secs, nsecs, port, regs);
+		if (err)
+			return err;
+#if SFU_CACHE
+		c->cache = (sfu_cache *)cache;
+#else
+		(void)cache;
+#endif
+	}
+	for (;;) {
+		if (!one) {
+			if (k == max)
+				return SFU_E_FULL;
+			frames[k].pc = c->regs.pc;
+			frames[k].sp = c->regs.sp;
+			frames[k].cfa = c->cfa;
+			frames[k].how = c->how;
+			frames[k].flags = (uint8_t)(c->exact * SFU_FRAME_EXACT | c->user * SFU_FRAME_USER); /* (0 or 1 each) */
+			*n = ++k;
+		}
+		err = sfu__step(c);
+		if (err || one)
+			return err;
+	}
+}
+
 SFU__FN int sfu_cursor_step(sfu_cursor *c)
 {
 	if (!c || !c->port)
 		return SFU_E_ARG;
-	return sfu__step(c);
-}
-
-/* The walk of sfu_backtrace and sfu_backtrace_cached. */
-static int sfu__backtrace(const sfu_section *secs, size_t nsecs, void *cache, const sfu_port *port,
-                          const sfu_regs *regs, sfu_frame *frames, size_t max, size_t *n)
-{
-	sfu_cursor c;
-	size_t k = 0;
-	int err;
-	if (!n || (!frames && max))
-		return SFU_E_ARG;
-	*n = 0;
-	err = sfu_cursor_init(&c, secs, nsecs, port, regs);
-	if (err)
-		return err;
-#if SFU_CACHE
-	c.cache = (sfu_cache *)cache;
-#else
-	(void)cache;
-#endif
-	for (;;) {
-		if (k == max)
-			return SFU_E_FULL;
-		frames[k].pc = c.regs.pc;
-		frames[k].sp = c.regs.sp;
-		frames[k].cfa = c.cfa;
-		frames[k].how = c.how;
-		frames[k].flags = (uint8_t)(c.exact * SFU_FRAME_EXACT | c.user * SFU_FRAME_USER); /* (0 or 1 each) */
-		*n = ++k;
-		err = sfu__step(&c);
-		if (err)
-			return err;
-	}
+	return sfu__walk(c, NULL, 0, NULL, NULL, NULL, NULL, 0, NULL);
 }
 
 SFU__FN int sfu_backtrace(const sfu_section *secs, size_t nsecs, const sfu_port *port,
                           const sfu_regs *regs, sfu_frame *frames, size_t max, size_t *n)
 {
-	return sfu__backtrace(secs, nsecs, NULL, port, regs, frames, max, n);
+	return sfu__walk(NULL, secs, nsecs, NULL, port, regs, frames, max, n);
 }
 
 #if SFU_CACHE
@@ -2628,7 +2668,7 @@ SFU__FN int sfu_backtrace_cached(const sfu_section *secs, size_t nsecs, sfu_cach
                                  const sfu_port *port, const sfu_regs *regs, sfu_frame *frames,
                                  size_t max, size_t *n)
 {
-	return sfu__backtrace(secs, nsecs, cache, port, regs, frames, max, n);
+	return sfu__walk(NULL, secs, nsecs, cache, port, regs, frames, max, n);
 }
 #endif
 

@@ -576,7 +576,17 @@ static inline void dc_check_section(const uint8_t *data, size_t size, uint64_t a
 			FZ_REQUIRE(row.fre_start <= pcoff, "row starts after the PC");
 			memset(&best, 0, sizeof best);
 			for (k = 0; k < fde.num_fres; k++) {
-				FZ_REQUIRE(core->fre_get(&sec, &fde, off, &fre) == SFU_OK, "FRE of a found row does not decode");
+				if (core->fre_get(&sec, &fde, off, &fre) != SFU_OK) {
+					/* The lookup reads no more of the first FRE past the
+					 * PC offset than its start. */
+					uint32_t at = sec.fre_base + off, ab = fde.fre_type == 0 ? 1u : fde.fre_type == 1 ? 2u : 4u, v = 0, j;
+					FZ_REQUIRE(!mask_v1 && off <= sec.fre_len && ab <= sec.fre_len - off,
+					           "FRE of a found row does not decode");
+					for (j = 0; j < ab; j++)
+						v |= (uint32_t)sec.data[at + (sec.big ? ab - 1u - j : j)] << (8u * j);
+					FZ_REQUIRE(v > pcoff, "FRE of a found row does not decode");
+					break;
+				}
 				off = fre.next;
 				if (mask_v1) {
 					if ((pcoff & fre.start) == fre.start) {
