@@ -37,14 +37,13 @@
 #define LIB_NAME "libgcc"
 #endif
 
-#include "bench.h"
+#include "host.h"
 
 #ifndef BENCH_BASE
 #define BENCH_BASE 1
 #endif
 
 #define NOINLINE __attribute__((noinline, noclone))
-#define PT_SFRAME 0x6474e554 /* PT_GNU_SFRAME, not in every <elf.h> yet */
 
 uint64_t chain_run(int which, int depth, uint64_t x, void (*leaf)(void *), void *arg);
 
@@ -99,22 +98,6 @@ static size_t lib_extra; /* frames of its own the library unwinder reports first
 static uint64_t scratch[BENCH_MAX_FRAMES + 8];
 static int sfu_why;
 
-void *bench_alloc(size_t bytes)
-{
-	void *p = NULL;
-	if (posix_memalign(&p, 8, bytes ? bytes : 8) != 0)
-		return NULL;
-	return p;
-}
-
-void bench_fmt(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-}
-
 static void die(const char *fmt, ...)
 {
 	va_list ap;
@@ -127,18 +110,6 @@ static void die(const char *fmt, ...)
 }
 
 /* ---- the unwinders ------------------------------------------------------- */
-
-#if defined(__x86_64__)
-#define CAPTURE(r)                                                                    \
-	__asm__ volatile("lea 0(%%rip), %0\n\tmov %%rsp, %1\n\tmov %%rbp, %2"           \
-	                 : "=r"((r).pc), "=r"((r).sp), "=r"((r).fp))
-#elif defined(__aarch64__)
-#define CAPTURE(r)                                                                    \
-	__asm__ volatile("adr %0, .\n\tmov %1, sp\n\tmov %2, x29"                       \
-	                 : "=r"((r).pc), "=r"((r).sp), "=r"((r).fp))
-#else
-#error "x86_64 or aarch64"
-#endif
 
 /* The floor: follow the frame-record chain ([fp] = caller's fp, [fp+8] =
  * return address on both x86_64 and aarch64), with the same stack bounds
@@ -397,50 +368,10 @@ static NOINLINE void at_leaf(void *arg)
 
 /* ---- setup --------------------------------------------------------------- */
 
-struct found {
-	struct bench_sec secs[BENCH_MAX_SECS];
-	size_t n;
-};
-
-static int phdr_cb(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	struct found *f = (struct found *)arg;
-	int i;
-	(void)size;
-	for (i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *p = &info->dlpi_phdr[i];
-		if (p->p_type != PT_SFRAME || f->n == BENCH_MAX_SECS)
-			continue;
-		f->secs[f->n].addr = info->dlpi_addr + p->p_vaddr;
-		f->secs[f->n].size = p->p_memsz;
-		f->secs[f->n].name = info->dlpi_name[0] ? strdup(info->dlpi_name) : "(main program)";
-		f->n++;
-	}
-	return 0;
-}
-
-static uint64_t find_stack_top(void)
-{
-	FILE *m = fopen("/proc/self/maps", "r");
-	char line[512];
-	unsigned long lo, hi;
-	uint64_t top = 0;
-	if (!m)
-		die("cannot open /proc/self/maps");
-	while (fgets(line, sizeof line, m))
-		if (strstr(line, "[stack]") && sscanf(line, "%lx-%lx", &lo, &hi) == 2)
-			top = hi;
-	fclose(m);
-	if (!top)
-		die("no [stack] in /proc/self/maps");
-	return top;
-}
-
 int main(int argc, char **argv)
 {
 	static const size_t default_depths[] = { 16, 64, 256 };
 	size_t depths[16], ndepths = 0, i;
-	struct found f = { 0 };
 	struct bench_sec ordered[BENCH_MAX_SECS];
 	size_t nord = 0;
 	char err[256];
@@ -469,17 +400,12 @@ int main(int argc, char **argv)
 	if (getenv("BENCH_PROFILE"))
 		cg = 0;
 
-	stack_hi = find_stack_top();
-	dl_iterate_phdr(phdr_cb, &f);
-	/* The chain library first: nearly every lookup is there. */
-	for (i = 0; i < f.n; i++)
-		if (strstr(f.secs[i].name, "libchain"))
-			ordered[nord++] = f.secs[i];
+	stack_hi = host_stack_top();
+	if (!stack_hi)
+		die("no [stack] in /proc/self/maps");
+	nord = host_sframe_sections(ordered);
 	if (!nord)
 		die("libchain has no PT_GNU_SFRAME segment (was it built with -Wa,--gsframe?)");
-	for (i = 0; i < f.n; i++)
-		if (!strstr(f.secs[i].name, "libchain"))
-			ordered[nord++] = f.secs[i];
 	for (a = 0; a < B_COUNT; a++) {
 		if (!builds[a].setup)
 			continue;

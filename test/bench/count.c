@@ -14,44 +14,11 @@
  *     COUNT build=NAME depth=D frames=N
  * in the order of the marked walks (warm: each walk runs once before). */
 #define _GNU_SOURCE
-#include <link.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "host.h"
 
-#include "bench.h"
-
-#define PT_SFRAME 0x6474e554
 #define NOINLINE __attribute__((noinline, noclone))
 
 uint64_t chain_run(int which, int depth, uint64_t x, void (*leaf)(void *), void *arg);
-
-#if defined(__x86_64__)
-#define CAPTURE(r)                                                                    \
-	__asm__ volatile("lea 0(%%rip), %0\n\tmov %%rsp, %1\n\tmov %%rbp, %2"           \
-	                 : "=r"((r).pc), "=r"((r).sp), "=r"((r).fp))
-#elif defined(__aarch64__)
-#define CAPTURE(r)                                                                    \
-	__asm__ volatile("adr %0, .\n\tmov %1, sp\n\tmov %2, x29"                       \
-	                 : "=r"((r).pc), "=r"((r).sp), "=r"((r).fp))
-#else
-#error "x86_64 or aarch64"
-#endif
-
-void bench_fmt(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-}
-
-void *bench_alloc(size_t bytes)
-{
-	void *p = NULL;
-	return posix_memalign(&p, 8, bytes ? bytes : 8) ? NULL : p;
-}
 
 /* The marks the log is cut at: a call and a return, nothing else. */
 NOINLINE void bench_mark(int k)
@@ -97,61 +64,20 @@ static NOINLINE void at_leaf(void *arg)
 		printf("COUNT build=%s depth=%zu frames=%zu\n", builds[b].name, depth, n[b]);
 }
 
-struct found {
-	struct bench_sec secs[BENCH_MAX_SECS];
-	size_t n;
-};
-
-static int phdr_cb(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	struct found *f = (struct found *)arg;
-	int i;
-	(void)size;
-	for (i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *p = &info->dlpi_phdr[i];
-		if (p->p_type != PT_SFRAME || f->n == BENCH_MAX_SECS)
-			continue;
-		f->secs[f->n].addr = info->dlpi_addr + p->p_vaddr;
-		f->secs[f->n].size = p->p_memsz;
-		f->secs[f->n].name = info->dlpi_name[0] ? info->dlpi_name : "(main program)";
-		f->n++;
-	}
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
-	struct found f = { 0 };
 	struct bench_sec ordered[BENCH_MAX_SECS];
-	size_t nord = 0, i;
-	char err[256], line[512];
-	FILE *m;
+	size_t nord, i;
+	char err[256];
 
 	if (argc == 3 && !strcmp(argv[1], "--depth"))
 		depth = strtoul(argv[2], NULL, 10);
 	if (depth < 8 || depth + 4 > BENCH_MAX_FRAMES)
 		return 2;
-	m = fopen("/proc/self/maps", "r");
-	while (m && fgets(line, sizeof line, m)) {
-		unsigned long lo, hi;
-		if (strstr(line, "[stack]") && sscanf(line, "%lx-%lx", &lo, &hi) == 2)
-			stack_hi = hi;
-	}
-	if (m)
-		fclose(m);
-	if (!stack_hi) {
-		fprintf(stderr, "count: no [stack] in /proc/self/maps\n");
-		return 1;
-	}
-	dl_iterate_phdr(phdr_cb, &f);
-	for (i = 0; i < f.n; i++)
-		if (strstr(f.secs[i].name, "libchain"))
-			ordered[nord++] = f.secs[i];
-	for (i = 0; i < f.n; i++)
-		if (!strstr(f.secs[i].name, "libchain"))
-			ordered[nord++] = f.secs[i];
-	if (!nord || !strstr(ordered[0].name, "libchain")) {
-		fprintf(stderr, "count: libchain has no PT_GNU_SFRAME segment\n");
+	stack_hi = host_stack_top();
+	nord = host_sframe_sections(ordered);
+	if (!stack_hi || !nord) {
+		fprintf(stderr, "count: no [stack] in /proc/self/maps, or no PT_GNU_SFRAME in libchain\n");
 		return 1;
 	}
 	for (i = 0; i < 2; i++)

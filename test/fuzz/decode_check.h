@@ -90,19 +90,6 @@ static inline int dc_sec_eq(const sfu_section *a, const sfu_section *b)
 	       a->layout->rules == b->layout->rules && a->pcrel == b->pcrel && a->end == b->end;
 }
 
-static inline int dc_rule_eq(const sfu_rule *a, const sfu_rule *b)
-{
-	return a->kind == b->kind && a->base == b->base && a->off == b->off;
-}
-
-static inline int dc_row_eq(const sfu_row *a, const sfu_row *b)
-{
-	return a->func_start == b->func_start && a->func_size == b->func_size && a->fre_start == b->fre_start &&
-	       dc_rule_eq(&a->cfa, &b->cfa) && dc_rule_eq(&a->ra, &b->ra) && dc_rule_eq(&a->fp, &b->fp) &&
-	       a->abi == b->abi && a->mangled_ra == b->mangled_ra && a->signal == b->signal && a->flex == b->flex &&
-	       a->sp_from_cfa == b->sp_from_cfa;
-}
-
 /* PCs worth asking about: the given ones, and around every FDE and FRE. */
 static inline size_t dc_interesting_pcs(const struct wc_core *core, const sfu_section *sec, const uint64_t *given,
                                         size_t ngiven, uint64_t *pcs)
@@ -272,7 +259,7 @@ static inline void dc_check_reduced(const struct wc_core *r, const uint8_t *data
 				           "build %s: data word %u differs", r->name, w);
 			xa = core->row_from_fre(full, &a, &fa, &ra);
 			xb = r->row_from_fre(&rs, &b, &fb, &rb);
-			FZ_REQUIRE(xa == xb && (xa || dc_row_eq(&ra, &rb)), "build %s: sfu_row_from_fre differs (%d vs %d)",
+			FZ_REQUIRE(xa == xb && (xa || tr_row_eq(&ra, &rb)), "build %s: sfu_row_from_fre differs (%d vs %d)",
 			           r->name, xb, xa);
 			off = fa.next;
 		}
@@ -283,7 +270,7 @@ static inline void dc_check_reduced(const struct wc_core *r, const uint8_t *data
 		if (!r->flex && ((xa == SFU_OK && ra.flex) || (xa != SFU_OK && xb == SFU_E_FDE_TYPE)))
 			FZ_REQUIRE(xb == SFU_E_FDE_TYPE, "build %s: lookup in a FLEX FDE gives %d", r->name, xb);
 		else
-			FZ_REQUIRE(xa == xb && (xa || dc_row_eq(&ra, &rb)), "build %s: sfu_find_row(0x%llx) says %d, the full build %d",
+			FZ_REQUIRE(xa == xb && (xa || tr_row_eq(&ra, &rb)), "build %s: sfu_find_row(0x%llx) says %d, the full build %d",
 			           r->name, (unsigned long long)pcs[p], xb, xa);
 	}
 }
@@ -417,7 +404,7 @@ static inline void dc_check_compact_and_index(const sfu_section *sec, int verr, 
 		int ec = core->find_crow(sec, 1, pcs[p], &c), er = core->find_row_n(sec, 1, pcs[p], &r);
 		int ef = core->find_fde(sec, pcs[p], &f, &i0);
 		FZ_REQUIRE(ec == er, "sfu_find_crow says %d, sfu_find_row_n %d at 0x%llx", ec, er, (unsigned long long)pcs[p]);
-		FZ_REQUIRE(ec != SFU_OK || wc_crow_is_row(&c, &r), "the compact row (flags 0x%x) is not the general row at 0x%llx",
+		FZ_REQUIRE(ec != SFU_OK || tr_crow_is_row(&c, &r), "the compact row (flags 0x%x) is not the general row at 0x%llx",
 		           c.flags, (unsigned long long)pcs[p]);
 		for (k = 0; k < 2; k++) {
 			int e1, e2, e3;
@@ -426,9 +413,9 @@ static inline void dc_check_compact_and_index(const sfu_section *sec, int verr, 
 			e1 = ic->find_crow(&ix[k], 1, pcs[p], &ci);
 			e2 = ic->find_row_n(&ix[k], 1, pcs[p], &ri);
 			e3 = ic->find_fde(&ix[k], pcs[p], &fi, &i1);
-			FZ_REQUIRE(e1 == ec && (ec || wc_crow_eq(&c, &ci)), "index kind %u: compact row %d (0x%x), plain %d (0x%x)",
+			FZ_REQUIRE(e1 == ec && (ec || tr_crow_eq(&c, &ci)), "index kind %u: compact row %d (0x%x), plain %d (0x%x)",
 			           kinds[k], e1, ci.flags, ec, c.flags);
-			FZ_REQUIRE(e2 == er && (er || dc_row_eq(&r, &ri)), "index kind %u: general row %d, plain %d", kinds[k], e2, er);
+			FZ_REQUIRE(e2 == er && (er || tr_row_eq(&r, &ri)), "index kind %u: general row %d, plain %d", kinds[k], e2, er);
 			FZ_REQUIRE(e3 == ef && (ef || (i1 == i0 && fi.start == f.start)), "index kind %u: FDE %d/%u, plain %d/%u",
 			           kinds[k], e3, i1, ef, i0);
 		}
@@ -508,7 +495,7 @@ static inline void dc_check_section(const uint8_t *data, size_t size, uint64_t a
 			ec = core->row_from_fre(&sec, &fde, &fre, &row);
 			FZ_REQUIRE(ec == er, "sfu_row_from_fre: %d, the spec model says %d (V%u abi %u %s, %u words of %u bytes)",
 			           ec, er, sec.version, sec.abi, in.flex ? "FLEX" : "DEFAULT", fre.count, fre.wsize);
-			FZ_REQUIRE(ec != SFU_OK || dc_row_eq(&row, &want),
+			FZ_REQUIRE(ec != SFU_OK || tr_row_eq(&row, &want),
 			           "sfu_row_from_fre: rules differ from the spec model (V%u abi %u %s, %u words of %u bytes)",
 			           sec.version, sec.abi, in.flex ? "FLEX" : "DEFAULT", fre.count, fre.wsize);
 			off = fre.next;
@@ -604,7 +591,7 @@ static inline void dc_check_section(const uint8_t *data, size_t size, uint64_t a
 				FZ_REQUIRE(fde.num_fres == 0 && sec.version == SFU_VERSION_3 && row.ra.kind == SFU_RULE_UNDEF,
 				           "a row was found where no FRE starts at or before the PC");
 			} else {
-				FZ_REQUIRE(core->row_from_fre(&sec, &fde, &best, &want) == SFU_OK && dc_row_eq(&row, &want),
+				FZ_REQUIRE(core->row_from_fre(&sec, &fde, &best, &want) == SFU_OK && tr_row_eq(&row, &want),
 				           "sfu_find_row did not return the FRE the PC type selects");
 			}
 		}

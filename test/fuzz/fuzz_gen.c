@@ -93,7 +93,7 @@ static void check_model(struct sfb_sec *s, const uint8_t *data, size_t n, const 
 			err = core->row_from_fre(&sec, &fde, &fre, &row);
 			FZ_REQUIRE(err == er, "sfu_row_from_fre: %d, the model says %d (V%u abi %u %s, FRE %u of FDE %u)", err, er,
 			           s->version, s->abi, d->flex ? "FLEX" : "DEFAULT", k, i);
-			FZ_REQUIRE(err != SFU_OK || dc_row_eq(&row, &exp),
+			FZ_REQUIRE(err != SFU_OK || tr_row_eq(&row, &exp),
 			           "sfu_row_from_fre: the rules differ from the model (V%u abi %u %s, FRE %u of FDE %u)",
 			           s->version, s->abi, d->flex ? "FLEX" : "DEFAULT", k, i);
 			off = fre.next;
@@ -144,7 +144,7 @@ static void check_model(struct sfb_sec *s, const uint8_t *data, size_t n, const 
 		}
 		ec = sfb_expect_row(s, d, r, &exp);
 		FZ_REQUIRE(err == ec, "sfu_find_row(0x%llx): %d, the model says %d", (unsigned long long)pcs[p], err, ec);
-		FZ_REQUIRE(err != SFU_OK || dc_row_eq(&row, &exp),
+		FZ_REQUIRE(err != SFU_OK || tr_row_eq(&row, &exp),
 		           "sfu_find_row(0x%llx) returned another row than the model's (FRE at +0x%x)",
 		           (unsigned long long)pcs[p], r->start);
 	}

@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "wc_core.h"
+#include "../common/rows.h"
 
 #define WC_MAX_WORDS 4096 /* stack image, 8-byte words */
 #define WC_MAX_TRAPS 4
@@ -291,16 +292,12 @@ struct wc_result {
 	struct wc_log log;
 };
 
+static inline void wc_run_other(const struct wc_env *e, const struct wc_core *core, const sfu_section *secs,
+                                size_t nsecs, void *cache, struct wc_result *r);
+
 static inline void wc_run(const struct wc_env *e, struct wc_result *r)
 {
-	struct wc_ctx ctx;
-	sfu_port port;
-	size_t max = e->max_frames < WC_MAX_FRAMES ? e->max_frames : WC_MAX_FRAMES;
-	wc_port_make(e, &ctx, &port);
-	memset(r->frames, 0, sizeof r->frames);
-	r->n = 0;
-	r->rc = e->core->backtrace(e->secs, e->nsecs, &port, &e->regs, r->frames, max, &r->n);
-	r->log = ctx.log;
+	wc_run_other(e, e->core, e->secs, e->nsecs, NULL, r);
 }
 
 static inline unsigned wc_align_of(unsigned abi);
@@ -392,40 +389,6 @@ static inline unsigned wc_align_of(unsigned abi)
 	return (abi == SFU_ABI_AARCH64_LE || abi == SFU_ABI_AARCH64_BE) ? 16u : 8u;
 }
 
-
-/* The documented part of a compact row: its flags and, where they say so,
- * its offsets (a general row's offsets are the core's own business). */
-static inline int wc_crow_eq(const sfu_crow *a, const sfu_crow *b)
-{
-	if ((a->flags & 0x1ffu) != (b->flags & 0x1ffu))
-		return 0;
-	if (a->flags & SFU_CROW_GENERAL)
-		return 1;
-	return a->cfa_off == b->cfa_off && (!(a->flags & SFU_CROW_RA_SAVED) || a->ra_off == b->ra_off) &&
-	       (!(a->flags & SFU_CROW_FP_SAVED) || a->fp_off == b->fp_off);
-}
-
-/* A compact row is the general row written short; a general one is a FLEX
- * row or a V2 s390x register rule. */
-static inline int wc_crow_is_row(const sfu_crow *c, const sfu_row *r)
-{
-	uint32_t f = c->flags;
-	if (f & SFU_CROW_GENERAL)
-		return r->flex || (r->abi == SFU_ABI_S390X_BE && (r->ra.kind == SFU_RULE_OFF || r->fp.kind == SFU_RULE_OFF));
-	if (((f & SFU_CROW_RA_UNDEF) != 0) != (r->ra.kind == SFU_RULE_UNDEF))
-		return 0;
-	if (f & SFU_CROW_RA_UNDEF)
-		return 1;
-	return r->cfa.kind == SFU_RULE_OFF && r->cfa.base == ((f & SFU_CROW_CFA_FP) ? SFU_REG_FP : SFU_REG_SP) &&
-	       r->cfa.off == c->cfa_off &&
-	       ((f & SFU_CROW_RA_SAVED) ? r->ra.kind == SFU_RULE_DEREF && r->ra.base == SFU_REG_CFA && r->ra.off == c->ra_off
-	                                : r->ra.kind == SFU_RULE_SAME) &&
-	       ((f & SFU_CROW_FP_SAVED) ? r->fp.kind == SFU_RULE_DEREF && r->fp.base == SFU_REG_CFA && r->fp.off == c->fp_off
-	                                : r->fp.kind == SFU_RULE_SAME) &&
-	       !!(f & SFU_CROW_MANGLED) == !!r->mangled_ra && !!(f & SFU_CROW_SIGNAL) == !!r->signal &&
-	       (r->sp_from_cfa != 0) == !!(f & SFU_CROW_SP_S390X) &&
-	       !!(f & SFU_CROW_ALIGN16) == (r->abi == SFU_ABI_AARCH64_LE || r->abi == SFU_ABI_AARCH64_BE) && !r->flex;
-}
 
 /* Section arrays with an index of one kind on every section that takes
  * one (built by the index core, wc_core_cache); the memory lives until the
@@ -543,12 +506,12 @@ static inline const char *wc_other_ways(const struct wc_env *e, const struct wc_
 			int er = e->core->find_row_n(e->secs, e->nsecs, pc, &r);
 			if (ec != er)
 				return "sfu_find_crow and sfu_find_row_n disagree";
-			if (ec == SFU_OK && !wc_crow_is_row(&c, &r))
+			if (ec == SFU_OK && !tr_crow_is_row(&c, &r))
 				return (c.flags & SFU_CROW_GENERAL) ? "a row marked general has only default rules"
 				                                     : "a compact row is not its general row";
 			for (kk = 0; kk < 2; kk++) {
 				int ei = ic->find_crow(x[kk].secs, x[kk].n, pc, &ci);
-				if (ei != ec || (ec == SFU_OK && !wc_crow_eq(&c, &ci)))
+				if (ei != ec || (ec == SFU_OK && !tr_crow_eq(&c, &ci)))
 					return "an indexed lookup gives another row";
 			}
 		}

@@ -11,33 +11,9 @@
 #include "../../core/sfu.h"
 #include "sfb.h"
 
-#include <stdio.h>
+#include "ut.h"
+
 #include <stdlib.h>
-
-static int g_fail, g_cases, g_failed;
-static char g_why[512];
-
-#define EXPECT(cond, ...)                                                   \
-	do {                                                                    \
-		if (!(cond) && !g_fail) {                                           \
-			g_fail = 1;                                                     \
-			snprintf(g_why, sizeof g_why, __VA_ARGS__);                     \
-		}                                                                   \
-	} while (0)
-
-static void begin(void) { g_fail = 0; g_why[0] = 0; }
-static void end(const char *name)
-{
-	g_cases++;
-	if (g_fail) {
-		g_failed++;
-		printf("FAIL %s: %s\n", name, g_why);
-	} else {
-		printf("ok %s\n", name);
-	}
-}
-
-static const char *E(int e) { return sfu_strerror(e); }
 
 /* ---- fixtures ------------------------------------------------------------ */
 
@@ -320,11 +296,17 @@ static void test_malformed(void)
  * its function's end (it covers nothing, and an assembler can emit one for
  * a CFI directive after the last instruction), functions that touch, and
  * overlap in a section that does not claim to be sorted. */
+static int build_and_validate(sfb_sec *s)
+{
+	sfu_section sec;
+	size_t n = sfb_build(s, g_buf, sizeof g_buf);
+	int err = sfu_section_init(&sec, g_buf, n, s->addr);
+	return err ? err : sfu_section_validate(&sec, NULL);
+}
+
 static void test_validate_edges(void)
 {
 	static sfb_sec s;
-	sfu_section sec;
-	size_t n;
 	int err;
 	static const int32_t w8[] = { 8 }, w16[] = { 16, -16 };
 	begin();
@@ -334,20 +316,14 @@ static void test_validate_edges(void)
 	sfb_add_fre(sfb_add_fde(&s, 0x100020, 0x20), 0, 1, 1, 1, w8); /* touching */
 	sfb_add_fre(sfb_add_fde(&s, 0x100040, 0), 0, 1, 1, 1, w8);  /* empty, at the next start */
 	sfb_add_fre(sfb_add_fde(&s, 0x100040, 0x10), 0, 1, 1, 1, w8);
-	n = sfb_build(&s, g_buf, sizeof g_buf);
-	err = sfu_section_init(&sec, g_buf, n, s.addr);
-	if (!err)
-		err = sfu_section_validate(&sec, NULL);
+	err = build_and_validate(&s);
 	EXPECT(err == SFU_OK, "FRE at the end, touching and empty functions: %s", E(err));
 	/* The same functions overlapping, without the sorted claim. */
 	sfb_init(&s, 3, SFU_ABI_AMD64_LE);
 	s.flags &= ~(unsigned)SFU_F_FDE_SORTED;
 	sfb_add_fre(sfb_add_fde(&s, 0x100000, 0x40), 0, 1, 1, 1, w8);
 	sfb_add_fre(sfb_add_fde(&s, 0x100020, 0x40), 0, 1, 1, 1, w8);
-	n = sfb_build(&s, g_buf, sizeof g_buf);
-	err = sfu_section_init(&sec, g_buf, n, s.addr);
-	if (!err)
-		err = sfu_section_validate(&sec, NULL);
+	err = build_and_validate(&s);
 	EXPECT(err == SFU_OK, "overlap without the sorted claim: %s", E(err));
 	end("validate edges-fre-at-end-touching-unsorted-overlap");
 }

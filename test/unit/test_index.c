@@ -21,79 +21,8 @@
 #include "../../core/sfu.h"
 #include "sfb.h"
 
-#include <stdio.h>
-
-static int g_fail, g_cases, g_failed;
-static char g_why[512];
-
-#define EXPECT(cond, ...)                                               \
-	do {                                                                \
-		if (!(cond) && !g_fail) {                                       \
-			g_fail = 1;                                                 \
-			snprintf(g_why, sizeof g_why, __VA_ARGS__);                 \
-		}                                                               \
-	} while (0)
-
-static void begin(void) { g_fail = 0; g_why[0] = 0; }
-static void end(const char *name)
-{
-	g_cases++;
-	if (g_fail) {
-		g_failed++;
-		printf("FAIL %s: %s\n", name, g_why);
-	} else {
-		printf("ok %s\n", name);
-	}
-}
-
-static const char *E(int e) { return sfu_strerror(e); }
-
-static int rule_eq(const sfu_rule *a, const sfu_rule *b)
-{
-	return a->kind == b->kind && a->base == b->base && a->off == b->off;
-}
-
-static int row_eq(const sfu_row *a, const sfu_row *b)
-{
-	return a->func_start == b->func_start && a->func_size == b->func_size && a->fre_start == b->fre_start &&
-	       rule_eq(&a->cfa, &b->cfa) && rule_eq(&a->ra, &b->ra) && rule_eq(&a->fp, &b->fp) && a->abi == b->abi &&
-	       a->mangled_ra == b->mangled_ra && a->signal == b->signal && a->flex == b->flex &&
-	       a->sp_from_cfa == b->sp_from_cfa;
-}
-
-/* The documented part of a compact row: its flags and, where they say so,
- * its offsets (a general row's offsets are the core's own business). */
-static int crow_eq(const sfu_crow *a, const sfu_crow *b)
-{
-	uint32_t pub = 0x1ffu;
-	if ((a->flags & pub) != (b->flags & pub))
-		return 0;
-	if (a->flags & SFU_CROW_GENERAL)
-		return 1;
-	return a->cfa_off == b->cfa_off && (!(a->flags & SFU_CROW_RA_SAVED) || a->ra_off == b->ra_off) &&
-	       (!(a->flags & SFU_CROW_FP_SAVED) || a->fp_off == b->fp_off);
-}
-
-/* A compact row is its general row written short. */
-static int crow_matches_row(const sfu_crow *c, const sfu_row *r)
-{
-	uint32_t f = c->flags;
-	if (f & SFU_CROW_GENERAL)
-		return r->flex || (r->abi == SFU_ABI_S390X_BE && (r->ra.kind == SFU_RULE_OFF || r->fp.kind == SFU_RULE_OFF));
-	if (((f & SFU_CROW_RA_UNDEF) != 0) != (r->ra.kind == SFU_RULE_UNDEF))
-		return 0;
-	if (f & SFU_CROW_RA_UNDEF)
-		return 1;
-	return r->cfa.kind == SFU_RULE_OFF && r->cfa.base == ((f & SFU_CROW_CFA_FP) ? SFU_REG_FP : SFU_REG_SP) &&
-	       r->cfa.off == c->cfa_off &&
-	       ((f & SFU_CROW_RA_SAVED) ? r->ra.kind == SFU_RULE_DEREF && r->ra.base == SFU_REG_CFA && r->ra.off == c->ra_off
-	                                : r->ra.kind == SFU_RULE_SAME) &&
-	       ((f & SFU_CROW_FP_SAVED) ? r->fp.kind == SFU_RULE_DEREF && r->fp.base == SFU_REG_CFA && r->fp.off == c->fp_off
-	                                : r->fp.kind == SFU_RULE_SAME) &&
-	       !!(f & SFU_CROW_MANGLED) == !!r->mangled_ra && !!(f & SFU_CROW_SIGNAL) == !!r->signal &&
-	       (r->sp_from_cfa != 0) == !!(f & SFU_CROW_SP_S390X) &&
-	       !!(f & SFU_CROW_ALIGN16) == (r->abi == SFU_ABI_AARCH64_LE || r->abi == SFU_ABI_AARCH64_BE);
-}
+#include "ut.h"
+#include "../common/rows.h"
 
 /* ---- fixtures -------------------------------------------------------------- */
 
@@ -258,14 +187,14 @@ static void test_same_answers(int k)
 		int e0 = sfu_find_crow(&plain, 1, pc, &c0), x0 = sfu_find_row_n(&plain, 1, pc, &r0);
 		int y0 = sfu_find_fde(&plain, pc, &f0, &i0);
 		EXPECT(e0 == x0, "pc %#llx: compact %s, general %s", (unsigned long long)pc, E(e0), E(x0));
-		EXPECT(e0 || crow_matches_row(&c0, &r0), "pc %#llx: the compact row (flags %#x) is not the general one",
+		EXPECT(e0 || tr_crow_is_row(&c0, &r0), "pc %#llx: the compact row (flags %#x) is not the general one",
 		       (unsigned long long)pc, c0.flags);
 		for (kind = 0; kind < 2; kind++) {
 			int e1 = sfu_find_crow(&idx[kind], 1, pc, &c1), x1 = sfu_find_row_n(&idx[kind], 1, pc, &r1);
 			int y1 = sfu_find_fde(&idx[kind], pc, &f1, &i1);
-			EXPECT(e1 == e0 && (e0 || crow_eq(&c0, &c1)), "pc %#llx, %s index: compact %s (flags %#x), plain %s (%#x)",
+			EXPECT(e1 == e0 && (e0 || tr_crow_eq(&c0, &c1)), "pc %#llx, %s index: compact %s (flags %#x), plain %s (%#x)",
 			       (unsigned long long)pc, kind ? "row" : "FDE", E(e1), c1.flags, E(e0), c0.flags);
-			EXPECT(x1 == x0 && (x0 || row_eq(&r0, &r1)), "pc %#llx, %s index: general row differs (%s / %s)",
+			EXPECT(x1 == x0 && (x0 || tr_row_eq(&r0, &r1)), "pc %#llx, %s index: general row differs (%s / %s)",
 			       (unsigned long long)pc, kind ? "row" : "FDE", E(x1), E(x0));
 			EXPECT(y1 == y0 && (y0 || (i1 == i0 && f1.start == f0.start)), "pc %#llx, %s index: FDE %u / %u",
 			       (unsigned long long)pc, kind ? "row" : "FDE", i1, i0);
@@ -300,14 +229,28 @@ static void test_array(void)
 	for (pc = 0x0fff00; pc < 0x100300 && !err; pc++) {
 		sfu_crow a, c;
 		int ea = sfu_find_crow(plain, 3, pc, &a), ec = sfu_find_crow(idx, 3, pc, &c);
-		EXPECT(ea == ec && (ea || crow_eq(&a, &c)), "pc %#llx: %s / %s", (unsigned long long)pc, E(ea), E(ec));
+		EXPECT(ea == ec && (ea || tr_crow_eq(&a, &c)), "pc %#llx: %s / %s", (unsigned long long)pc, E(ea), E(ec));
 	}
 	for (pc = 0x3fff00; pc < 0x400200 && !err; pc++) {
 		sfu_crow a, c;
 		int ea = sfu_find_crow(plain, 3, pc, &a), ec = sfu_find_crow(idx, 3, pc, &c);
-		EXPECT(ea == ec && (ea || crow_eq(&a, &c)), "pc %#llx: %s / %s", (unsigned long long)pc, E(ea), E(ec));
+		EXPECT(ea == ec && (ea || tr_crow_eq(&a, &c)), "pc %#llx: %s / %s", (unsigned long long)pc, E(ea), E(ec));
 	}
 	end("index array-of-sections-mixed-kinds");
+}
+
+/* Two amd64 functions of 0x40 bytes at a and b, the sorted flag set or not. */
+static void two_functions(sfb_sec *s, sfu_section *sec, uint8_t *buf, size_t cap, int sorted, uint64_t a, uint64_t b)
+{
+	static const int32_t w8[] = { 8 };
+	size_t n;
+	sfb_init(s, 3, SFU_ABI_AMD64_LE);
+	if (!sorted)
+		s->flags &= ~(unsigned)SFU_F_FDE_SORTED;
+	sfb_add_fre(sfb_add_fde(s, a, 0x40), 0, 1, 1, 1, w8);
+	sfb_add_fre(sfb_add_fde(s, b, 0x40), 0, 1, 1, 1, w8);
+	n = sfb_build(s, buf, cap);
+	sfu_section_init(sec, buf, n, s->addr);
 }
 
 /* What cannot be indexed, and misuse. */
@@ -322,37 +265,19 @@ static void test_refusals(void)
 	int err;
 	begin();
 	/* Out of address order, without the sorted claim. */
-	sfb_init(&s, 3, SFU_ABI_AMD64_LE);
-	s.flags &= ~(unsigned)SFU_F_FDE_SORTED;
-	sfb_add_fre(sfb_add_fde(&s, 0x100040, 0x40), 0, 1, 1, 1, w8);
-	sfb_add_fre(sfb_add_fde(&s, 0x100000, 0x40), 0, 1, 1, 1, w8);
-	n = sfb_build(&s, buf, sizeof buf);
-	sfu_section_init(&sec, buf, n, s.addr);
+	two_functions(&s, &sec, buf, sizeof buf, 0, 0x100040, 0x100000);
 	EXPECT(sfu_index_size(&sec, SFU_INDEX_FDES, &b) == SFU_E_NOINDEX, "out of order: not SFU_E_NOINDEX");
 	EXPECT(sfu_index_build(&sec, SFU_INDEX_ROWS, mem, sizeof mem) == SFU_E_NOINDEX && sec.index == NULL,
 	       "out of order: built");
 	/* Overlapping, without the sorted claim (validates, cannot be indexed). */
-	sfb_init(&s, 3, SFU_ABI_AMD64_LE);
-	s.flags &= ~(unsigned)SFU_F_FDE_SORTED;
-	sfb_add_fre(sfb_add_fde(&s, 0x100000, 0x40), 0, 1, 1, 1, w8);
-	sfb_add_fre(sfb_add_fde(&s, 0x100020, 0x40), 0, 1, 1, 1, w8);
-	n = sfb_build(&s, buf, sizeof buf);
-	sfu_section_init(&sec, buf, n, s.addr);
+	two_functions(&s, &sec, buf, sizeof buf, 0, 0x100000, 0x100020);
 	EXPECT(sfu_section_validate(&sec, NULL) == SFU_OK, "unsorted overlap should validate");
 	EXPECT(sfu_index_size(&sec, SFU_INDEX_ROWS, &b) == SFU_E_NOINDEX, "overlap: not SFU_E_NOINDEX");
 	/* More than 4 GiB of code. */
-	sfb_init(&s, 3, SFU_ABI_AMD64_LE);
-	sfb_add_fre(sfb_add_fde(&s, 0x100000, 0x40), 0, 1, 1, 1, w8);
-	sfb_add_fre(sfb_add_fde(&s, 0x200100000ull, 0x40), 0, 1, 1, 1, w8);
-	n = sfb_build(&s, buf, sizeof buf);
-	sfu_section_init(&sec, buf, n, s.addr);
+	two_functions(&s, &sec, buf, sizeof buf, 1, 0x100000, 0x200100000ull);
 	EXPECT(sfu_index_size(&sec, SFU_INDEX_FDES, &b) == SFU_E_NOINDEX, "5 GiB span: not SFU_E_NOINDEX");
 	/* A corrupt section: the validator's error. */
-	sfb_init(&s, 3, SFU_ABI_AMD64_LE);
-	sfb_add_fre(sfb_add_fde(&s, 0x100000, 0x40), 0, 1, 1, 1, w8);
-	sfb_add_fre(sfb_add_fde(&s, 0x100020, 0x40), 0, 1, 1, 1, w8);
-	n = sfb_build(&s, buf, sizeof buf);
-	sfu_section_init(&sec, buf, n, s.addr);
+	two_functions(&s, &sec, buf, sizeof buf, 1, 0x100000, 0x100020);
 	EXPECT(sfu_index_size(&sec, SFU_INDEX_FDES, &b) == SFU_E_OVERLAP, "corrupt: not the validator's error");
 	/* Misuse. */
 	sfb_init(&s, 3, SFU_ABI_AMD64_LE);
