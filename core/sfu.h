@@ -44,7 +44,9 @@
  *   built once at boot (sfu_index_size, sfu_index_build) that every lookup
  *   then uses: SFU_INDEX_FDES (a table per block of code giving the FDEs to
  *   search) or SFU_INDEX_ROWS (every row compiled: a bounded search and one
- *   load).  Neither changes any result, only how fast it comes.
+ *   load).  Neither changes any result, only how fast it comes.  An FDE
+ *   index costs about 4 bytes per FDE, a row index about 14 bytes per FRE
+ *   (both: sfu_index_size says exactly).
  *
  * CONFIGURATION (define before including; 0/1 knobs tested with #if)
  *   SFU_V1, SFU_V2, SFU_V3   read SFrame version 1/2/3        (default 1 each)
@@ -61,7 +63,9 @@
  *                            through the general rules (the reference the
  *                            tests compare the compact path with)  (default 1)
  *   SFU_READ(ctx, addr, out) a port read the compiler can inline, used
- *                            instead of sfu_port.read           (default none)
+ *                            instead of sfu_port.read; define the function
+ *                            it calls between SFU_CODEGEN_BEGIN and _END,
+ *                            or no compiler will inline it     (default none)
  *   SFU_ASSERT(x)            internal consistency hook         (default none)
  *   SFU_SAFE_CODEGEN         build the core for any CPU state: general
  *                            registers only, no unaligned access, whatever

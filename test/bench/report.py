@@ -84,7 +84,10 @@ def load(outdir):
 
 
 def fmt(v, spec):
-    return "-" if v is None else format(v, spec)
+    if v is None:
+        w = re.match(r"\d*", spec).group(0)
+        return "-".rjust(int(w)) if w else "-"
+    return format(v, spec)
 
 
 def main():
