@@ -1658,6 +1658,10 @@ SFU__INLINE int sfu__fre_scan(const sfu_section *s, const sfu_layout *L, const s
 			return SFU_E_WORD_SIZE;
 		prev = start;
 		pos += ab + 1u + (SFU_FRE_INFO_COUNT(info) << wc);
+		/* A PC-mask scan reads every FRE and may choose none of the
+		 * last: each must fit whole. */
+		if (bits && (int64_t)pos > last + (int64_t)(ab + 1u))
+			return SFU_E_FRE_TRUNC;
 	}
 	if (!best)
 		return SFU_E_NOINFO;
@@ -2062,9 +2066,9 @@ static int sfu__index(const sfu_section *s, unsigned kind, struct sfu_index *ix,
 	target = kind == SFU_INDEX_ROWS ? n / 2u : s->num_fdes;
 	if (target == 0)
 		target = 1;
-	for (shift = 0; shift < 32u && span && ((span - 1u) >> shift) + 1u > target; shift++)
+	for (shift = 0; shift < 32u && span && (((uint64_t)span - 1u) >> shift) + 1u > target; shift++)
 		;
-	nb = span ? ((span - 1u) >> shift) + 1u : 0u;
+	nb = span ? (uint32_t)(((uint64_t)span - 1u) >> shift) + 1u : 0u;
 	*bytes = sizeof *ix + (size_t)n * (sizeof(sfu_packed_row) + 4u) + ((size_t)nb + 1u) * 4u;
 	if (!ix)
 		return SFU_OK;
