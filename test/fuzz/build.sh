@@ -10,7 +10,7 @@
 
 FUZZ_HARNESSES="fuzz_decode fuzz_walk fuzz_gen"
 FUZZ_CC=${FUZZ_CC:-clang}
-FUZZ_CFLAGS="-std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+FUZZ_CFLAGS="-std=c99 -g -O2 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
  -fno-omit-frame-pointer -Wall -Wextra -Werror -Wno-unused-function -Icore -Itest/fuzz"
 FUZZ_CORES="test/fuzz/core_default.c test/fuzz/core_fpfb.c test/fuzz/core_min.c test/fuzz/core_cache.c \
  test/fuzz/core_v3be.c test/fuzz/core_v1.c test/fuzz/core_general.c"
