@@ -400,7 +400,9 @@ typedef struct sfu_crow {
 #define SFU_CROW_SIGNAL 0x20u   /* a signal trampoline: the caller's PC is exact */
 #define SFU_CROW_ALIGN16 0x40u  /* the CFA is 16-byte aligned (aarch64), else 8 */
 #define SFU_CROW_SP_S390X 0x80u /* caller SP = CFA + SFU_S390X_SP_VAL_OFFSET, else CFA */
-#define SFU_CROW_GENERAL 0x100u /* not compact: use sfu_find_row's rules */
+#define SFU_CROW_GENERAL 0x100u /* not compact: use sfu_find_row's rules (a
+                                 * general row's offsets and other bits are
+                                 * the core's own business) */
 
 /* How one quantity (CFA, RA, FP) of the caller is recovered. */
 enum sfu_rule_kind {
@@ -626,8 +628,8 @@ SFU_DEF int sfu_find_row(const sfu_section *sec, uint64_t pc, sfu_row *row);
 SFU_DEF int sfu_find_row_n(const sfu_section *secs, size_t nsecs, uint64_t pc, sfu_row *row);
 
 /* The row for pc as the walk uses it: compact, or marked SFU_CROW_GENERAL
- * (then sfu_find_row_n gives its rules, or the error they hold).  Uses the
- * sections' indexes.  Same sections, same errors as sfu_find_row_n. */
+ * (then sfu_find_row_n gives its rules).  Uses the sections' indexes.  The
+ * same section, the same errors as sfu_find_row_n. */
 SFU_DEF int sfu_find_crow(const sfu_section *secs, size_t nsecs, uint64_t pc, sfu_crow *row);
 
 /* Index kinds (SFU_INDEX). */
