@@ -4,7 +4,8 @@
 #   FUZZ_SECONDS=180 FUZZ_JOBS=1 bash test/fuzz/run-fuzz.sh
 #
 # Builds the harnesses (build.sh), then runs each one for FUZZ_SECONDS
-# (default 180), FUZZ_JOBS (default 1) harnesses at a time, on a working
+# (default 180; FUZZ_SECONDS_<harness> for one of them), FUZZ_JOBS
+# (default 1) harnesses at a time, in the order of build.sh, on a working
 # copy of its committed corpus (build/fuzz/work/<harness>; the committed
 # corpus is not touched).
 # A finding stops libFuzzer; the harness is restarted for the time left, up
@@ -18,7 +19,7 @@ set -u
 cd "$(dirname "$0")/../.."
 . test/fuzz/build.sh
 
-secs=${FUZZ_SECONDS:-180}
+all_secs=${FUZZ_SECONDS:-180}
 jobs=${FUZZ_JOBS:-1}
 max_findings=${FUZZ_MAX_FINDINGS:-3}
 out=build/fuzz
@@ -41,6 +42,8 @@ done
 fuzz_one() {
 	local h=$1 work=$out/work/$1 art=$out/artifacts/$1 reg=test/fuzz/regressions/$1
 	local execs=0 edges=0 found=0 run=0 seen="" files="" status=0 start left log rc e c why crash sig sum dest
+	local v=FUZZ_SECONDS_$1 secs
+	secs=${!v:-$all_secs}
 	rm -rf "$work" "$art"
 	mkdir -p "$work" "$art" "$reg"
 	cp test/fuzz/corpus/$h/* "$work/" 2>/dev/null || true
@@ -91,7 +94,7 @@ fuzz_one() {
 		(cd "$work" && sha1sum -- * 2>/dev/null | awk -v s="$sum" '$1 == s { print $2 }' | xargs -r rm -f --)
 		[ "$found" -lt "$max_findings" ] || break
 	done
-	echo "$h: executions $execs, edges $edges, findings $found${files:+ ($(echo $files))}" >"$out/$h.summary"
+	echo "$h: executions $execs in ${secs}s, edges $edges, findings $found${files:+ ($(echo $files))}" >"$out/$h.summary"
 	return $status
 }
 
@@ -119,6 +122,6 @@ for h in $FUZZ_HARNESSES; do
 done
 summary="${summary}total: executions $total
 "
-echo "=== fuzz summary (${secs}s per harness, $jobs at a time)"
+echo "=== fuzz summary ($jobs at a time)"
 printf '%s' "$summary"
 exit $status
