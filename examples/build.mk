@@ -62,19 +62,12 @@ EX_OPT ?= -O2 -g
 EX_WERROR ?= -Werror
 EX_DEFAULT_SCENARIO ?= hello
 
-# Quiet: one "  CC      file" line per step; V=1 prints the commands
-# instead, make -s neither.
+# Quiet: one "  CC      file" line per step, as the Linux kernel's build
+# does; V=1 prints the commands instead, make -s neither.
 V ?= 0
-ifeq ($(V),1)
-EX_Q :=
-ex_say :=
-else
-EX_Q := @
-ex_say = @printf '  %-7s %s\n' '$(1)' '$(patsubst $(EX_ROOT)/%,%,$(2))'
-endif
-ifneq ($(findstring s,$(firstword -$(MAKEFLAGS))),)
-ex_say :=
-endif
+EX_Q := $(if $(filter 1,$(V)),,@)
+ex_say = $(if $(filter 1,$(V))$(findstring s,$(firstword -$(MAKEFLAGS))),,@printf '  %-7s %s\n' \
+	'$(1)' '$(patsubst $(EX_ROOT)/%,%,$(2))')
 
 # ---------------------------------------------------------------------------
 # What every image shares.
