@@ -36,7 +36,7 @@
 # on; all of it if the banner never came), then one result line, "ok NAME
 # (QEMU exit N = status S)" or "FAIL NAME: why, expected N (status S)",
 # the format the test suites count.  Exits 0 when the status was the
-# expected one.  Runs from the repository root (a chroot QEMU sees $PWD).
+# expected one and the firmware's banner was seen.  Runs from the repository root (a chroot QEMU sees $PWD).
 set -u
 here=$(dirname "$0")
 
@@ -142,11 +142,14 @@ if [ "$silent" = 0 ]; then
 	fi
 fi
 
-if [ "$rc" -eq "$want" ]; then
+# A QEMU that did not start can exit with the wanted code too (x86: 1 is
+# status 0), so the image must have printed its banner.
+if [ "$rc" -eq "$want" ] && grep -q '^sfu example firmware' "$log"; then
 	echo "ok $name (QEMU exit $rc = status $expect)"
 	exit 0
 fi
 case $rc in
+"$want") why="QEMU exit $rc but no firmware banner (QEMU did not start the image?)" ;;
 124) why="timed out after ${timeout_s}s" ;;
 0) why="QEMU exit 0 (the guest reset or triple-faulted, or semihosting is off)" ;;
 *) why="QEMU exit $rc" ;;
