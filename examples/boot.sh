@@ -91,6 +91,7 @@ fi
 : "${name:=$ex_image/$scenario}"
 
 # The scenario's status and whether it resets, unless given.
+# shellcheck disable=SC2046
 set -- $(scenarios | awk -v s="$scenario" '$1 == s { print $2, $3 }')
 : "${expect:=${1:-4}}"
 : "${reboot:=${2:-0}}"
@@ -114,6 +115,8 @@ if [ "$one_insn" = 1 ]; then
 	fi
 fi
 
+# qemu-exit is an expression in s, the status.
+# shellcheck disable=SC2034
 s=$expect
 want=$(( $ex_qemu_exit ))
 

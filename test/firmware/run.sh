@@ -162,7 +162,7 @@ dump_of() {
 run_case() {
 	local suite=$1 image=$2 scen=$3 name=$4 res=$5
 	shift 5
-	local img log exp status stop frames got gstop gframes line
+	local img log exp status stop frames gstop gframes line
 	image_env "$suite" "$image"
 	img=$out/$suite/$image/sfu-$image.elf
 	log=$out/$suite/logs/$image-$scen${1:+-1insn}.log
