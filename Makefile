@@ -7,10 +7,17 @@ HOST_CFLAGS ?= -std=c99 -O1 -g -Wall -Wextra -Wundef -Werror -D_DEFAULT_SOURCE
 
 CORE_HDRS := core/sfu.h core/sfu_format.h
 
+# Quiet: one "  CC      file" line per step; V=1 prints the commands
+# instead (examples/ does the same), make -s neither.
+V ?= 0
+Q := $(if $(filter 1,$(V)),,@)
+say = $(if $(filter 1,$(V))$(findstring s,$(firstword -$(MAKEFLAGS))),,@printf '  %-7s %s\n' '$(1)' '$(2)')
+
 .PHONY: help deps toolchains tools test run bench size fuzz clean
 
 help:
 	@echo "make run         boot both QEMU boards: panic and fault dumps, interrupt panic, timer summaries"
+	@echo "                 (make -C examples help: boot any image with any scenario, and more)"
 	@echo "make test        install what is missing, then run every test suite"
 	@echo "make bench       speed per frame: sfu against frame pointers, libgcc, libunwind"
 	@echo "make size        code size and stack use of the core, against libgcc's unwinder"
@@ -18,6 +25,7 @@ help:
 	@echo "make tools       build tools/sfu-dump (host)"
 	@echo "make toolchains  build the trixie (V2) and sid (V3) toolchain chroots"
 	@echo "make clean       remove build/"
+	@echo "V=1 prints the build commands"
 
 # Debian packages on the host, then the two toolchain chroots (cached in
 # /var/cache/sfu-chroots).  Both are no-ops when already there.
@@ -31,7 +39,8 @@ tools: $(BUILD)/sfu-dump
 
 $(BUILD)/sfu-dump: tools/sfu-dump.c tools/sfu_elf.h $(CORE_HDRS)
 	@mkdir -p $(BUILD)
-	$(HOSTCC) $(HOST_CFLAGS) $(SANITIZE) -o $@ tools/sfu-dump.c
+	$(call say,CC,$@)
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(SANITIZE) -o $@ tools/sfu-dump.c
 
 test: toolchains
 	@test/run-all.sh

@@ -2,7 +2,7 @@
 # check-sframe.sh -- check the .sframe of each example image with the GNU
 # tools; used by `make -C examples check`.
 #
-#   check-sframe.sh OUTDIR
+#   check-sframe.sh IMAGE...
 #
 # Per image: __sframe_start/__sframe_end exist and bracket a non-empty
 # .sframe section; objdump --sframe reads exactly one header (GNU ld merged
@@ -10,33 +10,34 @@
 # ascending order; every function defined in a C object has an FDE (the
 # assembly files have no CFI and so no FDE); chain_e's noreturn call is
 # its last instruction and chain_b starts right after it; the pac-ret
-# image has mangled-RA rows and the others have none.  The lld-linked
-# images get the checks that hold for concatenated sections: bracketed,
-# section == span, first header not sorted.  Prints "ok <check>" /
+# images (image.env: ex_pac) have mangled-RA rows and the others have none.
+# The lld-linked images get the checks that hold for concatenated sections:
+# bracketed, section == span, first header not sorted.  Prints "ok <check>" /
 # "FAIL <check>: why" lines and "N passed, N failed".
 # Environment: OBJDUMP_<arch>, NM_<arch>, READELF_<arch>.
 set -u
-out=${1:?usage: check-sframe.sh OUTDIR}
+[ $# -gt 0 ] || { echo "usage: $0 IMAGE..." >&2; exit 2; }
+here=$(dirname "$0")
 pass=0 fail=0
 ok() { echo "ok $1"; pass=$((pass + 1)); }
 bad() { echo "FAIL $1: $2"; fail=$((fail + 1)); }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-for img in aarch64-virt aarch64-virt-pac x86_64-pc aarch64-virt-lld x86_64-pc-lld; do
-	elf=$out/$img/sfu-$img.elf
-	case $img in
-	aarch64*) objdump=${OBJDUMP_aarch64:-aarch64-linux-gnu-objdump}
-		nm=${NM_aarch64:-aarch64-linux-gnu-nm}
-		readelf=${READELF_aarch64:-aarch64-linux-gnu-readelf} ;;
-	*) objdump=${OBJDUMP_x86_64:-objdump}
-		nm=${NM_x86_64:-nm}
-		readelf=${READELF_x86_64:-readelf} ;;
-	esac
-	if [ ! -f "$elf" ]; then
+for elf; do
+	img=$(basename "$elf" .elf)
+	img=${img#sfu-}
+	if [ ! -f "$elf" ] || [ ! -f "$(dirname "$elf")/image.env" ]; then
 		bad "sframe/$img" "$elf missing (make -C examples first)"
 		continue
 	fi
+	. "$(dirname "$elf")/image.env"
+	case $ex_arch in
+	x86_64) objdump=${OBJDUMP_x86_64:-objdump} nm=${NM_x86_64:-nm} readelf=${READELF_x86_64:-readelf} ;;
+	*) eval "objdump=\${OBJDUMP_$ex_arch:-$ex_arch-linux-gnu-objdump}"
+		eval "nm=\${NM_$ex_arch:-$ex_arch-linux-gnu-nm}"
+		eval "readelf=\${READELF_$ex_arch:-$ex_arch-linux-gnu-readelf}" ;;
+	esac
 
 	start=$($nm "$elf" | awk '$3 == "__sframe_start" { print $1 }')
 	end=$($nm "$elf" | awk '$3 == "__sframe_end" { print $1 }')
@@ -63,8 +64,8 @@ for img in aarch64-virt aarch64-virt-pac x86_64-pc aarch64-virt-lld x86_64-pc-ll
 	# GNU ld reserves the pre-merge size (see linker/sframe.ld).
 	echo "    section $ssize_d bytes, symbols span $((end_d - start_d)) bytes"
 
-	case $img in
-	*-lld)
+	case $ex_link in
+	lld)
 		# lld concatenates: objdump reads only the first of the
 		# per-object sections (the image's hello scenario walks them
 		# all); the section is exactly the span, and not sorted.
@@ -113,9 +114,9 @@ for img in aarch64-virt aarch64-virt-pac x86_64-pc aarch64-virt-lld x86_64-pc-ll
 
 	# Functions of the C objects: each must start an FDE.
 	missing=0 total=0
-	for obj in "$out/$img"/*.o; do
+	for obj in "$(dirname "$elf")"/*.o; do
 		src=$(basename "$obj" .o)
-		[ -f "$(dirname "$0")/common/$src.c" ] || [ -f "$(dirname "$0")/${img%-pac}/$src.c" ] || continue
+		[ -f "$here/common/$src.c" ] || [ -f "$here/$ex_board/$src.c" ] || continue
 		$nm --defined-only "$obj" | awk '$2 ~ /^[Tt]$/ { print $3 }'
 	done | sort -u >"$tmp/cfuncs"
 	while read -r f; do
@@ -143,8 +144,8 @@ for img in aarch64-virt aarch64-virt-pac x86_64-pc aarch64-virt-lld x86_64-pc-ll
 	fi
 
 	mangled=$(grep -c '\[s\]' "$tmp/dump")
-	case $img in
-	*-pac) [ "$mangled" -gt 0 ] && ok "sframe/$img/mangled-ra ($mangled rows)" ||
+	case $ex_pac in
+	1) [ "$mangled" -gt 0 ] && ok "sframe/$img/mangled-ra ($mangled rows)" ||
 		bad "sframe/$img/mangled-ra" "no mangled-RA rows in a pac-ret build" ;;
 	*) [ "$mangled" -eq 0 ] && ok "sframe/$img/no-mangled-ra" ||
 		bad "sframe/$img/no-mangled-ra" "$mangled mangled-RA rows without pac-ret" ;;

@@ -26,7 +26,8 @@
 
 /* -------------------------------------------------------------------------
  * Exit status of an image: what happened, the same numbers on both boards.
- * The status QEMU returns differs per board:
+ * The status QEMU returns differs per board (qemu-exit in each board's
+ * board.mk, which examples/boot.sh applies):
  *
  *   status        aarch64-virt (semihosting)   x86_64-pc (isa-debug-exit)
  *   EX_PASS  0    0                            1

@@ -4,8 +4,8 @@
  * A scenario is chosen at boot: the command line (QEMU -append) is searched
  * for "scenario=NAME".  Without one, EX_DEFAULT_SCENARIO (a build-time
  * string, default "hello") runs.  Every scenario ends by exiting QEMU with
- * an enum ex_status; the table below says which status each one expects,
- * and examples/qemu-run.sh checks it.
+ * an enum ex_status; scenarios.def lists them with the status each one
+ * expects, which examples/boot.sh checks.
  */
 #include "ex.h"
 
@@ -342,21 +342,14 @@ struct scenario {
     const char *what;
 };
 
-static void scen_list(void);
+#define EX_SCENARIO(name, status, resets, what) static void scen_##name(void);
+#include "scenarios.def"
+#undef EX_SCENARIO
 
 static const struct scenario scenarios[] = {
-    { "hello", scen_hello, EX_PASS, "banner and port self-checks" },
-    { "panic", scen_panic, EX_PANIC, "panic() at the bottom of a 6-deep chain" },
-    { "null", scen_null, EX_FAULT, "null-pointer load in a frameless leaf" },
-    { "udf", scen_udf, EX_FAULT, "undefined instruction in a frameless leaf" },
-    { "nullcall", scen_nullcall, EX_FAULT, "call through a null function pointer" },
-    { "timer", scen_timer, EX_PASS, "timer ticks during a deep workload, each one unwound" },
-    { "irqpanic", scen_irqpanic, EX_PANIC, "panic in the timer interrupt handler" },
-    { "corrupt", scen_corrupt, EX_PANIC, "saved FP and RA overwritten, then panic" },
-    { "badfp", scen_badfp, EX_PANIC, "saved FP overwritten (RA intact), then panic" },
-    { "loop", scen_loop, EX_PANIC, "frame record pointing at itself, then panic" },
-    { "badsp", scen_badsp, EX_FAULT, "SP pointed at unmapped memory, then a push" },
-    { "list", scen_list, EX_PASS, "print this table" },
+#define EX_SCENARIO(name, status, resets, what) { #name, scen_##name, status, what },
+#include "scenarios.def"
+#undef EX_SCENARIO
 };
 #define NSCENARIOS (sizeof scenarios / sizeof scenarios[0])
 

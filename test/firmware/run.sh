@@ -3,10 +3,11 @@
 # every toolchain: the dumps must show the exact expected function sequence.
 #
 # For each toolchain suite (bookworm: gcc 12 / binutils 2.40, SFrame V1;
-# trixie: gcc 14 / 2.44, V2; sid: gcc 16 / 2.47, V3) it builds the five
-# example images once (examples/build.mk: aarch64-virt, its pac-ret build,
-# x86_64-pc, and both boards linked by lld-14), then boots every scenario
-# on every image and compares against test/firmware/expected.txt:
+# trixie: gcc 14 / 2.44, V2; sid: gcc 16 / 2.47, V3) it builds every image
+# of every board once (`make -C examples images` lists them: today
+# aarch64-virt, its pac-ret and lld variants, x86_64-pc and its lld variant),
+# then boots every scenario (examples/common/scenarios.def) on every image
+# through examples/boot.sh and compares against test/firmware/expected.txt:
 #
 #   - QEMU's exit status (the image's status, mapped per board);
 #   - the dump's stop code ("backtrace: N frames, stopped: ... (CODE)");
@@ -14,10 +15,13 @@
 #     (exception)/(interrupted) markers;
 #   - timer: the summary "timer: T ticks, C complete traces, F failures"
 #     with T >= 2000, C = T, F = 0, also with ticks on every instruction
-#     (QEMU -singlestep) on the GNU ld images;
-#   - pac-ret on -cpu max: pointer authentication was on, signed return
-#     addresses were seen, and each trace is the non-PAC build's;
-#   - tools/sfu-symbolize resolves the fault dump to the right source files;
+#     (boot.sh -1) on the GNU ld images;
+#   - images with signed return addresses (image.env: ex_pac=1, the pac-ret
+#     build), on -cpu max: pointer authentication was on, signed return
+#     addresses were seen, and every complete trace (SFU_END) is the
+#     board's plain image's;
+#   - tools/sfu-symbolize resolves each plain image's fault dump to the
+#     right source files;
 #   - examples/check-sframe.sh on the suite's images (the GNU tools' view of
 #     each .sframe).
 #
@@ -27,7 +31,8 @@
 #
 # Environment: SFU_FW_SUITES (default "bookworm trixie sid"),
 # SFU_FW_OUT (build/firmware), SFU_FW_TIMEOUT (seconds per boot, 30),
-# SFU_FW_JOBS (2), SFU_FW_KEEP=1 keeps going after a failed build.
+# SFU_FW_JOBS (2); EX_QEMU_<board> (the board's name with - as _) replaces
+# a board's QEMU command, as for boot.sh.
 set -u
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -37,16 +42,7 @@ timeout_s=${SFU_FW_TIMEOUT:-30}
 jobs=${SFU_FW_JOBS:-2}
 expected=test/firmware/expected.txt
 
-images="aarch64-virt aarch64-virt-pac x86_64-pc aarch64-virt-lld x86_64-pc-lld"
-scenarios="hello panic null udf nullcall irqpanic timer corrupt badfp loop badsp"
-# Ticks on every instruction boundary (prologues, epilogues): slower, so on
-# the GNU ld images only.
-singlestep_images="aarch64-virt aarch64-virt-pac x86_64-pc"
-# The pac-ret image must give the non-PAC image's traces.
-pac_scenarios="panic null udf nullcall irqpanic badfp"
-
-QEMU_aarch64=${QEMU_aarch64:-qemu-system-aarch64}
-QEMU_x86_64=${QEMU_x86_64:-qemu-system-x86_64}
+scenarios=$(sh examples/boot.sh -L | cut -d' ' -f1)
 LLD=${LLD:-ld.lld-14}
 
 mkdir -p "$out"
@@ -74,15 +70,19 @@ flush() {
 	done
 }
 
-arch_of() { case $1 in aarch64*) echo aarch64 ;; *) echo x86_64 ;; esac; }
-board_of() { case $1 in aarch64*) echo aarch64-virt ;; *) echo x86_64-pc ;; esac; }
+# The variables of an image (ex_image, ex_board, ex_arch, ex_variant,
+# ex_link, ex_pac, ex_qemu, ex_trap, ex_stub: examples/build.mk).
+image_env() { # SUITE IMAGE
+	. "$out/$1/$2/image.env"
+}
 
 # ---------------------------------------------------------------------------
 # Tools.
 
-qemu_missing() { # ARCH -> message, or nothing
+qemu_missing() { # (after image_env) -> message, or nothing
 	local q pkg
-	if [ "$1" = aarch64 ]; then q=$QEMU_aarch64 pkg=qemu-system-arm; else q=$QEMU_x86_64 pkg=qemu-system-x86; fi
+	eval "q=\${EX_QEMU_${ex_board//-/_}:-$ex_qemu}"
+	case $ex_arch in aarch64) pkg=qemu-system-arm ;; *) pkg=qemu-system-x86 ;; esac
 	command -v "${q%% *}" >/dev/null 2>&1 || echo "$q not found (install: apt-get install $pkg)"
 }
 
@@ -108,49 +108,32 @@ suite_make_vars() { # SUITE -> prints make variable assignments, one per line
 		"CC_aarch64=$t aarch64-linux-gnu-gcc" "LD_aarch64=$t aarch64-linux-gnu-ld"
 }
 
-# 1 when QEMU spells one-instruction TBs -singlestep (before 8.1).
-singlestep_flag() {
-	local v
-	v=$("${QEMU_x86_64%% *}" --version 2>/dev/null | sed -n 's/.*version \([0-9]*\)\.\([0-9]*\).*/\1 \2/p' | head -1)
-	set -- $v
-	if [ $# -eq 2 ] && { [ "$1" -gt 8 ] || { [ "$1" -eq 8 ] && [ "$2" -ge 1 ]; }; }; then
-		echo "-accel tcg,one-insn-per-tb=on"
-	else
-		echo "-singlestep"
-	fi
-}
-
 # ---------------------------------------------------------------------------
 # Expected data.
 
-# expect SCENARIO SUITE ARCH -> "STATUS STOP FRAMES..." of the most specific
-# matching line of expected.txt.
+# expect SCENARIO SUITE (after image_env) -> "STATUS STOP FRAMES..." of the
+# most specific matching line of expected.txt: a selector is "*" or
+# NAME[/NAME...], each NAME the suite, the architecture, the board, the
+# variant or the image; more names, more specific; the first of equals wins.
 expect() {
-	awk -v s="$1" -v suite="$2" -v arch="$3" '
+	awk -v s="$1" -v names=" $2 $ex_arch $ex_board $ex_variant $ex_image " '
 	/^[ \t]*(#|$)/ { next }
 	$1 != s { next }
 	{
-		sel = $2; rank = -1
-		if (sel == "*") rank = 0
-		else if (sel == arch || sel == suite) rank = 1
-		else if (sel == suite "/" arch) rank = 2
-		if (rank > best || best == "") {
-			if (rank < 0) next
+		rank = 0
+		if ($2 != "*") {
+			n = split($2, part, "/")
+			for (i = 1; i <= n; i++)
+				if (index(names, " " part[i] " ") == 0) next
+			rank = n
+		}
+		if (line == "" || rank > best) {
 			best = rank
 			line = $3
 			for (i = 4; i <= NF; i++) line = line " " $i
 		}
 	}
 	END { if (line != "") print line }' "$expected"
-}
-
-# The board's names for @trap / @stub.
-subst_board() { # ARCH TEXT
-	if [ "$1" = aarch64 ]; then
-		printf '%s\n' "$2" | sed 's/@trap/a64_trap/g; s/@stub/trap_common/g'
-	else
-		printf '%s\n' "$2" | sed 's/@trap/x86_trap/g; s/@stub/isr_common/g'
-	fi
 }
 
 # From a serial log: "STOP|FRAMES" of the last dump in it.
@@ -175,46 +158,24 @@ dump_of() {
 # ---------------------------------------------------------------------------
 # One boot.
 
-# boot IMAGE_PATH ARCH SCENARIO LOG [EXTRA QEMU ARGS...] -> QEMU's status
-boot() {
-	local img=$1 arch=$2 scen=$3 log=$4
-	shift 4
-	local -a q
-	if [ "$arch" = aarch64 ]; then
-		q=($QEMU_aarch64 -M virt,gic-version=2 -cpu max -m 128M -nographic -no-reboot -semihosting)
-	else
-		q=($QEMU_x86_64 -M pc -m 128M -nographic -no-reboot -nic none
-			-device isa-debug-exit,iobase=0xf4,iosize=0x04)
-	fi
-	timeout "$timeout_s" "${q[@]}" "$@" -kernel "$img" -append "scenario=$scen" \
-		</dev/null >"$log" 2>&1
-	echo $?
-}
-
-# run_case SUITE IMAGE SCENARIO CASE_NAME RESULT_FILE [EXTRA QEMU ARGS...]
+# run_case SUITE IMAGE SCENARIO CASE_NAME RESULT_FILE [BOOT.SH OPTIONS...]
 run_case() {
 	local suite=$1 image=$2 scen=$3 name=$4 res=$5
 	shift 5
-	local arch img log exp status stop frames rc want got gstop gframes line
-	arch=$(arch_of "$image")
+	local img log exp status stop frames gstop gframes line
+	image_env "$suite" "$image"
 	img=$out/$suite/$image/sfu-$image.elf
 	log=$out/$suite/logs/$image-$scen${1:+-1insn}.log
-	exp=$(expect "$scen" "$suite" "$arch")
+	exp=$(expect "$scen" "$suite")
 	if [ -z "$exp" ]; then
 		echo "FAIL $name: no line for $scen in $expected" >"$res"
 		return
 	fi
 	read -r status stop frames <<<"$exp"
-	frames=$(subst_board "$arch" "$frames")
-	rc=$(boot "$img" "$arch" "$scen" "$log" "$@")
-	if [ "$arch" = aarch64 ]; then want=$status; else want=$(( (status << 1) | 1 )); fi
-	if [ "$rc" != "$want" ]; then
-		case $rc in
-		124) line="timed out after ${timeout_s}s" ;;
-		0) line="QEMU exit 0 (reset or triple fault)" ;;
-		*) line="QEMU exit $rc" ;;
-		esac
-		echo "FAIL $name: $line, expected $want (status $status); log $log" >"$res"
+	frames=${frames//@trap/$ex_trap}
+	frames=${frames//@stub/$ex_stub}
+	if ! line=$(sh examples/boot.sh -s -n "$name" -e "$status" -t "$timeout_s" -l "$log" "$@" "$img" "$scen"); then
+		echo "$line; log $log" >"$res"
 		return
 	fi
 	if grep -q 'while reporting an earlier panic/fault' "$log"; then
@@ -241,7 +202,7 @@ run_case() {
 			return
 		fi ;;
 	esac
-	if [ "$image" = aarch64-virt-pac ] && ! grep -q 'SCTLR_EL1.EnIA set' "$log"; then
+	if [ "$ex_pac" = 1 ] && ! grep -q 'SCTLR_EL1.EnIA set' "$log"; then
 		echo "FAIL $name: pointer authentication was not enabled on -cpu max; log $log" >"$res"
 		return
 	fi
@@ -270,32 +231,35 @@ spawn() {
 # ---------------------------------------------------------------------------
 # Build, per suite.
 
-declare -A built why_not
-onestep=$(singlestep_flag)
+declare -A built why_not images
 for suite in $suites; do
-	miss=$(suite_missing "$suite")
 	mkdir -p "$out/$suite/logs"
-	for image in $images; do
+	mapfile -t vars < <(suite_make_vars "$suite")
+	# The images, with their image.env (no compiler needed for that).
+	if ! elfs=$(make -s --no-print-directory -C examples EX_OUT="$root/$out/$suite" "${vars[@]}" images \
+		2>"$out/$suite/build.log"); then
+		emit "FAIL firmware/$suite/build: make -C examples images failed (log $out/$suite/build.log)"
+		continue
+	fi
+	images[$suite]=$(for e in $elfs; do basename "$(dirname "$e")"; done)
+	miss=$(suite_missing "$suite")
+	for image in ${images[$suite]}; do
 		built[$suite/$image]=0
-		why_not[$suite/$image]=""
+		why_not[$suite/$image]=$miss
 	done
 	if [ -n "$miss" ]; then
-		for image in $images; do why_not[$suite/$image]=$miss; done
 		emit "FAIL firmware/$suite/build: $miss"
 		continue
 	fi
 	targets=""
-	for image in $images; do
-		case $image in
-		*-lld)
-			if ! command -v "${LLD%% *}" >/dev/null 2>&1; then
-				why_not[$suite/$image]="$LLD not found (install: apt-get install lld-14)"
-				continue
-			fi ;;
-		esac
+	for image in ${images[$suite]}; do
+		image_env "$suite" "$image"
+		if [ "$ex_link" = lld ] && ! command -v "${LLD%% *}" >/dev/null 2>&1; then
+			why_not[$suite/$image]="$LLD not found (install: apt-get install lld-14)"
+			continue
+		fi
 		targets="$targets $root/$out/$suite/$image/sfu-$image.elf"
 	done
-	mapfile -t vars < <(suite_make_vars "$suite")
 	# Relink every image (cheap), so a failed link cannot leave an image
 	# of an earlier run to be booted.
 	rm -f $targets
@@ -303,7 +267,7 @@ for suite in $suites; do
 	make -k -j"$jobs" --no-print-directory -C examples EX_OUT="$root/$out/$suite" "${vars[@]}" \
 		$targets >"$out/$suite/build.log" 2>&1
 	brc=$?
-	for image in $images; do
+	for image in ${images[$suite]}; do
 		[ -n "${why_not[$suite/$image]}" ] && continue
 		if [ -f "$out/$suite/$image/sfu-$image.elf" ]; then
 			built[$suite/$image]=1
@@ -316,9 +280,10 @@ for suite in $suites; do
 	else
 		emit "FAIL firmware/$suite/build: make exited $brc; $(grep -m1 -E 'error|Error|symtab.sh:' "$out/$suite/build.log" | cut -c1-200) (log $out/$suite/build.log)"
 	fi
-	for image in $images; do
-		[ -n "${why_not[$suite/$image]}" ] && [ "${built[$suite/$image]}" = 0 ] &&
-			case $image in *-lld) emit "FAIL firmware/$suite/$image/build: ${why_not[$suite/$image]}" ;; esac
+	for image in ${images[$suite]}; do
+		image_env "$suite" "$image"
+		[ "$ex_link" = lld ] && [ "${built[$suite/$image]}" = 0 ] &&
+			emit "FAIL firmware/$suite/$image/build: ${why_not[$suite/$image]}"
 	done
 done
 flush
@@ -332,37 +297,38 @@ next_slot() {
 	f=$results/$(printf '%05d' $seq_no)
 }
 
+# boot_case SUITE IMAGE SCENARIO NAME [BOOT.SH OPTIONS...]: run_case in the
+# pool, or a FAIL line if it cannot run.
+boot_case() {
+	local suite=$1 image=$2 scen=$3 name=$4
+	shift 4
+	if [ "${built[$suite/$image]}" != 1 ]; then
+		emit "FAIL $name: image not built: ${why_not[$suite/$image]}"
+	elif [ -n "$qm" ]; then
+		emit "FAIL $name: $qm"
+	else
+		next_slot
+		spawn run_case "$suite" "$image" "$scen" "$name" "$f" "$@"
+	fi
+}
+
 for suite in $suites; do
-	for image in $images; do
-		arch=$(arch_of "$image")
-		qm=$(qemu_missing "$arch")
+	elfs=""
+	for image in ${images[$suite]}; do
+		image_env "$suite" "$image"
+		elfs="$elfs $out/$suite/$image/sfu-$image.elf"
+		qm=$(qemu_missing)
 		for scen in $scenarios; do
-			name=firmware/$suite/$image/$scen
-			if [ "${built[$suite/$image]}" != 1 ]; then
-				emit "FAIL $name: image not built: ${why_not[$suite/$image]}"
-			elif [ -n "$qm" ]; then
-				emit "FAIL $name: $qm"
-			else
-				next_slot
-				spawn run_case "$suite" "$image" "$scen" "$name" "$f"
-			fi
+			boot_case "$suite" "$image" "$scen" "firmware/$suite/$image/$scen"
 		done
-		case " $singlestep_images " in
-		*" $image "*)
-			name=firmware/$suite/$image/timer-1insn
-			if [ "${built[$suite/$image]}" != 1 ]; then
-				emit "FAIL $name: image not built: ${why_not[$suite/$image]}"
-			elif [ -n "$qm" ]; then
-				emit "FAIL $name: $qm"
-			else
-				next_slot
-				# shellcheck disable=SC2086
-				spawn run_case "$suite" "$image" timer "$name" "$f" $onestep
-			fi ;;
-		esac
+		# Ticks on every instruction boundary (prologues, epilogues):
+		# slower, so on the GNU ld images only.
+		[ "$ex_link" = lld ] || boot_case "$suite" "$image" timer "firmware/$suite/$image/timer-1insn" -1
 	done
 	# The GNU tools' view of the same images (check-sframe.sh), in the pool.
-	if [ "${built[$suite/aarch64-virt]}" = 1 ] || [ "${built[$suite/x86_64-pc]}" = 1 ]; then
+	any=0
+	for image in ${images[$suite]}; do [ "${built[$suite/$image]}" = 1 ] && any=1; done
+	if [ "$any" = 1 ]; then
 		next_slot
 		(
 			if [ "$suite" = bookworm ]; then
@@ -372,7 +338,8 @@ for suite in $suites; do
 				env_od=("OBJDUMP_aarch64=$t aarch64-linux-gnu-objdump" "OBJDUMP_x86_64=$t objdump"
 					"READELF_aarch64=$t aarch64-linux-gnu-readelf" "READELF_x86_64=$t readelf")
 			fi
-			env "${env_od[@]}" sh examples/check-sframe.sh "$out/$suite" >"$out/$suite/logs/check-sframe.log" 2>&1
+			# shellcheck disable=SC2086
+			env "${env_od[@]}" sh examples/check-sframe.sh $elfs >"$out/$suite/logs/check-sframe.log" 2>&1
 			sed -n "s|^ok |ok firmware/$suite/|p; s|^FAIL |FAIL firmware/$suite/|p" \
 				"$out/$suite/logs/check-sframe.log" >"$f"
 			[ -s "$f" ] || echo "FAIL firmware/$suite/sframe: check-sframe.sh printed no result (log $out/$suite/logs/check-sframe.log)" >"$f"
@@ -386,32 +353,38 @@ flush
 # Cross-checks on the logs.
 
 for suite in $suites; do
-	# pac-ret: the same function sequences as without PAC, and signed
-	# return addresses really were in play (panic's LR carries a PAC).
-	for scen in $pac_scenarios; do
-		name=firmware/$suite/aarch64-virt-pac/$scen/same-as-nopac
-		a=$out/$suite/logs/aarch64-virt-$scen.log
-		p=$out/$suite/logs/aarch64-virt-pac-$scen.log
-		if [ "${built[$suite/aarch64-virt-pac]}" != 1 ] || [ "${built[$suite/aarch64-virt]}" != 1 ] ||
-			[ ! -s "$a" ] || [ ! -s "$p" ]; then
-			emit "FAIL $name: no logs to compare (images not built or not booted)"
-			continue
-		fi
-		da=$(dump_of "$a")
-		dp=$(dump_of "$p")
-		if [ "$da" != "$dp" ]; then
-			emit "FAIL $name: pac-ret [$dp], without [$da]"
-		elif [ "$scen" = panic ] && ! grep -q 'PAC stripped' "$p"; then
-			emit "FAIL $name: panic's link register carried no PAC (pac-ret not in effect?)"
-		else
-			emit "ok $name"
-		fi
-	done
+	for image in ${images[$suite]}; do
+		image_env "$suite" "$image"
+		# Signed return addresses: every complete trace is the plain
+		# image's, and signed return addresses really were in play
+		# (panic's LR carries a PAC).
+		[ "$ex_pac" = 1 ] && for scen in $scenarios; do
+			exp=$(expect "$scen" "$suite")
+			read -r _ stop _ <<<"$exp"
+			[ "$stop" = SFU_END ] || continue
+			name=firmware/$suite/$image/$scen/same-as-nopac
+			a=$out/$suite/logs/$ex_board-$scen.log
+			p=$out/$suite/logs/$image-$scen.log
+			if [ "${built[$suite/$image]}" != 1 ] || [ "${built[$suite/$ex_board]}" != 1 ] ||
+				[ ! -s "$a" ] || [ ! -s "$p" ]; then
+				emit "FAIL $name: no logs to compare (images not built or not booted)"
+				continue
+			fi
+			da=$(dump_of "$a")
+			dp=$(dump_of "$p")
+			if [ "$da" != "$dp" ]; then
+				emit "FAIL $name: pac-ret [$dp], without [$da]"
+			elif [ "$scen" = panic ] && ! grep -q 'PAC stripped' "$p"; then
+				emit "FAIL $name: panic's link register carried no PAC (pac-ret not in effect?)"
+			else
+				emit "ok $name"
+			fi
+		done
 
-	# tools/sfu-symbolize reads the dump format: the fault dump's
-	# interrupted leaf is looked up at its exact PC, the return addresses
-	# at ra - 1 (chain_e's is chain_b's first byte).
-	for image in aarch64-virt x86_64-pc; do
+		# tools/sfu-symbolize reads the dump format: the fault dump's
+		# interrupted leaf is looked up at its exact PC, the return
+		# addresses at ra - 1 (chain_e's is chain_b's first byte).
+		[ -z "$ex_variant" ] || continue
 		name=firmware/$suite/$image/symbolize
 		log=$out/$suite/logs/$image-null.log
 		img=$out/$suite/$image/sfu-$image.elf
@@ -433,7 +406,7 @@ for suite in $suites; do
 		# before it (frame 0 captured at panic+0x0 is what gcc 16 gives).
 		name=firmware/$suite/$image/symbolize-frame-0
 		nm_tool=nm
-		[ "$image" = aarch64-virt ] && nm_tool=aarch64-linux-gnu-nm
+		[ "$ex_arch" = aarch64 ] && nm_tool=aarch64-linux-gnu-nm
 		a=$($nm_tool "$img" | awk '$3 == "panic" { print $1 }')
 		b=$($nm_tool "$img" | awk '$3 == "chain_b" { print $1 }')
 		sym=$(printf '  #00 0x%s panic+0x0\n  #01 0x%s chain_b+0x0\n  #02 0x%s ?? (user)\n' "$a" "$b" "$b" |

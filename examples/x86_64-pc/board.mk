@@ -1,0 +1,39 @@
+# examples/x86_64-pc/board.mk -- QEMU's x86_64 PC (i440FX, or Q35).
+#
+# All the build, the launcher (boot.sh) and the tests know about this board.
+# examples/build.mk reads it; what each variable means is listed there.
+
+arch := x86_64
+srcs := head.S isr.S board.c
+lds := link.ld
+# No red zone (interrupts push below RSP), no SSE, addresses below 2 GiB,
+# no CET end-branch instructions.
+flags := -m64 -mno-red-zone -mgeneral-regs-only -mcmodel=small -fcf-protection=none
+# The sfu core reads this board's ABI only (every file, for the same structs).
+cflags := -DSFU_AARCH64=0 -DSFU_S390X=0
+# QEMU's multiboot loader takes the file flat: one PT_LOAD at 4 KiB pages.
+ldflags := -z max-page-size=0x1000
+
+# The multiboot command line carries -append in.  isa-debug-exit makes QEMU
+# exit with (value << 1) | 1 for the status written to port 0xf4: always
+# odd, so 0 means the guest reset or triple-faulted.
+qemu := qemu-system-x86_64
+qemu-machine := pc
+qemu-cpu :=
+qemu-args := -m 128M -nic none -device isa-debug-exit,iobase=0xf4,iosize=0x04
+qemu-exit := (s << 1) | 1
+
+# Ways to boot it (boot.sh options): the first is the default, `make
+# matrix` boots every image every way.
+boots := pc q35
+boot.pc :=
+boot.q35 := -M q35
+
+# The C trap handler and the IDT stub code that calls it, as the traces
+# name them (test/firmware/expected.txt's @trap and @stub).
+trap := x86_trap
+stub := isr_common
+
+variants := lld
+lld.link := lld
+lld.title := linked by lld
