@@ -107,79 +107,8 @@ struct input {
 	int rel;          /* ET_REL */
 	uint64_t fp, sp, ra; /* DWARF numbers */
 	struct cfi_arch arch;
-	/* symbols, for names in messages */
-	struct sym { uint64_t addr; const char *name; int func; } *syms;
-	size_t nsyms;
+	struct sfu_elf_syms syms; /* for names in messages */
 };
-
-static int sym_cmp(const void *a, const void *b)
-{
-	const struct sym *x = a, *y = b;
-	return x->addr < y->addr ? -1 : x->addr > y->addr ? 1 : y->func - x->func;
-}
-
-static void load_symbols(struct input *in)
-{
-	unsigned i, pass;
-	size_t cap = 0;
-	for (pass = 0; pass < 2 && !in->nsyms; pass++) {
-		for (i = 1; i < in->nsec; i++) {
-			struct shdr s, str;
-			uint64_t k, n;
-			if (!get_shdr(&in->e, i, &s) || s.type != (pass ? 11u : 2u) /* SYMTAB, DYNSYM */)
-				continue;
-			if (!get_shdr(&in->e, s.link, &str) || str.type == 8)
-				continue;
-			n = s.size / 24;
-			for (k = 1; k < n; k++) {
-				struct sfu_elf_sym y;
-				unsigned type;
-				if (!sfu_elf_sym_get(&in->e, &s, k, &y))
-					break;
-				type = y.info & 0xf;
-				if ((type != 2 && type != 0) || y.shndx == 0 || y.shndx >= in->nsec || y.name >= str.size ||
-				    !memchr(in->e.p + str.off + y.name, 0, str.size - y.name) ||
-				    !in->e.p[str.off + y.name])
-					continue;
-				GROW(in->syms, in->nsyms, cap);
-				in->syms[in->nsyms].addr = y.value + (in->rel ? in->bases[y.shndx] : 0);
-				in->syms[in->nsyms].name = (const char *)in->e.p + str.off + y.name;
-				in->syms[in->nsyms].func = type == 2;
-				in->nsyms++;
-			}
-		}
-	}
-	if (in->nsyms)
-		qsort(in->syms, in->nsyms, sizeof *in->syms, sym_cmp);
-}
-
-/* "name", "name+0x10" or "0xaddr" for an address. */
-static const char *sym_name(const struct input *in, uint64_t addr, char *buf, size_t n)
-{
-	size_t lo = 0, hi = in->nsyms;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (in->syms[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0) {
-		snprintf(buf, n, "0x%" PRIx64, addr);
-		return buf;
-	}
-	{
-		/* Among the symbols at that address, prefer a function. */
-		size_t k = lo - 1;
-		while (k > 0 && in->syms[k - 1].addr == in->syms[lo - 1].addr)
-			k--;
-		if (addr == in->syms[k].addr)
-			snprintf(buf, n, "%s", in->syms[k].name);
-		else
-			snprintf(buf, n, "%s+0x%" PRIx64, in->syms[k].name, addr - in->syms[k].addr);
-	}
-	return buf;
-}
 
 /* ---- functions: CFI rows, then SFrame rows ----------------------------------- */
 
@@ -545,7 +474,7 @@ static void add_fn(struct gen *g, const struct cfi_sec *s, const struct cfi_fde 
 		const char *r = translate(in, s, &fde->cie, &rb.rows[i].st, &o, msg, sizeof msg);
 		if (r) {
 			char nm[128], why2[320];
-			snprintf(why2, sizeof why2, "%s (at %s)", r, sym_name(in, rb.rows[i].loc, nm, sizeof nm));
+			snprintf(why2, sizeof why2, "%s (at %s)", r, sfu_elf_sym_name(&in->syms, rb.rows[i].loc, nm, sizeof nm));
 			f.omit = f.omit_own = xstrdup(why2);
 			break;
 		}
@@ -1222,7 +1151,7 @@ int main(int argc, char **argv)
 	}
 	in.bases = xrealloc(NULL, in.nsec * sizeof *in.bases);
 	sfu_elf_layout(&in.e, in.bases);
-	load_symbols(&in);
+	sfu_elf_symbols(&in.e, in.bases, &in.syms);
 
 	g.in = &in;
 	for (k = 1; k < in.nsec; k++) {
@@ -1292,7 +1221,7 @@ int main(int argc, char **argv)
 		omitted++;
 		if (!quiet)
 			fprintf(stderr, "%s: omitted %s (0x%" PRIx64 ", %" PRIu64 " bytes): %s\n", prog,
-				sym_name(&in, f->pc, nm, sizeof nm), f->pc, f->size, f->omit);
+				sfu_elf_sym_name(&in.syms, f->pc, nm, sizeof nm), f->pc, f->size, f->omit);
 	}
 	if (described == 0)
 		die(1, "no function could be described in SFrame (%zu omitted)", omitted);
@@ -1315,7 +1244,7 @@ int main(int argc, char **argv)
 		free(g.fns[k].omit_own);
 	}
 	free(g.fns);
-	free(in.syms);
+	free(in.syms.v);
 	free(in.bases);
 	free((void *)in.e.p);
 	return 0;

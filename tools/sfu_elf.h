@@ -158,10 +158,10 @@ static inline int sfu_elf_sym_get(const struct elf *e, const struct shdr *symtab
 }
 
 /* A relocatable object has no addresses: every section is at 0.  To tell
- * functions of different sections apart, give each SHF_ALLOC section of an
+ * functions of different sections apart, give each code section of an
  * ET_REL file its own address, laid out one after the other in section
  * order (as a linker would, roughly).  bases[] has num_sections entries;
- * non-allocated sections get 0.  Linked files: bases[i] = sh_addr. */
+ * other sections get 0.  Linked files: bases[i] = sh_addr. */
 static inline void sfu_elf_layout(const struct elf *e, uint64_t *bases)
 {
 	unsigned i, n = num_sections(e);
@@ -175,9 +175,9 @@ static inline void sfu_elf_layout(const struct elf *e, uint64_t *bases)
 			bases[i] = s.addr;
 			continue;
 		}
-		if (!(s.flags & 2 /* SHF_ALLOC */))
-			continue;
-		if (s.entsize == 0 && s.type != 8 && s.size == 0)
+		/* Code only: the other sections' sizes (.sframe's, which a tool
+		 * may change) must not move the code. */
+		if ((s.flags & 6) != 6 /* SHF_ALLOC | SHF_EXECINSTR */ || s.size == 0)
 			continue;
 		at = (at + 63) & ~(uint64_t)63;
 		bases[i] = at;
@@ -355,6 +355,88 @@ static inline int sfu_elf_sframe_get_at(const struct elf *e, unsigned k, int rel
 static inline int sfu_elf_sframe_get(const struct elf *e, unsigned k, int relocate, struct sfu_elf_sframe *out)
 {
 	return sfu_elf_sframe_get_at(e, k, relocate, NULL, out);
+}
+
+/* ---- symbols, for names in messages ------------------------------------- */
+
+struct sfu_elf_syms {
+	struct sfu_elf_symname { uint64_t addr; const char *name; int func; } *v;
+	size_t n;
+};
+
+static inline int sfu_elf_symname_cmp(const void *a, const void *b)
+{
+	const struct sfu_elf_symname *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr ? 1 : y->func - x->func;
+}
+
+/* Functions and untyped symbols of .symtab (else .dynsym), at their
+ * addresses (ET_REL: bases[section] + value).  Names point into e. */
+static inline void sfu_elf_symbols(const struct elf *e, const uint64_t *bases, struct sfu_elf_syms *out)
+{
+	unsigned i, pass, nsec = num_sections(e);
+	size_t cap = 0;
+	out->v = NULL;
+	out->n = 0;
+	for (pass = 0; pass < 2 && !out->n; pass++) {
+		for (i = 1; i < nsec; i++) {
+			struct shdr s, str;
+			uint64_t k, n;
+			if (!get_shdr(e, i, &s) || s.type != (pass ? 11u : 2u) /* DYNSYM, SYMTAB */)
+				continue;
+			if (!get_shdr(e, s.link, &str) || str.type == 8)
+				continue;
+			n = s.size / (e->is64 ? 24 : 16);
+			for (k = 1; k < n; k++) {
+				struct sfu_elf_sym y;
+				unsigned type;
+				if (!sfu_elf_sym_get(e, &s, k, &y))
+					break;
+				type = y.info & 0xf;
+				if ((type != 2 && type != 0) || y.shndx == 0 || y.shndx >= nsec || y.name >= str.size ||
+				    !memchr(e->p + str.off + y.name, 0, str.size - y.name) || !e->p[str.off + y.name])
+					continue;
+				if (out->n == cap) {
+					void *nv = realloc(out->v, (cap = cap ? 2 * cap : 64) * sizeof *out->v);
+					if (!nv)
+						return; /* names are a nicety */
+					out->v = nv;
+				}
+				out->v[out->n].addr = y.value + (e->type == 1 ? bases[y.shndx] : 0);
+				out->v[out->n].name = (const char *)e->p + str.off + y.name;
+				out->v[out->n].func = type == 2;
+				out->n++;
+			}
+		}
+	}
+	if (out->n)
+		qsort(out->v, out->n, sizeof *out->v, sfu_elf_symname_cmp);
+}
+
+/* "name", "name+0x10" or "0xaddr" for an address. */
+static inline const char *sfu_elf_sym_name(const struct sfu_elf_syms *syms, uint64_t addr, char *buf, size_t n)
+{
+	size_t lo = 0, hi = syms->n, k;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (syms->v[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0) {
+		snprintf(buf, n, "0x%llx", (unsigned long long)addr);
+		return buf;
+	}
+	/* Among the symbols at that address, the first (a function first). */
+	k = lo - 1;
+	while (k > 0 && syms->v[k - 1].addr == syms->v[lo - 1].addr)
+		k--;
+	if (addr == syms->v[k].addr)
+		snprintf(buf, n, "%s", syms->v[k].name);
+	else
+		snprintf(buf, n, "%s+0x%llx", syms->v[k].name, (unsigned long long)(addr - syms->v[k].addr));
+	return buf;
 }
 
 #endif /* SFU_ELF_H */
