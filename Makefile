@@ -7,7 +7,7 @@ HOST_CFLAGS ?= -std=c99 -O1 -g -Wall -Wextra -Wundef -Werror -D_DEFAULT_SOURCE
 
 CORE_HDRS := core/sfu.h core/sfu_format.h
 
-.PHONY: help deps toolchains tools test run bench size fuzz clean
+.PHONY: help deps toolchains tools gen test run bench size fuzz clean
 
 help:
 	@echo "make run         boot both QEMU boards: panic and fault dumps, interrupt panic, timer summaries"
@@ -15,7 +15,8 @@ help:
 	@echo "make bench       speed per frame: sfu against frame pointers, libgcc, libunwind"
 	@echo "make size        code size and stack use of the core, against libgcc's unwinder"
 	@echo "make fuzz        run the libFuzzer harnesses for FUZZ_SECONDS each"
-	@echo "make tools       build tools/sfu-dump (host)"
+	@echo "make tools       build tools/sfu-dump and tools/sfu-gen (host)"
+	@echo "make gen         build tools/sfu-gen: .sframe from an ELF file's DWARF CFI"
 	@echo "make toolchains  build the trixie (V2) and sid (V3) toolchain chroots"
 	@echo "make clean       remove build/"
 
@@ -27,7 +28,13 @@ deps:
 toolchains: deps
 	@tools/toolchain.sh ensure trixie sid
 
-tools: $(BUILD)/sfu-dump
+tools: $(BUILD)/sfu-dump $(BUILD)/sfu-gen
+
+gen: $(BUILD)/sfu-gen
+
+$(BUILD)/sfu-gen: tools/sfu-gen.c tools/sfu_cfi.h tools/sfu_elf.h core/sfu_format.h
+	@mkdir -p $(BUILD)
+	$(HOSTCC) $(HOST_CFLAGS) $(SANITIZE) -o $@ tools/sfu-gen.c
 
 $(BUILD)/sfu-dump: tools/sfu-dump.c tools/sfu_elf.h $(CORE_HDRS)
 	@mkdir -p $(BUILD)

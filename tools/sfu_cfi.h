@@ -26,14 +26,16 @@ struct cfi_cur {
 	const uint8_t *p;
 	uint64_t pos, end; /* read p[pos..end) */
 	int big;
-	int bad;           /* a read ran past end */
+	int bad;           /* 1: a read ran past end; 2: a LEB128 number over 64 bits */
 };
 
 static inline uint64_t cfi_un(struct cfi_cur *c, unsigned n)
 {
 	uint64_t v = 0;
 	unsigned i;
-	if (c->bad || c->pos > c->end || n > c->end - c->pos) {
+	if (c->bad)
+		return 0;
+	if (c->pos > c->end || n > c->end - c->pos) {
 		c->bad = 1;
 		return 0;
 	}
@@ -53,13 +55,13 @@ static inline uint64_t cfi_uleb(struct cfi_cur *c)
 			return 0;
 		if (shift < 64)
 			v |= (b & 0x7f) << shift;
-		else if (b & 0x7f)
-			c->bad = 1; /* does not fit in 64 bits */
+		if ((shift == 63 && (b & 0x7e)) || (shift > 63 && (b & 0x7f)))
+			c->bad = 2; /* does not fit in 64 bits */
 		shift += 7;
 		if (!(b & 0x80))
-			return v;
+			return c->bad ? 0 : v;
 		if (shift > 70) {
-			c->bad = 1;
+			c->bad = 2;
 			return 0;
 		}
 	}
@@ -77,7 +79,7 @@ static inline int64_t cfi_sleb(struct cfi_cur *c)
 			v |= (b & 0x7f) << shift;
 		shift += 7;
 		if (shift > 70) {
-			c->bad = 1;
+			c->bad = 2; /* does not fit in 64 bits */
 			return 0;
 		}
 	} while (b & 0x80);
@@ -614,7 +616,8 @@ static inline int cfi_run(const struct cfi_sec *s, const struct cfi_cie *cie, co
 			}
 		}
 		if (c.bad) {
-			*why = "CFA instruction runs past the end of its entry";
+			*why = c.bad == 2 ? "LEB128 operand does not fit in 64 bits"
+					  : "CFA instruction runs past the end of its entry";
 			return -1;
 		}
 		if (!is_adv)

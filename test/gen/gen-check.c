@@ -16,6 +16,11 @@
  *
  * OMITTED is sfu-gen's stderr: the functions it left out and why.
  *
+ * The code must be the same: every code section of REF has one of the same
+ * name, size (and address, in linked files) and bytes in GEN.
+ * --sizes-only skips the bytes: for objects of two assemblers, whose
+ * relocated fields differ, when their linked images were found equal.
+ *
  * Every difference is classified (see classify()); output:
  *   "# diff NAME FUNC: CLASS: detail" for each differing function,
  *   "ok gen/NAME: ..." or "FAIL gen/NAME: N unexplained ...", and a
@@ -48,6 +53,7 @@ static void die(const char *what, const char *file)
 }
 
 static const char *g_name;
+static int sizes_only; /* code sections: same names and sizes, bytes not compared */
 
 static void load(struct side *s, const char *path, const uint64_t *bases)
 {
@@ -328,8 +334,8 @@ static const char *classify(const struct side *R, const uint64_t *bases, uint64_
 	}
 	/* Both have rows. */
 	if (g->ra.kind == SFU_RULE_UNDEF && r->ra.kind != SFU_RULE_UNDEF && R->version < 3)
-		return "GNU as before 2.45 writes no RA-undefined rows for .cfi_undefined of the RA "
-		       "(V2 erratum 2): it describes the outermost frame as an ordinary one";
+		return "no RA-undefined rows before V2 erratum 2 (GNU as 2.40, 2.44) nor from LLVM 22: "
+		       ".cfi_undefined of the RA is ignored and the outermost frame described as an ordinary one";
 	if (R->version == 1 && g->flex && g->cfa.base <= SFU_REG_DWARF_MAX && r->ra.kind != SFU_RULE_UNDEF &&
 	    (r->cfa.base == SFU_REG_SP || r->cfa.base == SFU_REG_FP))
 		return "GNU as 2.40 ignores .cfi_def_cfa / .cfi_def_cfa_register to a register other than SP/FP "
@@ -360,8 +366,13 @@ int main(int argc, char **argv)
 	char lastwhy[400] = "";
 	uint64_t lastfn_start = ~(uint64_t)0;
 
+	if (argc > 1 && !strcmp(argv[1], "--sizes-only")) {
+		sizes_only = 1;
+		argv++;
+		argc--;
+	}
 	if (argc < 4 || argc > 5) {
-		fprintf(stderr, "usage: gen-check REF GEN NAME [OMITTED]\n");
+		fprintf(stderr, "usage: gen-check [--sizes-only] REF GEN NAME [OMITTED]\n");
 		return 2;
 	}
 	g_name = argv[3];
@@ -377,25 +388,59 @@ int main(int argc, char **argv)
 		if (!R.bases)
 			die("out of memory", g_name);
 		sfu_elf_layout(&R.e, R.bases);
-		free((void *)R.e.p);
 	}
-	load(&R, argv[1], R.bases);
 	{
-		/* GEN keeps REF's code sections at the same indices; .sframe's
-		 * own base is 0 in both (only code is laid out). */
-		unsigned ng;
+		/* The same code in both files: every code section of REF has a
+		 * section of the same name, size and bytes in GEN (sfu-gen's
+		 * output keeps them; a file from another assembler must have
+		 * them too), which gets REF's base. */
+		unsigned ng, nr = num_sections(&R.e), a, b;
 		char err[512];
+		uint8_t *used;
 		if (sfu_elf_open(argv[2], &G.e, err, sizeof err) != 0)
 			die(err, g_name);
 		ng = num_sections(&G.e);
 		G.bases = calloc(ng + 1, sizeof *G.bases);
-		if (!G.bases)
+		used = calloc(ng + 1, 1);
+		if (!G.bases || !used)
 			die("out of memory", g_name);
+		if (G.e.type != R.e.type || G.e.machine != R.e.machine)
+			die("the two files are of different types or machines", g_name);
 		sfu_elf_layout(&G.e, G.bases);
-		for (i = 0; i < ng && i < num_sections(&R.e); i++)
-			if (G.bases[i] != R.bases[i])
-				die("the two files' code sections differ", g_name);
+		for (a = 1; a < nr; a++) {
+			struct shdr x, y;
+			int found = 0;
+			if (!get_shdr(&R.e, a, &x) || (x.flags & 6) != 6 || x.size == 0)
+				continue;
+			for (b = 1; b < ng && !found; b++) {
+				if (used[b] || !get_shdr(&G.e, b, &y) || (y.flags & 6) != 6 || y.size != x.size ||
+				    strcmp(sec_name(&R.e, &x), sec_name(&G.e, &y)) != 0 ||
+				    (R.e.type != 1 && x.addr != y.addr))
+					continue;
+				if (x.type != 8 && !sizes_only && memcmp(R.e.p + x.off, G.e.p + y.off, x.size) != 0) {
+					char m[200];
+					snprintf(m, sizeof m, "code differs: section %s", sec_name(&R.e, &x));
+					die(m, g_name);
+				}
+				used[b] = 1;
+				G.bases[b] = R.bases[a];
+				found = 1;
+			}
+			if (!found) {
+				char m[200];
+				snprintf(m, sizeof m, "no section %s of the same size and address in %s", sec_name(&R.e, &x),
+					 argv[2]);
+				die(m, g_name);
+			}
+		}
+		free(used);
 		free((void *)G.e.p);
+	}
+	{
+		/* R.e stays open (names, sections); load() opens both again. */
+		struct elf keep = R.e;
+		load(&R, argv[1], R.bases);
+		free((void *)keep.p);
 	}
 	load(&G, argv[2], G.bases);
 	if (!R.nsecs)
