@@ -311,7 +311,7 @@ enum verdict { SAME = 0, EXPLAINED, UNEXPLAINED };
 /* Why REF and GEN differ at pc, or NULL for an unexplained difference.
  * has_r/has_g: each found a row. */
 static const char *classify(const struct side *R, const uint64_t *bases, uint64_t pc, int has_r, const sfu_row *r,
-			    int has_g, const sfu_row *g, char *buf, size_t n)
+			    int has_g, const sfu_row *g, const char *fn, char *buf, size_t n)
 {
 	const char *why, *sec = section_of(&R->e, bases, pc);
 	if (has_r && !has_g) {
@@ -327,6 +327,8 @@ static const char *classify(const struct side *R, const uint64_t *bases, uint64_
 		if (g->flex && R->version < 3)
 			return "GNU as 2.40/2.44 (SFrame V1/V2) drop functions that need a FLEX FDE "
 			       "(2.44: \"skipping SFrame FDE; non-SP/FP register ...\")";
+		if (!g->flex && !strcmp(fn, "_start"))
+			return "glibc's crt1.o (_start) is not assembled with --gsframe: only sfu-gen describes it";
 		if (g->flex && (R->secs[0].abi == SFU_ABI_AARCH64_LE || R->secs[0].abi == SFU_ABI_AARCH64_BE))
 			return "GNU as 2.47 writes FLEX FDEs for x86_64 only; on aarch64 it drops the function "
 			       "(\"no SFrame FDE emitted; non-SP/FP register 9 / RA register 30\")";
@@ -562,14 +564,15 @@ int main(int argc, char **argv)
 					nsame++;
 				} else {
 					char why[400], rt[160] = "no row", gt[160] = "no row", fn[160];
-					const char *c = classify(&R, R.bases, pc, has_r, &r, has_g, &g, why, sizeof why);
 					uint64_t fstart = has_r ? r.func_start : g.func_start;
+					const char *c;
+					sfu_elf_sym_name(&syms, fstart, fn, sizeof fn);
+					c = classify(&R, R.bases, pc, has_r, &r, has_g, &g, fn, why, sizeof why);
 					diff_bytes += next - pc;
 					if (has_r)
 						row_text(rt, sizeof rt, &r);
 					if (has_g)
 						row_text(gt, sizeof gt, &g);
-					sfu_elf_sym_name(&syms, fstart, fn, sizeof fn);
 					/* One line per function and cause. */
 					if (fstart != lastfn_start || strcmp(lastwhy, c ? c : "UNEXPLAINED") != 0) {
 						if (c) {

@@ -234,8 +234,8 @@ for a in x86_64 aarch64 aarch64-pac aarch64_be; do
 	case $a in x86_64) ld=ld ;; aarch64_be) ld="aarch64-linux-gnu-ld -EB" ;; *) ld=aarch64-linux-gnu-ld ;; esac
 	objs="$d/start-asm.o.gen"
 	for n in frames bigframe longfunc many realign regs $([ $a = x86_64 ] || echo pauth); do objs="$objs $d/$n-O2.o.gen"; done
-	asm=$OUT/corpus/sid/${a%-pac}
-	objs="$objs $asm/cfi-asm.o.gen $asm/big-asm.o.gen $CORPUS/sid/${a%-pac}/nocfi-asm.o $CORPUS/sid/${a%-pac}/emptysf-asm.o"
+	# The assembly objects, as in corpus.mk's all-O2.elf (none for pac).
+	[ $a = aarch64-pac ] || objs="$objs $d/cfi-asm.o.gen $d/big-asm.o.gen $CORPUS/sid/$a/nocfi-asm.o $CORPUS/sid/$a/emptysf-asm.o"
 	# shellcheck disable=SC2086
 	if ! $TC run sid $ld -nostdlib -static -T test/conformance/corpus/image.ld -o "$d/merged-O2.elf" $objs >"$d/merged.log" 2>&1; then
 		say FAIL "ld-merge/sid/$a: ld failed: $(head -2 "$d/merged.log" | tr '\n' ' ')"
@@ -246,6 +246,26 @@ for a in x86_64 aarch64 aarch64-pac aarch64_be; do
 	grep -E '^(ok|FAIL) ' "$d/merged.out" | sed 's#^\(ok\|FAIL\) gen/#\1 #'
 	grep -q '^ok ' "$d/merged.out" || fails=$((fails + 1))
 	grep '^# diff' "$d/merged.out" | head -5
+done
+
+# ---- .plt.got: GNU ld 2.44/2.47 describe it wrongly, sfu-gen does not --------------------
+# A PIE calling getpid through .plt.got (test/gen/pltgot.c), linked by
+# each suite's ld with --gsframe objects: ld's .sframe says CFA = SP+16 at
+# the `jmp *GOT(%rip)` stub, its own .eh_frame SP+8, which sfu-gen follows;
+# gen-check classifies exactly that difference (and fails on any other).
+for s in trixie sid; do
+	p=$OUT/pltgot-$s
+	if ! $TC run $s gcc -O2 -fPIE -pie -Wa,--gsframe -o "$p" test/gen/pltgot.c >"$p.log" 2>&1; then
+		say FAIL "plt-got/$s: build failed: $(head -2 "$p.log" | tr '\n' ' ')"
+		continue
+	fi
+	"$GEN" -o "$p.gen" "$p" 2>"$p.genlog"
+	"$OUT/gen-check" "$p" "$p.gen" "plt-got/$s" "$p.genlog" >"$p.out" 2>&1
+	if grep -q '^ok ' "$p.out" && grep -q 'explained: GNU ld describes .plt.got stubs with CFA = SP+16' "$p.out"; then
+		say ok "plt-got/$s: ld's .sframe says CFA = SP+16 in .plt.got, sfu-gen's (from ld's .eh_frame) SP+8, as the code; every other address equal"
+	else
+		say FAIL "plt-got/$s: $(grep -E '^(FAIL|# diff)' "$p.out" | head -3 | tr '\n' ' ')"
+	fi
 done
 
 # ---- .debug_frame ------------------------------------------------------------------------------
