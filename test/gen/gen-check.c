@@ -105,25 +105,27 @@ static size_t npts, cappts;
 static struct span *spans;
 static size_t nspans, capspans;
 
+/* Room for one more element in a growing array. */
+static void *grow(void *p, size_t n, size_t *cap, size_t elt)
+{
+	if (n < *cap)
+		return p;
+	*cap = *cap ? *cap * 2 : 64;
+	p = realloc(p, *cap * elt);
+	if (!p)
+		die("out of memory", g_name);
+	return p;
+}
+
 static void add_pt(uint64_t a)
 {
-	if (npts == cappts) {
-		cappts = cappts ? cappts * 2 : 1024;
-		pts = realloc(pts, cappts * sizeof *pts);
-		if (!pts)
-			die("out of memory", g_name);
-	}
+	pts = grow(pts, npts, &cappts, sizeof *pts);
 	pts[npts++] = a;
 }
 
 static void add_span(uint64_t lo, uint64_t hi, int mask)
 {
-	if (nspans == capspans) {
-		capspans = capspans ? capspans * 2 : 256;
-		spans = realloc(spans, capspans * sizeof *spans);
-		if (!spans)
-			die("out of memory", g_name);
-	}
+	spans = grow(spans, nspans, &capspans, sizeof *spans);
 	spans[nspans].lo = lo;
 	spans[nspans].hi = hi;
 	spans[nspans].mask = mask;
@@ -268,12 +270,7 @@ static void load_omitted(const char *path)
 		unsigned long long a, n;
 		if (!p || !(q = strstr(p, " (0x")) || sscanf(q, " (0x%llx, %llu bytes)", &a, &n) != 2)
 			continue;
-		if (nomits == cap) {
-			cap = cap ? cap * 2 : 16;
-			omits = realloc(omits, cap * sizeof *omits);
-			if (!omits)
-				die("out of memory", g_name);
-		}
+		omits = grow(omits, nomits, &cap, sizeof *omits);
 		omits[nomits].lo = a;
 		omits[nomits].hi = a + n;
 		q = strstr(q, "bytes): ");
