@@ -13,7 +13,7 @@ V ?= 0
 Q := $(if $(filter 1,$(V)),,@)
 say = $(if $(filter 1,$(V))$(findstring s,$(firstword -$(MAKEFLAGS))),,@printf '  %-7s %s\n' '$(1)' '$(2)')
 
-.PHONY: help deps toolchains tools test run bench size fuzz clean
+.PHONY: help deps toolchains tools gen test run bench size fuzz clean
 
 help:
 	@echo "make run         boot both QEMU boards: panic and fault dumps, interrupt panic, timer summaries"
@@ -22,7 +22,8 @@ help:
 	@echo "make bench       speed per frame: sfu against frame pointers, libgcc, libunwind"
 	@echo "make size        code size and stack use of the core, against libgcc's unwinder"
 	@echo "make fuzz        run the libFuzzer harnesses for FUZZ_SECONDS each"
-	@echo "make tools       build tools/sfu-dump (host)"
+	@echo "make tools       build tools/sfu-dump and tools/sfu-gen (host)"
+	@echo "make gen         build tools/sfu-gen: .sframe from an ELF file's DWARF CFI"
 	@echo "make toolchains  build the trixie (V2) and sid (V3) toolchain chroots"
 	@echo "make clean       remove build/"
 	@echo "V=1 prints the build commands"
@@ -35,7 +36,14 @@ deps:
 toolchains: deps
 	@tools/toolchain.sh ensure trixie sid
 
-tools: $(BUILD)/sfu-dump
+tools: $(BUILD)/sfu-dump $(BUILD)/sfu-gen
+
+gen: $(BUILD)/sfu-gen
+
+$(BUILD)/sfu-gen: tools/sfu-gen.c tools/sfu_cfi.h tools/sfu_elf.h core/sfu_format.h
+	@mkdir -p $(BUILD)
+	$(call say,CC,$@)
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(SANITIZE) -o $@ tools/sfu-gen.c
 
 $(BUILD)/sfu-dump: tools/sfu-dump.c tools/sfu_elf.h $(CORE_HDRS)
 	@mkdir -p $(BUILD)
