@@ -11,7 +11,13 @@
 #   lds           the linker script, in its folder
 #   flags         for every C and assembly file of the image
 #   cflags        for every C file
-#   core-flags    for the one C file that includes the sfu core ($(EX_CORE))
+#   safe-flags    for every C file: what keeps the image's code within the
+#                 CPU state it runs in (-mgeneral-regs-only: FP is off;
+#                 -mstrict-align: the MMU is off)
+#   core-plain    1: the C file with the sfu core ($(EX_CORE)) is built
+#                 without safe-flags, as a kernel's might be: the core must
+#                 be safe by itself
+#   core-flags    for the one C file with the sfu core ($(EX_CORE))
 #   ldflags       for the link
 #   link          gnu (LD_<arch>, the default) or lld ($(LLD)); lld leaves
 #                 one .sframe per object, so the C gets -DEX_SFRAME_UNMERGED=1
@@ -24,7 +30,8 @@
 #   boots         names of the ways to boot the board, the first the default;
 #                 boot.<name> holds the boot.sh options of each
 #   trap, stub    the C trap handler and the vector code that calls it, as
-#                 traces name them
+#                 traces name them for a synchronous exception
+#   irqtrap, irqstub  the same for an interrupt
 #   variants      the board's image variants
 #
 # Images.  sfu-<board>.elf is the board's plain image; each variant V is
@@ -112,9 +119,9 @@ EX_LLDFLAGS := -nostdlib -static -z noexecstack --build-id=none -L $(EX_ROOT)/li
 # Reading the boards.
 
 EX_BOARDS := $(patsubst $(EX_DIR)/%/board.mk,%,$(wildcard $(EX_DIR)/*/board.mk))
-EX_VARS := arch srcs lds flags cflags core-flags ldflags link title \
-	qemu qemu-machine qemu-cpu qemu-args qemu-exit boots trap stub
-EX_ADDED := flags cflags core-flags ldflags qemu-args
+EX_VARS := arch srcs lds flags cflags safe-flags core-plain core-flags ldflags link title \
+	qemu qemu-machine qemu-cpu qemu-args qemu-exit boots trap stub irqtrap irqstub
+EX_ADDED := flags cflags safe-flags core-flags ldflags qemu-args
 EX_IMAGES :=
 
 # ex_get VARIANT,VAR: VAR of the variant's image (VARIANT empty: the plain one).
@@ -167,6 +174,7 @@ ex_flags = $(EX.$(1).flags) -DEX_VARIANT='"$(EX.$(1).title)"' \
 ex_cc = cd $(EX_ROOT) && $(CC_$(EX.$(1).arch)) $(EX_CFLAGS) $(call ex_flags,$(1)) \
 	$(if $(filter $(<F),$(EX_NOFP)),-fomit-frame-pointer,-fno-omit-frame-pointer) $(EX_FLAGS_$(<F)) \
 	-I $(EX_DIR)/common -I $(EX_ROOT)/port/$(EX.$(1).arch) -I $(EX_ROOT)/core $(EX.$(1).cflags) \
+	$(if $(and $(filter $(<F),$(EX_CORE)),$(filter 1,$(EX.$(1).core-plain))),,$(EX.$(1).safe-flags)) \
 	$(if $(filter $(<F),$(EX_CORE)),$(EX.$(1).core-flags)) -DEX_BOARD='"$(EX.$(1).board)"' -c $< -o $@
 
 # ex_link IMAGE: the linker command, without inputs and output.
@@ -174,7 +182,8 @@ ex_link = cd $(EX_ROOT) && $(if $(filter lld,$(EX.$(1).link)),$(LLD) $(EX_LLDFLA
 	$(EX_LDFLAGS)) $(EX.$(1).ldflags) -T $(EX_DIR)/$(EX.$(1).board)/$(EX.$(1).lds)
 
 # ex_env IMAGE: image.env, the image's description for boot.sh and the tests.
-EX_ENV_VARS := board variant arch link pac qemu qemu-machine qemu-cpu qemu-args qemu-exit trap stub
+EX_ENV_VARS := board variant arch link pac qemu qemu-machine qemu-cpu qemu-args qemu-exit trap stub \
+	irqtrap irqstub
 ex_env = $(ex_hash) Made by examples/build.mk from examples/$(EX.$(1).board)/board.mk; do not edit.$(ex_nl)$(subst \
 	$(ex_nl) ,$(ex_nl),ex_image=$(1)$(ex_nl)$(foreach x,$(EX_ENV_VARS),ex_$(subst -,_,$(x))=$(call \
 	ex_sq,$(EX.$(1).$(x)))$(ex_nl))ex_boots=$(call ex_sq,$(foreach n,$(EX.$(1).boots),$(strip $(n) $(EX.$(1).boot.$(n)))$(ex_nl))))

@@ -8,8 +8,9 @@
 # the panic dump of each board (full serial output for the first, from the
 # scenario on for the rest), a fault dump of each board (the walk crosses
 # the exception's trap frame), the timer summary of each board (every one of
-# >= 2000 ticks unwound), the pac-ret build's panic, and one dump passed
-# through tools/sfu-symbolize.  Boots through boot.sh (its environment:
+# >= 2000 ticks unwound), the pac-ret build's panic, the kernel-style vector
+# code of both boards, the MMU-off image, and one dump passed through
+# tools/sfu-symbolize.  Boots through boot.sh (its environment:
 # EX_QEMU_<board>, EX_TIMEOUT).  Exits 1 if a boot did not end with its
 # scenario's status.
 set -u
@@ -46,6 +47,9 @@ show aarch64-virt irqpanic "panic() inside the timer interrupt handler" dump
 show aarch64-virt timer "2500 timer ticks, the interrupted code unwound on every one" timer
 show x86_64-pc timer "the same on x86_64" timer
 show aarch64-virt-pac panic "pac-ret build on -cpu max: signed return addresses, the same trace" dump
+show x86_64-pc-kernel null "a kernel's own IDT stubs (its register order, a call per vector), described to sfu, not rewritten" dump
+show aarch64-virt-kernel irqpanic "a kernel's own EL1 vectors (pt_regs, a bl per entry), panic in the timer interrupt" dump
+show aarch64-virt-mmuoff null "MMU and FP/SIMD off, sfu built without -mgeneral-regs-only -mstrict-align" dump
 
 printf '\n=== the aarch64 fault dump with file:line (tools/sfu-symbolize IMAGE LOG)\n'
 if command -v aarch64-linux-gnu-addr2line >/dev/null 2>&1; then

@@ -7,6 +7,7 @@
  * PL011 0x09000000, RAM from 0x40000000.
  */
 #include "ex.h"
+#include "board.h"
 
 #define UART_BASE 0x09000000u
 #define GICD_BASE 0x08000000u
@@ -42,14 +43,6 @@
 
 /* PSCI SYSTEM_OFF (DEN 0022), the exit of last resort. */
 #define PSCI_SYSTEM_OFF 0x84000008u
-
-/* The vector code (vectors.S) saves struct sfu_aarch64_trap_frame and
- * calls a64_trap from one call site, labelled sfu_aarch64_trap_ret: that
- * is all the port needs to know to walk out of a handler. */
-extern char sfu_aarch64_trap_ret[];
-static const void *const trap_sites[] = { sfu_aarch64_trap_ret };
-const struct sfu_trap_layout ex_trap_layouts[] = { SFU_AARCH64_TRAP_LAYOUT(trap_sites) };
-const size_t ex_trap_nlayouts = 1;
 
 /* Set by head.S. */
 uint64_t board_boot_el;
@@ -173,9 +166,7 @@ void board_timer_stop(void)
 }
 
 /* Not static and never inlined: it is a frame of every tick's trace. */
-void handle_irq(struct sfu_aarch64_trap_frame *tf);
-
-EX_NOINLINE void handle_irq(struct sfu_aarch64_trap_frame *tf)
+EX_NOINLINE void handle_irq(const sfu_regs *interrupted)
 {
     uint32_t iar = r32(GICC_BASE + GICC_IAR);
     uint32_t id = iar & 0x3ffu;
@@ -183,10 +174,7 @@ EX_NOINLINE void handle_irq(struct sfu_aarch64_trap_frame *tf)
     if (id >= GIC_SPURIOUS)
         return; /* spurious: no EOI (GICv2 spec, "Spurious interrupts") */
     if (id == TIMER_INTID) {
-        sfu_regs r;
-
-        sfu_port_trap_regs(&ex_trap_layouts[0], (uint64_t)(uintptr_t)tf, &r);
-        ex_tick(&r);
+        ex_tick(interrupted);
         /* Re-arm after the tick: TVAL counts from now, so the interrupted
          * code always gets a full interval, however long ex_tick takes
          * (a backtrace per tick under -singlestep takes longer than
@@ -239,46 +227,34 @@ static bool far_valid(uint32_t ec, uint64_t esr)
     }
 }
 
-void a64_trap(struct sfu_aarch64_trap_frame *tf, unsigned kind);
+/* HLT #0xF000 without -semihosting is undefined: remember that, so the
+ * caller skips it and board_exit falls back to PSCI. */
+bool a64_semihosting_trap(uint64_t esr, uint64_t elr)
+{
+    if (((esr >> 26) & 0x3fu) != 0x00 || *(const volatile uint32_t *)(uintptr_t)elr != HLT_F000)
+        return false;
+    semihosting_off = true;
+    return true;
+}
 
-void a64_trap(struct sfu_aarch64_trap_frame *tf, unsigned kind)
+void a64_describe(struct ex_fault *f, uint64_t esr, uint64_t far, unsigned kind)
 {
     unsigned group = kind >> 2, type = kind & 3u;
-    uint32_t ec = (uint32_t)(tf->esr >> 26) & 0x3fu;
-    struct ex_fault f;
+    uint32_t ec = (uint32_t)(esr >> 26) & 0x3fu;
 
-    if (group <= 1 && type == 1) {
-        handle_irq(tf);
-        return;
-    }
-    /* HLT #0xF000 without -semihosting is undefined: remember that,
-     * skip it and let the caller fall back. */
-    if (type == 0 && ec == 0x00 && *(const volatile uint32_t *)(uintptr_t)tf->elr == HLT_F000) {
-        semihosting_off = true;
-        tf->x[0] = (uint64_t)-1;
-        tf->elr += 4;
-        return;
-    }
-
-    f.what = "?";
-    if (group >= 2) {
-        f.what = "exception from a lower EL (no EL0 code exists)";
-    } else if (type == 0) {
-        f.what = ec_name(ec);
-    } else if (type == 2) {
-        f.what = "FIQ (unexpected)";
-    } else {
-        f.what = "SError";
-    }
-    sfu_port_trap_regs(&ex_trap_layouts[0], (uint64_t)(uintptr_t)tf, &f.regs);
-    f.code = tf->esr;
-    f.addr = tf->far;
-    f.addr_valid = type == 0 && far_valid(ec, tf->esr);
+    if (group >= 2)
+        f->what = "exception from a lower EL (no EL0 code exists)";
+    else if (type == 0)
+        f->what = ec_name(ec);
+    else if (type == 2)
+        f->what = "FIQ (unexpected)";
+    else
+        f->what = "SError";
+    f->code = esr;
+    f->addr = far;
+    f->addr_valid = type == 0 && far_valid(ec, esr);
     if (group == 1)
         ex_printf("\n(taken on SP_EL1: the fault is in boot code or in a handler)\n");
-    if (group >= 2)
-        board_exit(EX_BUG);
-    ex_fault(&f);
 }
 
 /* -------------------------------------------------------------------------

@@ -4,12 +4,14 @@
 # examples/build.mk reads it; what each variable means is listed there.
 
 arch := aarch64
-srcs := head.S vectors.S board.c
+srcs := head.S vectors.S trap.c board.c
 lds := link.ld
-# No FP/SIMD registers (the vectors do not save them), no out-of-line
-# atomics helpers (no libgcc), no branch protection whatever the
-# compiler's default (the pac variant turns it on).
-flags := -mgeneral-regs-only -mno-outline-atomics -mbranch-protection=none
+# No out-of-line atomics helpers (no libgcc), no branch protection
+# whatever the compiler's default (the pac variant turns it on).
+flags := -mno-outline-atomics -mbranch-protection=none
+# No FP/SIMD registers: FP is off (head.S, CPACR_EL1.FPEN = 0) and the
+# vectors do not save them.
+safe-flags := -mgeneral-regs-only
 # The sfu core reads this board's ABI only (every file, for the same structs).
 cflags := -DSFU_AMD64=0 -DSFU_S390X=0
 
@@ -34,9 +36,29 @@ boot.el2 := -M virt,gic-version=2,virtualization=on
 # them (test/firmware/expected.txt's @trap and @stub).
 trap := a64_trap
 stub := trap_common
+irqtrap := a64_trap
+irqstub := trap_common
 
-variants := pac lld
+variants := pac lld kernel nofp mmuoff
 pac.flags := -mbranch-protection=pac-ret
 pac.title := pac-ret build
 lld.link := lld
 lld.title := linked by lld
+# The vector code written the way kernels commonly write it (its own
+# pt_regs, a bl per vector entry), described to sfu by kernel-trap.c only.
+kernel.srcs := head.S kernel-entry.S kernel-trap.c board.c
+kernel.title := kernel-style exception entry
+kernel.trap := el1_sync_handler
+kernel.stub := el1t_sync
+kernel.irqtrap := el1_irq_handler
+kernel.irqstub := el1t_irq
+# The sfu file built without -mgeneral-regs-only, FP off as always.
+nofp.core-plain := 1
+nofp.title := FP/SIMD off, sfu built without -mgeneral-regs-only
+# The MMU off (all of memory Device-nGnRnE: unaligned accesses fault, and
+# address 0 is flash, so the null load and the bad SP use addresses with
+# nothing behind them); everything but the sfu file built -mstrict-align.
+mmuoff.flags := -DEX_MMU_OFF=1 -DEX_NULL_ADDR=0x50000000 -DEX_BAD_SP=0x50001000
+mmuoff.safe-flags := -mstrict-align
+mmuoff.core-plain := 1
+mmuoff.title := MMU and FP/SIMD off, sfu built without -mgeneral-regs-only -mstrict-align

@@ -116,7 +116,21 @@ at_el1:
     ldr x0, =board_boot_el
     str x19, [x0]
 
+    /* FP/SIMD stays off (CPACR_EL1.FPEN = 0: any FP or SIMD instruction
+     * traps), as in a kernel that has not enabled it yet: the vector code
+     * saves no FP registers, and the crash path must not need them. */
+    msr cpacr_el1, xzr
+#if EX_MMU_OFF
+    /* The MMU stays off: every data access is Device-nGnRnE, where an
+     * unaligned access faults (ARM ARM, "Alignment of data accesses"),
+     * and address 0 is flash.  Only the SP alignment check is turned on. */
+    mrs x0, sctlr_el1
+    orr x0, x0, #(SCTLR_SA | SCTLR_SA0)
+    msr sctlr_el1, x0
+    isb
+#else
     bl mmu_on
+#endif
     bl pac_on
 
     /* From here on: EL1t, SP_EL0.  x29 = x30 = 0 marks the outermost

@@ -110,6 +110,22 @@ struct ex_fault {
 };
 EX_NORETURN void ex_fault(const struct ex_fault *f);
 
+/* Probes (the hello scenario): an instruction expected to fault.  While
+ * ex_probe_resume is nonzero, the trap code does not report the next
+ * synchronous exception: ex_probe_take records its syndrome (ESR_EL1, or
+ * the x86 vector) in ex_probe_code, disarms, and resumes at the address
+ * (ex_port.h's EX_PROBE_* arm it with the address after the instruction). */
+extern volatile uint64_t ex_probe_resume, ex_probe_code;
+static inline bool ex_probe_take(uint64_t code, uint64_t *pc)
+{
+    if (ex_probe_resume == 0)
+        return false;
+    ex_probe_code = code;
+    *pc = ex_probe_resume;
+    ex_probe_resume = 0;
+    return true;
+}
+
 /* Timer tick from the board's IRQ handler, with the interrupted context. */
 void ex_tick(const sfu_regs *interrupted);
 

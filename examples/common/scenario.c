@@ -132,6 +132,7 @@ static void banner(const char *cmdline)
  * hello: self-checks of the port on real hardware state.
  */
 static unsigned checks_failed;
+volatile uint64_t ex_probe_resume, ex_probe_code;
 
 static void check(const char *name, bool ok)
 {
@@ -174,6 +175,24 @@ static EX_NOINLINE void scen_hello(void)
     check("trap: ordinary pc is no call site", sfu_port_trap_find(ctx, r.pc, r.sp, &l) == 0);
     for (i = 0; i < ex_trap_nlayouts; i++)
         check("trap: layout checks out", sfu_port_layout_check(&ex_trap_layouts[i]) == 0);
+    /* FP/SIMD is off on both boards (the vector code saves no FP
+     * registers): the crash path must not need it. */
+    ex_probe_code = UINT64_MAX;
+    EX_PROBE_FP();
+#if defined(__aarch64__)
+    check("fp/simd off: FP instruction traps", ((ex_probe_code >> 26) & 0x3fu) == 0x07);
+#else
+    check("sse off: SSE instruction traps", ex_probe_code == 6);
+#endif
+#if EX_MMU_OFF
+    /* Not a check: QEMU before 10 does not model alignment faults on
+     * Device memory; the test suite knows which QEMU it ran. */
+    ex_probe_code = UINT64_MAX;
+    EX_PROBE_UNALIGNED((const volatile void *)((const volatile char *)&word + 1));
+    ex_printf("hello: unaligned load from Device memory: %s (ESR 0x%llx)\n",
+              ex_probe_code == UINT64_MAX ? "no fault" : "alignment fault",
+              (unsigned long long)(ex_probe_code == UINT64_MAX ? 0 : ex_probe_code));
+#endif
     ex_printf("hello: %u check(s) failed\n", checks_failed);
     board_exit(checks_failed ? EX_FAIL : EX_PASS);
 }

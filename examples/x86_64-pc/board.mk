@@ -4,11 +4,14 @@
 # examples/build.mk reads it; what each variable means is listed there.
 
 arch := x86_64
-srcs := head.S isr.S board.c
+srcs := head.S isr.S trap.c board.c
 lds := link.ld
-# No red zone (interrupts push below RSP), no SSE, addresses below 2 GiB,
-# no CET end-branch instructions.
-flags := -m64 -mno-red-zone -mgeneral-regs-only -mcmodel=small -fcf-protection=none
+# No red zone (interrupts push below RSP), addresses below 2 GiB, no CET
+# end-branch instructions.
+flags := -m64 -mno-red-zone -mcmodel=small -fcf-protection=none
+# No SSE/x87 registers: CR4.OSFXSR is never set (SSE instructions raise
+# #UD) and the stubs do not save them.
+safe-flags := -mgeneral-regs-only
 # The sfu core reads this board's ABI only (every file, for the same structs).
 cflags := -DSFU_AARCH64=0 -DSFU_S390X=0
 # QEMU's multiboot loader takes the file flat: one PT_LOAD at 4 KiB pages.
@@ -33,7 +36,21 @@ boot.q35 := -M q35
 # name them (test/firmware/expected.txt's @trap and @stub).
 trap := x86_trap
 stub := isr_common
+irqtrap := x86_trap
+irqstub := isr_common
 
-variants := lld
+variants := lld kernel nofp
 lld.link := lld
 lld.title := linked by lld
+# The IDT stubs written the way small kernels commonly write them (their
+# own register order, a call per vector), described to sfu by
+# kernel-trap.c only.
+kernel.srcs := head.S kernel-isr.S kernel-trap.c board.c
+kernel.title := kernel-style interrupt stubs
+kernel.trap := interrupt_handler
+kernel.stub := isr_stubs
+kernel.irqtrap := interrupt_handler
+kernel.irqstub := isr_stubs
+# The sfu file built without -mgeneral-regs-only, SSE off as always.
+nofp.core-plain := 1
+nofp.title := SSE off, sfu built without -mgeneral-regs-only
