@@ -95,7 +95,7 @@ EX_CFLAGS := -std=gnu11 $(EX_OPT) -ffreestanding -nostdlib -fno-builtin \
 EX_ASFLAGS := -Wa,--gsframe -MMD -MP
 
 # The common sources, in common/.
-EX_SRCS := print.c mem.c scenario.c panic.c dump.c unwind.c chain_fp.c \
+EX_SRCS := print.c mem.c scenario.c panic.c dump.c unwind.c recipe.c chain_fp.c \
 	chain_nofp.c chain_big.c leaf.c corrupt.c workload.c workload_nofp.c
 # The one file with the sfu core's implementation (gets core-flags).
 EX_CORE := unwind.c
@@ -168,12 +168,12 @@ ex_hash := \#
 
 # ex_flags IMAGE: flags of every object of the image.
 ex_flags = $(EX.$(1).flags) -DEX_VARIANT='"$(EX.$(1).title)"' \
-	$(if $(filter lld,$(EX.$(1).link)),-DEX_SFRAME_UNMERGED=1)
+	$(if $(filter lld,$(EX.$(1).link)),-DEX_SFRAME_UNMERGED=1 -DSFRAME_OPTS=SFU_OPT_START_PCREL)
 
 # ex_cc IMAGE: compile the C file $< into $@.
 ex_cc = cd $(EX_ROOT) && $(CC_$(EX.$(1).arch)) $(EX_CFLAGS) $(call ex_flags,$(1)) \
 	$(if $(filter $(<F),$(EX_NOFP)),-fomit-frame-pointer,-fno-omit-frame-pointer) $(EX_FLAGS_$(<F)) \
-	-I $(EX_DIR)/common -I $(EX_ROOT)/port/$(EX.$(1).arch) -I $(EX_ROOT)/core $(EX.$(1).cflags) \
+	-I $(EX_DIR)/common -I $(EX_ROOT)/port/$(EX.$(1).arch) -I $(EX_ROOT)/port -I $(EX_ROOT)/core $(EX.$(1).cflags) \
 	$(if $(and $(filter $(<F),$(EX_CORE)),$(filter 1,$(EX.$(1).core-plain))),,$(EX.$(1).safe-flags)) \
 	$(if $(filter $(<F),$(EX_CORE)),$(EX.$(1).core-flags)) -DEX_BOARD='"$(EX.$(1).board)"' -c $< -o $@
 

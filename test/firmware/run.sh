@@ -157,6 +157,28 @@ expect() {
 	END { if (line != "") print line }' "$expected"
 }
 
+# The text sfu_strerror gives for an error code's name (core/sfu.h).
+err_text() {
+	sed -n "s/^.*X($1, [0-9]*, \"\\(.*\\)\").*$/\\1/p" core/sfu.h
+}
+
+# From a serial log: "STOP|FRAMES" of the recipe's dump (addresses only,
+# as a kernel prints them), named by tools/sfu-symbolize from the image's
+# debug info; STOP is the stop text.
+recipe_dump_of() { # IMAGE LOG
+	tools/sfu-symbolize "$1" "$2" 2>&1 | awk '
+	/^  #[0-9]+ 0x[0-9a-fA-F]+/ {
+		f = $0
+		sub(/.*  at /, "", f)
+		sub(/ .*/, "", f)
+		if ($0 ~ /\(interrupted\)  at /) f = f "(interrupted)"
+		seq = seq (seq == "" ? "" : " ") f
+		next
+	}
+	/^backtrace: [0-9]+ frames?, stopped: / { stop = $0; sub(/.*stopped: /, "", stop) }
+	END { print stop "|" seq }'
+}
+
 # From a serial log: "STOP|FRAMES" of the last dump in it.
 dump_of() {
 	tr -d '\r' <"$1" | awk '
@@ -236,6 +258,18 @@ run_case() {
 	esac
 	if [ "$ex_pac" = 1 ] && ! grep -q 'SCTLR_EL1.EnIA set' "$log"; then
 		echo "FAIL $name: pointer authentication was not enabled on -cpu max; log $log" >"$res"
+		return
+	fi
+	if [ "$scen" = recipe ]; then
+		# The README's code prints addresses only: named on the host.
+		IFS='|' read -r gstop gframes <<<"$(recipe_dump_of "$img" "$log")"
+		if [ "$gstop" != "$(err_text "$stop")" ]; then
+			echo "FAIL $name: stopped with '${gstop:-no dump line}', expected '$(err_text "$stop")'; log $log" >"$res"
+		elif [ "$gframes" != "$frames" ]; then
+			echo "FAIL $name: frames [$gframes], expected [$frames]; log $log" >"$res"
+		else
+			echo "ok $name" >"$res"
+		fi
 		return
 	fi
 	if [ "$stop" != - ]; then
@@ -384,6 +418,29 @@ for suite in $suites; do
 	fi
 done
 wait
+flush
+
+# ---------------------------------------------------------------------------
+# The README's recipe is the code the recipe scenario ran: every code block
+# after a "<!-- recipe: FILE -->" line of README.md is a verbatim excerpt of
+# FILE.
+python3 - <<'PY' | while IFS= read -r line; do emit "$line"; done
+import re
+readme = open("README.md").read()
+blocks = re.findall(r"<!-- recipe: (\S+) -->\n```c\n(.*?)\n```", readme, re.S)
+if not blocks:
+    print("FAIL firmware/readme-recipe: README.md has no recipe blocks")
+for path, code in blocks:
+    try:
+        text = open(path).read()
+    except OSError as e:
+        print("FAIL firmware/readme-recipe/%s: %s" % (path, e))
+        continue
+    if code in text:
+        print("ok firmware/readme-recipe/%s: the README's %d lines are the file's" % (path, code.count("\n") + 1))
+    else:
+        print("FAIL firmware/readme-recipe/%s: the README's block is not in the file" % path)
+PY
 flush
 
 # ---------------------------------------------------------------------------
