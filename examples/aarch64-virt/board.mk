@@ -47,6 +47,9 @@ lld.title := linked by lld
 # The vector code written the way kernels commonly write it (its own
 # pt_regs, a bl per vector entry), described to sfu by kernel-trap.c only.
 kernel.srcs := head.S kernel-entry.S kernel-trap.c board.c
+# ... and the sfu file built with the kernel's flags, not sfu's (no
+# -mgeneral-regs-only): FP/SIMD is off, as on every image.
+kernel.core-plain := 1
 kernel.title := kernel-style exception entry
 kernel.trap := el1_sync_handler
 kernel.stub := el1t_sync

@@ -37,8 +37,11 @@ void backtrace_here(uint64_t lo, uint64_t hi)
     SFU_PORT_CAPTURE(&regs);
     err = sfu_section_split(secs, 64, &nsecs, __sframe_start, (size_t)(__sframe_end - __sframe_start),
                             (uintptr_t)__sframe_start, SFRAME_OPTS);
-    if (err == SFU_OK)
-        err = sfu_backtrace(secs, nsecs, &port, &regs, f, 32, &n);
+    if (err != SFU_OK) {
+        ex_printf("backtrace: .sframe: %s\n", sfu_strerror(err)); /* SFU_E_FULL: more than 64 */
+        return;
+    }
+    err = sfu_backtrace(secs, nsecs, &port, &regs, f, 32, &n);
     for (i = 0; i < n; i++)
         ex_printf("  #%u 0x%llx%s\n", (unsigned)i, (unsigned long long)f[i].pc,
                   (f[i].flags & SFU_FRAME_USER) ? " (user)" : i && (f[i].flags & SFU_FRAME_EXACT) ? " (interrupted)" : "");

@@ -46,6 +46,9 @@ lld.title := linked by lld
 # own register order, a call per vector), described to sfu by
 # kernel-trap.c only.
 kernel.srcs := head.S kernel-isr.S kernel-trap.c board.c
+# ... and the sfu file built with the kernel's flags, not sfu's (no
+# -mgeneral-regs-only): FP/SIMD is off, as on every image.
+kernel.core-plain := 1
 kernel.title := kernel-style interrupt stubs
 kernel.trap := interrupt_handler
 kernel.stub := isr_stubs
