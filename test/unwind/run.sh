@@ -10,7 +10,7 @@
 # via tools/toolchain.sh), runs the x86_64 programs where their libc is (the
 # chroot) and the static aarch64 programs under qemu-aarch64 on the host.
 #
-# Knobs (environment): UNWIND_SUITES (default "bookworm trixie sid"),
+# Knobs (environment): UNWIND_SUITES (default "bookworm trixie sid clang"),
 # UNWIND_SAMPLES (timer samples per program, default 5000), UNWIND_JOBS
 # (parallel runs, default 2).
 set -u

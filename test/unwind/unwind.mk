@@ -14,7 +14,8 @@ SUITE ?= bookworm
 OUT := build/unwind/$(SUITE)
 SRC := test/unwind
 SHAPES := sh_shapes sh_fp sh_nofp sh_noret sh_realign
-HDRS := $(SRC)/ut.h core/sfu.h core/sfu_format.h port/host/sfu_port_host.h
+HARNESS := ut_main ut_walk ut_where ut_verdict ut_signal ut_sync ut_async
+HDRS := $(SRC)/ut.h $(SRC)/ut_harness.h core/sfu.h core/sfu_format.h port/host/sfu_port_host.h
 
 CONFIGS := x86_64-O0 x86_64-O2 aarch64-O0 aarch64-O2 aarch64-O2pac
 
@@ -42,7 +43,8 @@ FLAGS_sh_fp := -fno-omit-frame-pointer
 FLAGS_sh_nofp := -fomit-frame-pointer
 FLAGS_sh_noret := -falign-functions=1 $(if $(filter clang,$(SUITE)),,-fno-toplevel-reorder)
 FLAGS_sh_realign_x86_64 := -mstackrealign
-FLAGS_harness_bookworm_x86_64 := -DUT_LIBUNWIND=1
+# libunwind as a second reference: every harness file sees UT_LIBUNWIND.
+$(foreach h,$(HARNESS),$(eval FLAGS_$(h)_bookworm_x86_64 := -DUT_LIBUNWIND=1))
 
 LIBS_x86_64 := -Wl,--push-state,--no-as-needed -lgcc_s -Wl,--pop-state
 LIBS_bookworm_x86_64 := $(LIBS_x86_64) -lunwind
@@ -54,7 +56,7 @@ $(OUT)/$(1)/%.o: $(SRC)/%.c $(HDRS) $(SRC)/unwind.mk
 	$(call ccompile,$(1)) $(call optflags,$(1)) $(BASE) $$(FLAGS_$$*) $$(FLAGS_$$*_$(call arch,$(1))) \
 		$$(FLAGS_$$*_$(SUITE)_$(call arch,$(1))) -c $$< -o $$@
 
-$(OUT)/$(1)/unwind: $(foreach o,harness $(SHAPES),$(OUT)/$(1)/$(o).o)
+$(OUT)/$(1)/unwind: $(foreach o,$(HARNESS) $(SHAPES),$(OUT)/$(1)/$(o).o)
 	$(call cc,$(1)) -o $$@ $$^ $$(or $$(LIBS_$(SUITE)_$(call arch,$(1))),$$(LIBS_$(call arch,$(1))))
 endef
 $(foreach c,$(CONFIGS),$(eval $(call config,$(c))))
