@@ -95,14 +95,14 @@ int ut_own(const ut_sym *s);
 	X(UT_C_PLT, 1, 0, "PLT section without SFrame FDE:")                                                    \
 	X(UT_C_GAS_SKIP, 1, 0, "gas skips DRAP/realigned CFI (no FDE before V3):")                              \
 	X(UT_C_STALE_FP, 1, 0,                                                                                  \
-	  "stale FP rule after leave in gcc's DRAP epilogue CFI, sfu reads FP eagerly and stops "               \
-	  "(libgcc reads it lazily, never):")                                                                   \
+	  "stale FP rule after leave in gcc's DRAP epilogue CFI, a rule that needs the FP meets the "           \
+	  "refused read (libgcc never reads it):")                                                              \
 	X(UT_C_STALE_FP2, 1, 0,                                                                                 \
 	  "stale FP rule after leave in gcc's DRAP epilogue CFI, sfu and libgcc both follow it "                \
 	  "and skip the caller:")                                                                               \
 	X(UT_C_UNSAFE, 1, 0,                                                                                    \
 	  "caller frame whose FLEX rule needs a register other than SP/FP (valid only in the "                  \
-	  "topmost frame: sfu stops, DESIGN.md):")                                                              \
+	  "topmost frame, where every register is known: sfu stops there):")                                    \
 	X(UT_C_LONGJMP, 1, 0,                                                                                   \
 	  "glibc's aarch64 __longjmp CFI (CFA = x0, the jmp_buf) crashes libgcc, "                              \
 	  "not compared:")                                                                                      \
