@@ -99,6 +99,45 @@ EX_NORETURN void board_exit(int status)
         __asm__ volatile("cli; hlt");
 }
 
+/* Warm reset: the reset control register at 0xCF9 (PIIX3 and ICH9 both
+ * have it: 0x02 then 0x06, a hard reset), else the 8042 keyboard
+ * controller's reset line (command 0xFE), else a triple fault.  RAM keeps
+ * its contents; SeaBIOS and the multiboot loader run again. */
+EX_NORETURN void board_reset(void)
+{
+    unsigned i;
+
+    outb(0xcf9, 0x02);
+    outb(0xcf9, 0x06);
+    for (i = 0; i < 100000 && (inb(0x64) & 0x02); i++)
+        ;
+    outb(0x64, 0xfe);
+    ex_printf("board_reset: no reset; triple-faulting\n");
+    {
+        static const struct {
+            uint16_t limit;
+            uint64_t base;
+        } __attribute__((packed)) empty = { 0, 0 };
+
+        __asm__ volatile("lidt %0\n\tint3" : : "m"(empty));
+    }
+    for (;;)
+        __asm__ volatile("cli; hlt");
+}
+
+/* Stack guards: head.S maps the first 2 MiB in 4 KiB pages (x86_pt);
+ * clearing a page's entry makes any access to it a #PF. */
+extern uint64_t x86_pt[512];
+
+const char *board_guard(uint64_t addr)
+{
+    if ((addr & 0xfffu) != 0 || addr == 0 || addr >= 512u * 4096u)
+        return NULL;
+    x86_pt[addr >> 12] = 0;
+    __asm__ volatile("invlpg (%0)" : : "r"((uintptr_t)addr) : "memory");
+    return "unmapped page";
+}
+
 const char *board_cmdline(void)
 {
     static char buf[256];
@@ -269,6 +308,8 @@ EX_NOINLINE void handle_irq(unsigned irq, const sfu_regs *interrupted)
     if (irq >= 8)
         outb(PIC2_CMD, PIC_EOI);
     outb(PIC1_CMD, PIC_EOI);
+    /* Acknowledged: the scheduler may switch threads now (sched.c). */
+    ex_preempt();
 }
 
 /* -------------------------------------------------------------------------
