@@ -21,4 +21,31 @@ for cc in gcc clang; do
 		"$out/$t-$cc" | sed "s/^\(ok\|FAIL\) /\1 [$cc] /" || rc=1
 	done
 done
+# tools/sfu-crash reads records out of a memory image (made by test_port
+# with the port's own writer): the valid one with its frames, the
+# half-written one as corrupt and never as a trace.
+if make -s --no-print-directory BUILD=build build/sfu-crash >"$out/sfu-crash-build.log" 2>&1 &&
+	[ -x build/unit/test_port-gcc ] && build/unit/test_port-gcc "$out/crash.bin"; then
+	got=$(build/sfu-crash "$out/crash.bin")
+	st=$?
+	if [ $st = 1 ] && grep -q '^record at +0x40: valid$' <<<"$got" &&
+		grep -q '^crash: boot 5, fault "data abort (EC 0x25)" at pc 0x40201234$' <<<"$got" &&
+		grep -q '^  #3 0x40200035 (interrupted)$' <<<"$got" && grep -q '^  #2 0x40200025 (exception)$' <<<"$got" &&
+		grep -q '^backtrace: 12 frames, stopped: outermost frame reached (SFU_END)$' <<<"$got" &&
+		grep -q '^record at +0x800: corrupt (checksum mismatch): not a trace$' <<<"$got" &&
+		[ "$(grep -c '^  #' <<<"$got")" = 12 ]; then
+		echo "ok unit sfu-crash: a memory image's valid record decoded, the half-written one reported corrupt"
+	else
+		echo "FAIL unit sfu-crash: exit $st, output:"; echo "$got" | head -30; rc=1
+	fi
+	got=$(build/sfu-crash --at 0x800 "$out/crash.bin")
+	st=$?
+	if [ $st = 1 ] && ! grep -q '^  #' <<<"$got"; then
+		echo "ok unit sfu-crash --at: a half-written record alone exits 1, no frame printed"
+	else
+		echo "FAIL unit sfu-crash --at: exit $st: $got"; rc=1
+	fi
+else
+	echo "FAIL unit sfu-crash: build or memory image failed (log $out/sfu-crash-build.log)"; rc=1
+fi
 exit $rc

@@ -372,8 +372,26 @@ static void test_crash(void)
 	end("crash record: unknown version or frame count refused; cleared is EMPTY");
 }
 
-int main(void)
+/* test_port FILE: a 4 KiB memory image for tools/sfu-crash, with a valid
+ * record at 0x40 and, at 0x800, one whose write stopped half-way. */
+static int write_dump(const char *path)
 {
+	static uint8_t img[4096];
+	struct sfu_crash c;
+	FILE *f;
+	sample(&c, 5);
+	sfu_crash_write(&c, img + 0x40, sizeof img - 0x40);
+	sfu_crash_write_upto(&c, img + 0x800, sizeof img - 0x800, SFU_CRASH_SIZE / 2);
+	f = fopen(path, "wb");
+	if (!f || fwrite(img, 1, sizeof img, f) != sizeof img)
+		return 1;
+	return fclose(f) != 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 2)
+		return write_dump(argv[1]);
 	test_switch_check();
 	test_thread_init();
 	test_switch_walk();
