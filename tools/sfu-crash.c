@@ -68,7 +68,7 @@ static int show(const uint8_t *p, size_t size, const char *where)
 	for (i = 0; i < c.nframes; i++) {
 		sfu_crash_frame(&c, i, &f);
 		sfu_crash_frame(&c, i + 1, &next);
-		printf("  #%u 0x%llx%s\n", i, (unsigned long long)f.pc,
+		printf("  #%u 0x%016llx%s\n", i, (unsigned long long)f.pc,
 		       (f.flags & SFU_FRAME_USER)                        ? " (user)"
 		       : i > 0 && (f.flags & SFU_FRAME_EXACT)            ? " (interrupted)"
 		       : i + 1 < c.nframes && next.how == SFU_HOW_TRAP ? " (exception)"

@@ -150,6 +150,18 @@ at_el1:
  * normal-memory blocks, except the image's block (0x40200000, 2 MiB),
  * which a level-3 table maps in 4 KiB pages, so board_guard can unmap the
  * guard page below a thread's stack (link.ld keeps the image inside it). */
+/* Fill the 512 entries of the table at \table with \first + (i << \shift)
+ * (x3, x5 scratch). */
+.macro fill_table table, first, shift
+    mov x3, #0
+1:  lsl x5, x3, #\shift
+    add x5, x5, \first
+    str x5, [\table, x3, lsl #3]
+    add x3, x3, #1
+    cmp x3, #512
+    b.lo 1b
+.endm
+
     .type mmu_on, %function
 mmu_on:
     ldr x0, =a64_pt_l1
@@ -168,25 +180,13 @@ mmu_on:
     cmp x3, #DEV_END_BLOCK
     b.lo 3b
 
-    /* RAM: 512 blocks of 2 MiB from 0x40000000. */
+    /* RAM: 512 blocks of 2 MiB from 0x40000000; block 1 (0x40200000):
+     * 512 pages of 4 KiB. */
     ldr x4, =(0x40000000 | NORMAL_BLOCK)
-    mov x3, #0
-5:  lsl x5, x3, #21
-    add x5, x5, x4
-    str x5, [x6, x3, lsl #3]
-    add x3, x3, #1
-    cmp x3, #512
-    b.lo 5b
-    /* Block 1 (0x40200000): 512 pages of 4 KiB. */
+    fill_table x6, x4, 21
     ldr x7, =a64_pt_l3
     ldr x4, =(0x40200000 | NORMAL_PAGE)
-    mov x3, #0
-6:  lsl x5, x3, #12
-    add x5, x5, x4
-    str x5, [x7, x3, lsl #3]
-    add x3, x3, #1
-    cmp x3, #512
-    b.lo 6b
+    fill_table x7, x4, 12
     orr x2, x7, #DESC_TABLE
     str x2, [x6, #8]
 

@@ -78,8 +78,22 @@ void board_putc(char c)
 }
 
 /* -------------------------------------------------------------------------
- * Exit and command line.
+ * Exit, reset and command line.
  */
+
+/* The last resort: an empty IDT, then an exception; the CPU shuts down
+ * (QEMU resets, or exits 0 with -no-reboot). */
+static EX_NORETURN void triple_fault(void)
+{
+    static const struct {
+        uint16_t limit;
+        uint64_t base;
+    } __attribute__((packed)) empty = { 0, 0 };
+
+    __asm__ volatile("lidt %0\n\tint3" : : "m"(empty));
+    for (;;)
+        __asm__ volatile("cli; hlt");
+}
 EX_NORETURN void board_exit(int status)
 {
     /* isa-debug-exit: QEMU exits with (value << 1) | 1. */
@@ -87,16 +101,7 @@ EX_NORETURN void board_exit(int status)
     /* Without the device the write is ignored: triple-fault instead (an
      * empty IDT, then an exception); with -no-reboot QEMU exits 0. */
     ex_printf("exit %d: no isa-debug-exit device, triple-faulting (QEMU exits 0)\n", status);
-    {
-        static const struct {
-            uint16_t limit;
-            uint64_t base;
-        } __attribute__((packed)) empty = { 0, 0 };
-
-        __asm__ volatile("lidt %0\n\tint3" : : "m"(empty));
-    }
-    for (;;)
-        __asm__ volatile("cli; hlt");
+    triple_fault();
 }
 
 /* Warm reset: the reset control register at 0xCF9 (PIIX3 and ICH9 both
@@ -113,16 +118,7 @@ EX_NORETURN void board_reset(void)
         ;
     outb(0x64, 0xfe);
     ex_printf("board_reset: no reset; triple-faulting\n");
-    {
-        static const struct {
-            uint16_t limit;
-            uint64_t base;
-        } __attribute__((packed)) empty = { 0, 0 };
-
-        __asm__ volatile("lidt %0\n\tint3" : : "m"(empty));
-    }
-    for (;;)
-        __asm__ volatile("cli; hlt");
+    triple_fault();
 }
 
 /* Stack guards: head.S maps the first 2 MiB in 4 KiB pages (x86_pt);

@@ -30,7 +30,7 @@ if make -s --no-print-directory BUILD=build build/sfu-crash >"$out/sfu-crash-bui
 	st=$?
 	if [ $st = 1 ] && grep -q '^record at +0x40: valid$' <<<"$got" &&
 		grep -q '^crash: boot 5, fault "data abort (EC 0x25)" at pc 0x40201234$' <<<"$got" &&
-		grep -q '^  #3 0x40200035 (interrupted)$' <<<"$got" && grep -q '^  #2 0x40200025 (exception)$' <<<"$got" &&
+		grep -q '^  #3 0x0000000040200035 (interrupted)$' <<<"$got" && grep -q '^  #2 0x0000000040200025 (exception)$' <<<"$got" &&
 		grep -q '^backtrace: 12 frames, stopped: outermost frame reached (SFU_END)$' <<<"$got" &&
 		grep -q '^record at +0x800: corrupt (checksum mismatch): not a trace$' <<<"$got" &&
 		[ "$(grep -c '^  #' <<<"$got")" = 12 ]; then

@@ -15,28 +15,7 @@
 #include "sfu_crash.h"
 #include "sfb.h"
 
-static int g_fail, g_cases, g_failed;
-static char g_why[512];
-
-#define EXPECT(cond, ...)                                                   \
-	do {                                                                    \
-		if (!(cond) && !g_fail) {                                           \
-			g_fail = 1;                                                     \
-			snprintf(g_why, sizeof g_why, __VA_ARGS__);                     \
-		}                                                                   \
-	} while (0)
-
-static void begin(void) { g_fail = 0; g_why[0] = 0; }
-static void end(const char *name)
-{
-	g_cases++;
-	if (g_fail) {
-		g_failed++;
-		printf("FAIL %s: %s\n", name, g_why);
-	} else {
-		printf("ok %s\n", name);
-	}
-}
+#include "tcase.h"
 
 static uint64_t A(const void *p) { return (uint64_t)(uintptr_t)p; }
 
@@ -249,6 +228,15 @@ static int same(const struct sfu_crash *a, const struct sfu_crash *b)
 	return 1;
 }
 
+/* A record changed on purpose, with its checksum made right again. */
+static void reseal(uint8_t *buf)
+{
+	uint32_t crc = sfu_crash_crc32(buf, SFU_CRASH_OFF_CRC);
+	unsigned i;
+	for (i = 0; i < 4; i++)
+		buf[SFU_CRASH_OFF_CRC + i] = (uint8_t)(crc >> (8 * i));
+}
+
 static void test_crash(void)
 {
 	static const char nine[] = "123456789";
@@ -353,19 +341,11 @@ static void test_crash(void)
 	begin();
 	sfu_crash_write(&c, buf, sizeof buf);
 	buf[SFU_CRASH_OFF_VERSION] = 2;
-	{
-		uint32_t crc = sfu_crash_crc32(buf, SFU_CRASH_OFF_CRC);
-		for (i = 0; i < 4; i++)
-			buf[SFU_CRASH_OFF_CRC + i] = (uint8_t)(crc >> (8 * i));
-	}
+	reseal(buf);
 	EXPECT(sfu_crash_read(buf, sizeof buf, &d) == SFU_CRASH_UNKNOWN, "version 2 accepted");
 	sfu_crash_write(&c, buf, sizeof buf);
 	buf[SFU_CRASH_OFF_NFRAMES] = 33;
-	{
-		uint32_t crc = sfu_crash_crc32(buf, SFU_CRASH_OFF_CRC);
-		for (i = 0; i < 4; i++)
-			buf[SFU_CRASH_OFF_CRC + i] = (uint8_t)(crc >> (8 * i));
-	}
+	reseal(buf);
 	EXPECT(sfu_crash_read(buf, sizeof buf, &d) == SFU_CRASH_UNKNOWN, "33 frames accepted");
 	sfu_crash_clear(buf, sizeof buf);
 	EXPECT(sfu_crash_read(buf, sizeof buf, &d) == SFU_CRASH_EMPTY, "cleared record still read");
