@@ -32,7 +32,9 @@ fold_frames() {
 
 # show IMAGE SCENARIO WHAT PART: boot IMAGE (build/examples/IMAGE/) and show
 #   PART of its serial output: all (from the banner), dump (from the
-#   scenario line), timer (the summary lines); then boot.sh's result line.
+#   scenario line, runs of one function folded), boots (the scenario's own
+#   lines of every boot of a scenario that resets), timer (the summary
+#   lines); then boot.sh's result line.
 show() {
 	img=$1 scen=$2 what=$3 part=$4
 	log=$logs/demo-$img-$scen.log
@@ -41,8 +43,7 @@ show() {
 	case $part in
 	all) tr -d '\r' <"$log" | sed -n '/^sfu example firmware/,$p' ;;
 	dump) tr -d '\r' <"$log" | sed -n '/^scenario:/,$p' | fold_frames ;;
-	boots) tr -d '\r' <"$log" | grep -E '^(scenario:|retained:|previous crash|crash record|backtrace|  #|panic:)' |
-		awk '!/^  crash record \+/ || !seen++' | fold_frames ;;
+	boots) tr -d '\r' <"$log" | grep -E '^(scenario:|retained:|previous crash|crash record:|backtrace|  #|panic:)' ;;
 	timer) tr -d '\r' <"$log" | grep -E '^(  pac|timer: )' ;;
 	esac
 	echo "$result"
