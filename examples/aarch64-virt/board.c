@@ -332,8 +332,7 @@ void a64_describe(struct ex_fault *f, uint64_t esr, uint64_t far, unsigned kind)
     f->code = esr;
     f->addr = far;
     f->addr_valid = type == 0 && far_valid(ec, esr);
-    if (group == 1)
-        ex_printf("\n(taken on SP_EL1: the fault is in boot code or in a handler)\n");
+    f->note = group == 1 ? "taken on SP_EL1: the fault is in boot code or in a handler" : NULL;
 }
 
 /* -------------------------------------------------------------------------

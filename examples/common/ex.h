@@ -133,6 +133,7 @@ struct ex_fault {
     uint64_t code;    /* ESR_EL1 / error code */
     uint64_t addr;    /* FAR_EL1 / CR2 */
     bool addr_valid;  /* false: the CPU gives no fault address */
+    const char *note; /* a line more for the report, or NULL */
 };
 EX_NORETURN void ex_fault(const struct ex_fault *f);
 

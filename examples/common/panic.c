@@ -71,6 +71,8 @@ EX_NORETURN void ex_fault(const struct ex_fault *f)
     SFU_PORT_CAPTURE(&regs);
     enter_report("fault", f->what, f->regs.pc);
     ex_printf("\nfault: %s\n", f->what);
+    if (f->note != NULL)
+        ex_printf("  (%s)\n", f->note);
     if (f->addr_valid)
         ex_printf("  fault address %p  code 0x%llx\n", (void *)(uintptr_t)f->addr,
                   (unsigned long long)f->code);

@@ -328,6 +328,7 @@ void x86_describe(struct ex_fault *f, uint64_t vector, uint64_t error_code, uint
     f->code = error_code;
     f->addr = cr2;
     f->addr_valid = vector == 14;
+    f->note = NULL;
 }
 
 /* -------------------------------------------------------------------------

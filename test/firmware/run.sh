@@ -260,7 +260,9 @@ special_checks() { # SCENARIO SUITE LOG
 		[ -n "$npc" ] || { echo "the nested line is not 'nested fault during the dump: ... at pc X; first fault: ... at pc Y; halting': $l"; return; }
 		[ "${npc#* }" = "$tpc" ] || { echo "first fault's pc ${npc#* } is not the trap frame's $tpc"; return; }
 		[ "${npc% *}" != "$tpc" ] || { echo "the nested fault's pc is the first fault's"; return; }
-		! grep -Eq '^backtrace: [0-9]+ frames' "$log" || echo "a dump finished after the nested fault" ;;
+		! grep -Eq '^backtrace: [0-9]+ frames' "$log" || { echo "a dump finished after the nested fault"; return; }
+		l=$(tr -d '\r' <"$log" | sed -n '/^backtrace:$/,$p' | grep -v -e '^backtrace:$' -e '^  #' | grep .)
+		[ "$(grep -c . <<<"$l")" = 1 ] || echo "after the dump began, more than the one nested line: [$l]" ;;
 	retained)
 		for l in 1 2 3; do
 			[ "$(grep -c "^retained: boot $l, crash record at " "$log")" = 1 ] || { echo "boot $l not seen once"; return; }
