@@ -22,7 +22,7 @@ help:
 	@echo "make bench       speed per frame: sfu against frame pointers, libgcc, libunwind"
 	@echo "make size        code size and stack use of the core, against libgcc's unwinder"
 	@echo "make fuzz        run the libFuzzer harnesses for FUZZ_SECONDS each"
-	@echo "make tools       build tools/sfu-dump and tools/sfu-gen (host)"
+	@echo "make tools       build tools/sfu-dump, tools/sfu-gen and tools/sfu-crash (host)"
 	@echo "make gen         build tools/sfu-gen: .sframe from an ELF file's DWARF CFI"
 	@echo "make toolchains  build the trixie (V2) and sid (V3) toolchain chroots"
 	@echo "make clean       remove build/"
@@ -36,7 +36,7 @@ deps:
 toolchains: deps
 	@tools/toolchain.sh ensure trixie sid
 
-tools: $(BUILD)/sfu-dump $(BUILD)/sfu-gen
+tools: $(BUILD)/sfu-dump $(BUILD)/sfu-gen $(BUILD)/sfu-crash
 
 gen: $(BUILD)/sfu-gen
 
@@ -44,6 +44,11 @@ $(BUILD)/sfu-gen: tools/sfu-gen.c tools/sfu_cfi.h tools/sfu_elf.h core/sfu_forma
 	@mkdir -p $(BUILD)
 	$(call say,CC,$@)
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(SANITIZE) -o $@ tools/sfu-gen.c
+
+$(BUILD)/sfu-crash: tools/sfu-crash.c port/common/sfu_crash.h $(CORE_HDRS)
+	@mkdir -p $(BUILD)
+	$(call say,CC,$@)
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(SANITIZE) -Icore -Iport/common -o $@ tools/sfu-crash.c
 
 $(BUILD)/sfu-dump: tools/sfu-dump.c tools/sfu_elf.h $(CORE_HDRS)
 	@mkdir -p $(BUILD)

@@ -20,9 +20,21 @@ logs=$out/logs
 mkdir -p "$logs"
 bad=0
 
+# Frames of the same function more than 3 in a row (a stack overflow's
+# recursion) as the first 3 and a count.
+fold_frames() {
+	awk '
+	function flush() { if (run > 3) printf "  ... %d more %s frames\n", run - 3, fn; run = 0 }
+	/^  #[0-9]+ +0x/ { f = $3; sub(/\+.*/, "", f); if (f == fn) { if (++run <= 3) print; next } flush(); fn = f; run = 1; print; next }
+	{ flush(); fn = ""; print }
+	END { flush() }'
+}
+
 # show IMAGE SCENARIO WHAT PART: boot IMAGE (build/examples/IMAGE/) and show
 #   PART of its serial output: all (from the banner), dump (from the
-#   scenario line), timer (the summary lines); then boot.sh's result line.
+#   scenario line, runs of one function folded), boots (the scenario's own
+#   lines of every boot of a scenario that resets), timer (the summary
+#   lines); then boot.sh's result line.
 show() {
 	img=$1 scen=$2 what=$3 part=$4
 	log=$logs/demo-$img-$scen.log
@@ -30,7 +42,8 @@ show() {
 	result=$(sh "$here/boot.sh" -s -l "$log" "$out/$img/sfu-$img.elf" "$scen") || bad=1
 	case $part in
 	all) tr -d '\r' <"$log" | sed -n '/^sfu example firmware/,$p' ;;
-	dump) tr -d '\r' <"$log" | sed -n '/^scenario:/,$p' ;;
+	dump) tr -d '\r' <"$log" | sed -n '/^scenario:/,$p' | fold_frames ;;
+	boots) tr -d '\r' <"$log" | grep -E '^(scenario:|retained:|previous crash|crash record:|backtrace|  #|panic:)' ;;
 	timer) tr -d '\r' <"$log" | grep -E '^(  pac|timer: )' ;;
 	esac
 	echo "$result"
@@ -50,6 +63,11 @@ show aarch64-virt-pac panic "pac-ret build on -cpu max: signed return addresses,
 show x86_64-pc-kernel null "a kernel's own IDT stubs (its register order, a call per vector), described to sfu, not rewritten" dump
 show aarch64-virt-kernel irqpanic "a kernel's own EL1 vectors (pt_regs, a bl per entry), panic in the timer interrupt" dump
 show aarch64-virt-mmuoff null "MMU and FP/SIMD off, sfu built without -mgeneral-regs-only -mstrict-align" dump
+show aarch64-virt threads "three preemptive threads; one panics: every thread dumped, each within its own stacks" dump
+show x86_64-pc overflow "a thread recurses into the unmapped guard page below its stack; the fault is taken on IST1" dump
+show aarch64-virt-mmuoff overflow "the same with the MMU off: a watchpoint guards the stack" dump
+show x86_64-pc nested "a fault inside the fault's dump (the symbol lookup): one line, halt" dump
+show aarch64-virt retained "a crash record across two warm resets: read back and symbolized, then a half-written one refused" boots
 
 printf '\n=== the aarch64 fault dump with file:line (tools/sfu-symbolize IMAGE LOG)\n'
 if command -v aarch64-linux-gnu-addr2line >/dev/null 2>&1; then

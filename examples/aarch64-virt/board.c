@@ -41,14 +41,18 @@
 #define ADP_STOPPED_APPLICATION_EXIT 0x20026u
 #define HLT_F000 0xd45e0000u
 
-/* PSCI SYSTEM_OFF (DEN 0022), the exit of last resort. */
+/* PSCI (DEN 0022): SYSTEM_OFF, the exit of last resort; SYSTEM_RESET, a
+ * warm reset that keeps RAM (QEMU resets the machine, reloads the image's
+ * segments and boots it again). */
 #define PSCI_SYSTEM_OFF 0x84000008u
+#define PSCI_SYSTEM_RESET 0x84000009u
 
 /* Set by head.S. */
 uint64_t board_boot_el;
 uint64_t board_pac_enabled;
 
 static bool semihosting_off;
+static void psci(uint64_t fn);
 static uint64_t timer_interval;
 static uint32_t unexpected_irqs;
 
@@ -105,17 +109,86 @@ EX_NORETURN void board_exit(int status)
     /* Only reached without -semihosting: power off, losing the status.
      * QEMU's PSCI conduit is HVC, or SMC when EL2 exists. */
     ex_printf("exit %d: semihosting is off, PSCI SYSTEM_OFF (QEMU exits 0)\n", status);
-    {
-        register uint64_t x0 __asm__("x0") = PSCI_SYSTEM_OFF;
-
-        if (board_boot_el == 2)
-            __asm__ volatile("smc #0" : "+r"(x0) : : "memory");
-        else
-            __asm__ volatile("hvc #0" : "+r"(x0) : : "memory");
-    }
+    psci(PSCI_SYSTEM_OFF);
     for (;;)
         __asm__ volatile("wfi");
 }
+
+/* PSCI call: QEMU's conduit is HVC, or SMC when the machine has EL2 (we
+ * were started there). */
+static void psci(uint64_t fn)
+{
+    register uint64_t x0 __asm__("x0") = fn;
+
+    if (board_boot_el == 2)
+        __asm__ volatile("smc #0" : "+r"(x0) : : "memory");
+    else
+        __asm__ volatile("hvc #0" : "+r"(x0) : : "memory");
+}
+
+EX_NORETURN void board_reset(void)
+{
+    psci(PSCI_SYSTEM_RESET);
+    ex_printf("board_reset: PSCI SYSTEM_RESET returned\n");
+    board_exit(EX_BUG);
+}
+
+/* -------------------------------------------------------------------------
+ * Stack guards.  With the MMU on, the guard page's level-3 entry (head.S
+ * maps the image's 2 MiB in 4 KiB pages) is made invalid: any access
+ * takes a translation fault.  With the MMU off there are no pages, so a
+ * hardware watchpoint (ARM ARM D2, "Watchpoint exceptions") covers the
+ * guard page instead, as ESP-IDF guards stack ends: a store there takes a
+ * watchpoint exception (EC 0x35) before it happens.  Debug exceptions from
+ * EL1 need the OS lock clear, MDSCR_EL1.KDE and MDE, and PSTATE.D clear,
+ * which new threads do (switch.S).
+ */
+#if EX_MMU_OFF
+/* DBGWCR<n>_EL1: E, PAC = 0b01 (EL1), LSC = 0b10 (stores), BAS = 0xff,
+ * MASK = 12 (a 4 KiB region, aligned). */
+#define WCR_GUARD (1u | (1u << 1) | (2u << 3) | (0xffu << 5) | (12u << 24))
+static unsigned watchpoints_used;
+
+static bool set_watchpoint(unsigned n, uint64_t addr)
+{
+    switch (n) {
+    case 0: WRITE_SYSREG(dbgwvr0_el1, addr); WRITE_SYSREG(dbgwcr0_el1, WCR_GUARD); break;
+    case 1: WRITE_SYSREG(dbgwvr1_el1, addr); WRITE_SYSREG(dbgwcr1_el1, WCR_GUARD); break;
+    case 2: WRITE_SYSREG(dbgwvr2_el1, addr); WRITE_SYSREG(dbgwcr2_el1, WCR_GUARD); break;
+    case 3: WRITE_SYSREG(dbgwvr3_el1, addr); WRITE_SYSREG(dbgwcr3_el1, WCR_GUARD); break;
+    default: return false;
+    }
+    return true;
+}
+
+const char *board_guard(uint64_t addr)
+{
+    /* ID_AA64DFR0_EL1.WRPs: watchpoints - 1. */
+    unsigned wrps = (unsigned)((READ_SYSREG(id_aa64dfr0_el1) >> 20) & 0xfu) + 1u;
+
+    if ((addr & 0xfffu) != 0 || watchpoints_used >= wrps || !set_watchpoint(watchpoints_used, addr))
+        return NULL;
+    watchpoints_used++;
+    WRITE_SYSREG(oslar_el1, 0); /* OS lock off (set at reset) */
+    WRITE_SYSREG(mdscr_el1, READ_SYSREG(mdscr_el1) | (1u << 15) | (1u << 13)); /* MDE, KDE */
+    __asm__ volatile("isb" : : : "memory");
+    return "watchpoint";
+}
+#else
+extern uint64_t a64_pt_l3[512];
+#define L3_BASE 0x40200000u
+
+const char *board_guard(uint64_t addr)
+{
+    if ((addr & 0xfffu) != 0 || addr < L3_BASE || addr - L3_BASE >= 512u * 4096u)
+        return NULL;
+    /* Valid to invalid needs no break-before-make; the TLB must forget
+     * the old entry. */
+    a64_pt_l3[(addr - L3_BASE) >> 12] = 0;
+    __asm__ volatile("dsb ishst\n\ttlbi vaae1is, %0\n\tdsb ish\n\tisb" : : "r"(addr >> 12) : "memory");
+    return "unmapped page";
+}
+#endif
 
 /* -------------------------------------------------------------------------
  * UART.
@@ -184,6 +257,8 @@ EX_NOINLINE void handle_irq(const sfu_regs *interrupted)
         unexpected_irqs++;
     }
     w32(GICC_BASE + GICC_EOIR, iar);
+    /* Acknowledged: the scheduler may switch threads now (sched.c). */
+    ex_preempt();
 }
 
 /* -------------------------------------------------------------------------
@@ -205,6 +280,7 @@ static const char *ec_name(uint32_t ec)
     case 0x24: return "data abort from EL0 (EC 0x24)";
     case 0x25: return "data abort (EC 0x25)";
     case 0x26: return "SP alignment fault (EC 0x26)";
+    case 0x35: return "watchpoint (EC 0x35)";
     case 0x3c: return "BRK (EC 0x3c)";
     default: return "synchronous exception (other EC)";
     }
@@ -222,6 +298,9 @@ static bool far_valid(uint32_t ec, uint64_t esr)
     case 0x24:
     case 0x25:
         return (esr & (1u << 10)) == 0; /* FnV */
+    case 0x34:
+    case 0x35:
+        return true; /* watchpoint: the address accessed */
     default:
         return false;
     }
@@ -253,8 +332,7 @@ void a64_describe(struct ex_fault *f, uint64_t esr, uint64_t far, unsigned kind)
     f->code = esr;
     f->addr = far;
     f->addr_valid = type == 0 && far_valid(ec, esr);
-    if (group == 1)
-        ex_printf("\n(taken on SP_EL1: the fault is in boot code or in a handler)\n");
+    f->note = group == 1 ? "taken on SP_EL1: the fault is in boot code or in a handler" : NULL;
 }
 
 /* -------------------------------------------------------------------------

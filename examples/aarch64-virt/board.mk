@@ -4,7 +4,7 @@
 # examples/build.mk reads it; what each variable means is listed there.
 
 arch := aarch64
-srcs := head.S vectors.S trap.c board.c
+srcs := head.S vectors.S trap.c board.c switch.S thread.c
 lds := link.ld
 # No out-of-line atomics helpers (no libgcc), no branch protection
 # whatever the compiler's default (the pac variant turns it on).
@@ -46,7 +46,7 @@ lld.link := lld
 lld.title := linked by lld
 # The vector code written the way kernels commonly write it (its own
 # pt_regs, a bl per vector entry), described to sfu by kernel-trap.c only.
-kernel.srcs := head.S kernel-entry.S kernel-trap.c board.c
+kernel.srcs := head.S kernel-entry.S kernel-trap.c board.c switch.S thread.c
 # ... and the sfu file built with the kernel's flags, not sfu's (no
 # -mgeneral-regs-only): FP/SIMD is off, as on every image.
 kernel.core-plain := 1

@@ -44,10 +44,18 @@
 #define EX_NULL_ADDR 0u
 #endif
 
+/* Also EX_IRQ_OFF() / EX_IRQ_ON() (mask and unmask interrupts) and
+ * EX_THREAD_EXC_STACK: the size of each thread's own exception stack, 0
+ * where threads share the board's (x86_64 IST, IRQs on the thread stack). */
 #if defined(__aarch64__)
 #include "sfu_port_aarch64.h"
 #define EX_ARCH "aarch64"
 #define EX_HAS_LR 1
+#define EX_IRQ_OFF() __asm__ volatile("msr daifset, #2" : : : "memory")
+#define EX_IRQ_ON() __asm__ volatile("msr daifclr, #2" : : : "memory")
+/* Threads run on SP_EL0 and trap onto SP_EL1, which a preempted thread
+ * keeps its interrupt frames on: one SP_EL1 stack per thread. */
+#define EX_THREAD_EXC_STACK 8192u
 #define EX_UNDEFINED_INSN() __asm__ volatile("udf #0")
 #define EX_SET_SP_AND_PUSH(v)                                               \
     __asm__ volatile("mov sp, %0\n\tstr xzr, [sp, #-16]!" : : "r"((uint64_t)(v)) : "memory")
@@ -62,6 +70,9 @@
 #include "sfu_port_x86_64.h"
 #define EX_ARCH "x86_64"
 #define EX_HAS_LR 0 /* return addresses live on the stack only */
+#define EX_IRQ_OFF() __asm__ volatile("cli" : : : "memory")
+#define EX_IRQ_ON() __asm__ volatile("sti" : : : "memory")
+#define EX_THREAD_EXC_STACK 0u
 #define EX_UNDEFINED_INSN() __asm__ volatile("ud2")
 #define EX_SET_SP_AND_PUSH(v)                                               \
     __asm__ volatile("mov %0, %%rsp\n\tpush %%rax" : : "r"((uint64_t)(v)) : "memory")

@@ -30,3 +30,10 @@ EX_NOINLINE void leaf_spin(volatile int *armed, uint32_t n)
     while (n--)
         __asm__ volatile("");
 }
+
+EX_NOINLINE EX_NORETURN void leaf_park(volatile int *flag)
+{
+    *flag = 1;
+    for (;;)
+        __asm__ volatile("");
+}

@@ -220,6 +220,19 @@ static void scen_badfp(void) { run_chain(EX_ACT_BADFP); }
 static void scen_loop(void) { run_chain(EX_ACT_LOOP); }
 static void scen_badsp(void) { run_chain(EX_ACT_BADSP); }
 
+/* threads, overflow, retained: threads.c and retained.c. */
+static void scen_threads(void) { ex_threads_scenario(); }
+static void scen_overflow(void) { ex_overflow_scenario(); }
+static void scen_retained(void) { ex_retained_scenario(); }
+
+/* nested: the null fault, whose dump faults in the symbol lookup of its
+ * fourth frame (dump.c). */
+static void scen_nested(void)
+{
+    ex_inject_lookup_fault = 4;
+    run_chain(EX_ACT_NULL);
+}
+
 /* recipe: the irqpanic chain, but the tick runs the README's recipe
  * (recipe.c) instead of panic(). */
 static volatile int recipe_mode;
@@ -327,6 +340,7 @@ void ex_tick(const sfu_regs *r)
         note_pc(r->pc);
     if (tracing)
         trace_tick(r);
+    ex_sched_tick();
 }
 
 static EX_NOINLINE void scen_timer(void)

@@ -78,8 +78,22 @@ void board_putc(char c)
 }
 
 /* -------------------------------------------------------------------------
- * Exit and command line.
+ * Exit, reset and command line.
  */
+
+/* The last resort: an empty IDT, then an exception; the CPU shuts down
+ * (QEMU resets, or exits 0 with -no-reboot). */
+static EX_NORETURN void triple_fault(void)
+{
+    static const struct {
+        uint16_t limit;
+        uint64_t base;
+    } __attribute__((packed)) empty = { 0, 0 };
+
+    __asm__ volatile("lidt %0\n\tint3" : : "m"(empty));
+    for (;;)
+        __asm__ volatile("cli; hlt");
+}
 EX_NORETURN void board_exit(int status)
 {
     /* isa-debug-exit: QEMU exits with (value << 1) | 1. */
@@ -87,16 +101,37 @@ EX_NORETURN void board_exit(int status)
     /* Without the device the write is ignored: triple-fault instead (an
      * empty IDT, then an exception); with -no-reboot QEMU exits 0. */
     ex_printf("exit %d: no isa-debug-exit device, triple-faulting (QEMU exits 0)\n", status);
-    {
-        static const struct {
-            uint16_t limit;
-            uint64_t base;
-        } __attribute__((packed)) empty = { 0, 0 };
+    triple_fault();
+}
 
-        __asm__ volatile("lidt %0\n\tint3" : : "m"(empty));
-    }
-    for (;;)
-        __asm__ volatile("cli; hlt");
+/* Warm reset: the reset control register at 0xCF9 (PIIX3 and ICH9 both
+ * have it: 0x02 then 0x06, a hard reset), else the 8042 keyboard
+ * controller's reset line (command 0xFE), else a triple fault.  RAM keeps
+ * its contents; SeaBIOS and the multiboot loader run again. */
+EX_NORETURN void board_reset(void)
+{
+    unsigned i;
+
+    outb(0xcf9, 0x02);
+    outb(0xcf9, 0x06);
+    for (i = 0; i < 100000 && (inb(0x64) & 0x02); i++)
+        ;
+    outb(0x64, 0xfe);
+    ex_printf("board_reset: no reset; triple-faulting\n");
+    triple_fault();
+}
+
+/* Stack guards: head.S maps the first 2 MiB in 4 KiB pages (x86_pt);
+ * clearing a page's entry makes any access to it a #PF. */
+extern uint64_t x86_pt[512];
+
+const char *board_guard(uint64_t addr)
+{
+    if ((addr & 0xfffu) != 0 || addr == 0 || addr >= 512u * 4096u)
+        return NULL;
+    x86_pt[addr >> 12] = 0;
+    __asm__ volatile("invlpg (%0)" : : "r"((uintptr_t)addr) : "memory");
+    return "unmapped page";
 }
 
 const char *board_cmdline(void)
@@ -269,6 +304,8 @@ EX_NOINLINE void handle_irq(unsigned irq, const sfu_regs *interrupted)
     if (irq >= 8)
         outb(PIC2_CMD, PIC_EOI);
     outb(PIC1_CMD, PIC_EOI);
+    /* Acknowledged: the scheduler may switch threads now (sched.c). */
+    ex_preempt();
 }
 
 /* -------------------------------------------------------------------------
@@ -291,6 +328,7 @@ void x86_describe(struct ex_fault *f, uint64_t vector, uint64_t error_code, uint
     f->code = error_code;
     f->addr = cr2;
     f->addr_valid = vector == 14;
+    f->note = NULL;
 }
 
 /* -------------------------------------------------------------------------

@@ -4,7 +4,7 @@
 # examples/build.mk reads it; what each variable means is listed there.
 
 arch := x86_64
-srcs := head.S isr.S trap.c board.c
+srcs := head.S isr.S trap.c board.c switch.S thread.c
 lds := link.ld
 # No red zone (interrupts push below RSP), addresses below 2 GiB, no CET
 # end-branch instructions.
@@ -45,7 +45,7 @@ lld.title := linked by lld
 # The IDT stubs written the way small kernels commonly write them (their
 # own register order, a call per vector), described to sfu by
 # kernel-trap.c only.
-kernel.srcs := head.S kernel-isr.S kernel-trap.c board.c
+kernel.srcs := head.S kernel-isr.S kernel-trap.c board.c switch.S thread.c
 # ... and the sfu file built with the kernel's flags, not sfu's (no
 # -mgeneral-regs-only): FP/SIMD is off, as on every image.
 kernel.core-plain := 1
