@@ -76,7 +76,7 @@ check() { # BIN ELF
 		exit 1
 	fi
 	# The section's file offset: readelf -SW, "[Nr] Name Type Address Off Size ...".
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2046,SC2086
 	set -- "$1" "$2" $($READELF -SW "$2" | sed 's/^ *\[ *[0-9]*\] *//' | awk '$1 == ".sfu_sframe" { print $3, $4 }')
 	if [ $# -ne 4 ]; then
 		echo "sframe-gen.sh: $2 has no .sfu_sframe section (linker/sframe-gen.ld)" >&2
