@@ -27,7 +27,10 @@
 #   - every boot again under QEMU 11 from the sid chroot (the "/qemu11"
 #     cases), which models what bookworm's QEMU 7.2 does not: alignment
 #     faults on Device memory (the MMU-off image's hello must see one);
-#     the clang suites boot under QEMU 11 only (the last of SFU_FW_QEMUS).
+#     the clang suites boot under QEMU 11 only (the last of SFU_FW_QEMUS);
+#   - gnu-ld: GNU ld 2.47 refuses LLVM's own SFrame (clang22-sframe);
+#   - embed-check: sframe-gen.sh refuses an sfu-gen image relinked so that
+#     its code moved relative to the section (bookworm's gen images).
 #
 # One line per case, "ok <case>" or "FAIL <case>: <why>".  A missing
 # emulator, compiler, chroot or lld is a FAIL with the install command.
@@ -184,7 +187,8 @@ suite_lld() {
 }
 
 suite_make_vars() { # SUITE -> prints make variable assignments, one per line
-	local t="tools/toolchain.sh run $(suite_root "$1")" v=${1:5:2} a p
+	local t v=${1:5:2} a p
+	t="tools/toolchain.sh run $(suite_root "$1")"
 	printf '%s\n' "LLD=$(suite_lld "$1")"
 	case $1 in
 	trixie | sid)
@@ -197,10 +201,12 @@ suite_make_vars() { # SUITE -> prints make variable assignments, one per line
 				cp "$(tools/toolchain.sh path "$1")$p" "$out/$1/libgcc-$a.a" 2>/dev/null &&
 				echo "LIBGCC_$a=$root/$out/$1/libgcc-$a.a"
 		done ;;
-	clang14 | clang14-gas)
-		t=$([ "$1" = clang14-gas ] && echo " -fno-integrated-as")
-		printf '%s\n' "CC_x86_64=clang-14 --target=x86_64-linux-gnu$t" "CC_aarch64=clang-14 --target=aarch64-linux-gnu$t"
-		[ "$1" = clang14 ] && echo EX_SFRAME=gen ;;
+	clang14)
+		printf '%s\n' "CC_x86_64=clang-14 --target=x86_64-linux-gnu" "CC_aarch64=clang-14 --target=aarch64-linux-gnu" \
+			EX_SFRAME=gen ;;
+	clang14-gas)
+		printf '%s\n' "CC_x86_64=clang-14 --target=x86_64-linux-gnu -fno-integrated-as" \
+			"CC_aarch64=clang-14 --target=aarch64-linux-gnu -fno-integrated-as" ;;
 	clang21 | clang22)
 		printf '%s\n' "CC_x86_64=$t clang-$v --target=x86_64-linux-gnu" "LD_x86_64=$t ld" \
 			"CC_aarch64=$t clang-$v --target=aarch64-linux-gnu" "LD_aarch64=$t aarch64-linux-gnu-ld" EX_SFRAME=gen ;;
