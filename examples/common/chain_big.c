@@ -11,8 +11,9 @@
 /* libgcc (linked into every image): 128-bit division with the remainder
  * stored through rem.  Built without SFrame, with .eh_frame. */
 unsigned __int128 __udivmodti4(unsigned __int128 n, unsigned __int128 d, unsigned __int128 *rem);
-/* Where the libgcc scenario has the remainder stored: the null page
- * (volatile: the compiler must not see it). */
+/* Where the libgcc scenario has the remainder stored: in the unmapped null
+ * page, or with the MMU off where nothing is (EX_NULL_ADDR); volatile, so
+ * the compiler cannot see it. */
 unsigned __int128 *volatile ex_bad_rem = (unsigned __int128 *)(uintptr_t)(EX_NULL_ADDR + 16u);
 
 EX_NOINLINE int chain_c(int depth, enum ex_action act)
