@@ -21,6 +21,11 @@
 #   ldflags       for the link
 #   link          gnu (LD_<arch>, the default) or lld ($(LLD)); lld leaves
 #                 one .sframe per object, so the C gets -DEX_SFRAME_UNMERGED=1
+#   sframe        who writes the image's .sframe: as (the default: the
+#                 assembler, $(EX_GSFRAME), merged by the linker through
+#                 linker/sframe.ld) or gen (tools/sfu-gen, from the linked
+#                 image's .eh_frame, libgcc's included, embedded by a second
+#                 link: sframe-gen.sh, linker/sframe-gen.ld)
 #   title         the banner's words for the variant (-DEX_VARIANT)
 #   qemu          the QEMU command (overridden by QEMU_<board>=..., or QEMU=...)
 #   qemu-machine  -M;  qemu-cpu  -cpu (none if empty)
@@ -64,6 +69,20 @@ OBJDUMP_x86_64 ?= objdump
 NM_x86_64 ?= nm
 READELF_x86_64 ?= readelf
 LLD ?= ld.lld-14
+# libgcc, linked into every image (the libgcc scenario faults inside one of
+# its routines): LIBGCC_<arch>, else the compiler's own
+# (-print-libgcc-file-name; for clang, the GCC installation it finds).
+LIBGCC_aarch64 ?=
+LIBGCC_x86_64 ?=
+# sframe = gen: the generator (built by the top-level `make gen`).
+SFU_GEN ?= $(EX_ROOT)/build/sfu-gen
+# sframe = as: what makes the assembler write .sframe (LLVM's integrated
+# assembler also wants -Wa,--allow-experimental-sframe).
+EX_GSFRAME ?= -Wa,--gsframe
+# Every image's sframe, or link (lld: objects whose SFrame GNU ld cannot
+# link, such as LLVM's), whatever its board.mk says; empty: as it says.
+EX_SFRAME ?=
+EX_LINK ?=
 
 EX_OPT ?= -O2 -g
 EX_WERROR ?= -Werror
@@ -80,7 +99,8 @@ ex_say = $(if $(filter 1,$(V))$(findstring s,$(firstword -$(MAKEFLAGS))),,@print
 # What every image shares.
 
 # Every object.  -fasynchronous-unwind-tables keeps the CFI that gas turns
-# into .sframe (-Wa,--gsframe); -fno-delete-null-pointer-checks keeps the
+# into .sframe (-Wa,--gsframe, added for sframe = as) and sfu-gen reads
+# from .eh_frame; -fno-delete-null-pointer-checks keeps the
 # deliberate null load a load.  Pinned so the traces are the same function
 # sequence with gcc 12, 14 and 16: -fno-optimize-sibling-calls keeps every
 # caller in the trace (a tail call replaces the caller's frame),
@@ -88,11 +108,11 @@ ex_say = $(if $(filter 1,$(V))$(findstring s,$(firstword -$(MAKEFLAGS))),,@print
 # (no "chain_f.cold" frames).
 EX_CFLAGS := -std=gnu11 $(EX_OPT) -ffreestanding -nostdlib -fno-builtin \
 	-fno-pic -fno-pie -fno-stack-protector -fasynchronous-unwind-tables \
-	-fno-delete-null-pointer-checks -Wa,--gsframe \
+	-fno-delete-null-pointer-checks \
 	-fno-optimize-sibling-calls -fno-reorder-blocks-and-partition \
 	-Wall -Wextra -Wundef $(EX_WERROR) -MMD -MP \
 	-DEX_DEFAULT_SCENARIO='"$(EX_DEFAULT_SCENARIO)"'
-EX_ASFLAGS := -Wa,--gsframe -MMD -MP
+EX_ASFLAGS := -MMD -MP
 
 # The common sources, in common/.
 EX_SRCS := print.c mem.c scenario.c panic.c dump.c unwind.c recipe.c chain_fp.c \
@@ -108,6 +128,11 @@ EX_NOFP := chain_nofp.c leaf.c workload_nofp.c
 # of chain_b).
 EX_FLAGS_mem.c := -fno-tree-loop-distribute-patterns
 EX_FLAGS_chain_nofp.c := -falign-functions=1 -fno-toplevel-reorder
+# Options only gcc has, left out when CC_<arch> names clang, which needs
+# none of them: it splits no cold code off (no PGO), emits functions in
+# source order, and does not turn the loop of memset/memcpy into a call to
+# itself.
+EX_GCC_ONLY := -fno-reorder-blocks-and-partition -fno-toplevel-reorder -fno-tree-loop-distribute-patterns
 
 # One RWX load segment is what a bare-metal image without page permissions
 # is; the MMU setup maps all RAM RWX anyway.
@@ -120,7 +145,7 @@ EX_LLDFLAGS := -nostdlib -static -z noexecstack --build-id=none -L $(EX_ROOT)/li
 # Reading the boards.
 
 EX_BOARDS := $(patsubst $(EX_DIR)/%/board.mk,%,$(wildcard $(EX_DIR)/*/board.mk))
-EX_VARS := arch srcs lds flags cflags safe-flags core-plain core-flags ldflags link title \
+EX_VARS := arch srcs lds flags cflags safe-flags core-plain core-flags ldflags link sframe title \
 	qemu qemu-machine qemu-cpu qemu-args qemu-exit boots trap stub irqtrap irqstub
 EX_ADDED := flags cflags safe-flags core-flags ldflags qemu-args
 EX_IMAGES :=
@@ -143,7 +168,9 @@ EX.$(3).board := $(1)
 EX.$(3).variant := $(2)
 $(foreach x,$(EX_VARS),EX.$(3).$(x) := $$(call ex_get,$(2),$(x))$(ex_nl))
 $(foreach n,$(boots),EX.$(3).boot.$(n) := $$(boot.$(n))$(ex_nl))
-EX.$(3).link := $$(or $$(EX.$(3).link),gnu)
+EX.$(3).link := $$(or $$(EX_LINK),$$(EX.$(3).link),gnu)
+EX.$(3).sframe := $$(or $$(EX_SFRAME),$$(EX.$(3).sframe),as)
+EX.$(3).cc = $$(CC_$$(EX.$(3).arch))
 EX.$(3).pac := $$(if $$(filter -mbranch-protection=pac-ret% -mbranch-protection=standard%,$$(lastword \
 	$$(filter -mbranch-protection=%,$$(EX.$(3).flags)))),1,0)
 endef
@@ -168,22 +195,28 @@ ex_sq = '$(subst ','\'',$(1))'
 ex_hash := \#
 
 # ex_flags IMAGE: flags of every object of the image.
-ex_flags = $(EX.$(1).flags) -DEX_VARIANT='"$(EX.$(1).title)"' \
+ex_flags = $(EX.$(1).flags) -DEX_VARIANT='"$(EX.$(1).title)"' $(if $(filter as,$(EX.$(1).sframe)),$(EX_GSFRAME)) \
 	$(if $(filter lld,$(EX.$(1).link)),-DEX_SFRAME_UNMERGED=1 -DSFRAME_OPTS=SFU_OPT_START_PCREL)
 
+# ex_for_cc IMAGE,FLAGS: FLAGS as the image's compiler takes them.
+ex_for_cc = $(if $(findstring clang,$(CC_$(EX.$(1).arch))),$(filter-out $(EX_GCC_ONLY),$(2)),$(2))
+
 # ex_cc IMAGE: compile the C file $< into $@.
-ex_cc = cd $(EX_ROOT) && $(CC_$(EX.$(1).arch)) $(EX_CFLAGS) $(call ex_flags,$(1)) \
-	$(if $(filter $(<F),$(EX_NOFP)),-fomit-frame-pointer,-fno-omit-frame-pointer) $(EX_FLAGS_$(<F)) \
+ex_cc = cd $(EX_ROOT) && $(CC_$(EX.$(1).arch)) $(call ex_for_cc,$(1),$(EX_CFLAGS) $(call ex_flags,$(1)) \
+	$(if $(filter $(<F),$(EX_NOFP)),-fomit-frame-pointer,-fno-omit-frame-pointer) $(EX_FLAGS_$(<F))) \
 	-I $(EX_DIR)/common -I $(EX_ROOT)/port/$(EX.$(1).arch) -I $(EX_ROOT)/port -I $(EX_ROOT)/core $(EX.$(1).cflags) \
 	$(if $(and $(filter $(<F),$(EX_CORE)),$(filter 1,$(EX.$(1).core-plain))),,$(EX.$(1).safe-flags)) \
 	$(if $(filter $(<F),$(EX_CORE)),$(EX.$(1).core-flags)) -DEX_BOARD='"$(EX.$(1).board)"' -c $< -o $@
 
+# ex_libgcc IMAGE: the libgcc archive its links end with (a shell word).
+ex_libgcc = $(or $(LIBGCC_$(EX.$(1).arch)),"$$(cd $(EX_ROOT) && $(CC_$(EX.$(1).arch)) -print-libgcc-file-name)")
+
 # ex_link IMAGE: the linker command, without inputs and output.
 ex_link = cd $(EX_ROOT) && $(if $(filter lld,$(EX.$(1).link)),$(LLD) $(EX_LLDFLAGS),$(LD_$(EX.$(1).arch)) \
-	$(EX_LDFLAGS)) $(EX.$(1).ldflags) -T $(EX_DIR)/$(EX.$(1).board)/$(EX.$(1).lds)
+	$(EX_LDFLAGS)) $(EX.$(1).ldflags) -L $(EX_OUT)/$(1) -T $(EX_DIR)/$(EX.$(1).board)/$(EX.$(1).lds)
 
 # ex_env IMAGE: image.env, the image's description for boot.sh and the tests.
-EX_ENV_VARS := board variant arch link pac qemu qemu-machine qemu-cpu qemu-args qemu-exit trap stub \
+EX_ENV_VARS := board variant arch cc link sframe pac qemu qemu-machine qemu-cpu qemu-args qemu-exit trap stub \
 	irqtrap irqstub
 ex_env = $(ex_hash) Made by examples/build.mk from examples/$(EX.$(1).board)/board.mk; do not edit.$(ex_nl)$(subst \
 	$(ex_nl) ,$(ex_nl),ex_image=$(1)$(ex_nl)$(foreach x,$(EX_ENV_VARS),ex_$(subst -,_,$(x))=$(call \
@@ -193,6 +226,12 @@ ex_env = $(ex_hash) Made by examples/build.mk from examples/$(EX.$(1).board)/boa
 # table, then the image with the table made from pass1.elf's function
 # symbols.  The table is in .ex_symtab, after .data, so code and .sframe do
 # not move; the last step checks that and deletes the image if they did.
+# sframe = gen: the script places linker/sframe-gen.ld's section, empty in
+# pass1.elf; sframe-gen.sh runs sfu-gen on pass1.elf for the address
+# __sframe_start has there, and the second link puts the bytes at that
+# address (only .data and what follows move); the last step also checks
+# that sfu-gen on the final image, at its __sframe_start, gives exactly the
+# bytes the image holds there.
 define ex_image
 EX_OBJS.$(1) := $(addprefix $(EX_OUT)/$(1)/,$(addsuffix .o,$(basename $(EX.$(1).srcs) $(EX_SRCS))))
 EX_DEPS.$(1) := $(EX_DIR)/build.mk $(EX_DIR)/$(EX.$(1).board)/board.mk
@@ -203,6 +242,11 @@ $(EX_OUT)/$(1)/:
 $(EX_OUT)/$(1)/image.env: $$(EX_DEPS.$(1)) | $(EX_OUT)/$(1)/
 	$$(call ex_say,GEN,$$@)
 	$$(file >$$@,$$(call ex_env,$(1)))
+
+# The line of the board's link.ld that places the unwind tables.
+$(EX_OUT)/$(1)/ex-sframe.ld: $$(EX_DEPS.$(1)) | $(EX_OUT)/$(1)/
+	$$(call ex_say,GEN,$$@)
+	$$(file >$$@,INCLUDE $(if $(filter gen,$(EX.$(1).sframe)),sframe-gen.ld,sframe.ld))
 
 $(EX_OUT)/$(1)/%.o: $(EX_DIR)/$(EX.$(1).board)/%.S $$(EX_DEPS.$(1)) | $(EX_OUT)/$(1)/
 	$$(call ex_say,AS,$$@)
@@ -227,9 +271,9 @@ $(EX_OUT)/$(1)/symtab%.o: $(EX_OUT)/$(1)/symtab%.S
 	$$(EX_Q)cd $(EX_ROOT) && $$(CC_$(EX.$(1).arch)) $$(EX.$(1).flags) -c $$< -o $$@
 
 $(EX_OUT)/$(1)/pass1.elf: $$(EX_OBJS.$(1)) $(EX_OUT)/$(1)/symtab0.o $(EX_DIR)/$(EX.$(1).board)/$(EX.$(1).lds) \
-		$(EX_ROOT)/linker/sframe.ld
+		$(EX_ROOT)/linker/sframe.ld $(EX_ROOT)/linker/sframe-gen.ld $(EX_OUT)/$(1)/ex-sframe.ld
 	$$(call ex_say,LD,$$@)
-	$$(EX_Q)$$(call ex_link,$(1)) -o $$@ $$(EX_OBJS.$(1)) $(EX_OUT)/$(1)/symtab0.o
+	$$(EX_Q)$$(call ex_link,$(1)) -o $$@ $$(EX_OBJS.$(1)) $(EX_OUT)/$(1)/symtab0.o $$(call ex_libgcc,$(1))
 
 $(EX_OUT)/$(1)/symtab.list: $(EX_OUT)/$(1)/pass1.elf $(EX_DIR)/symtab.sh
 	$$(call ex_say,SYMTAB,$$@)
@@ -239,11 +283,24 @@ $(EX_OUT)/$(1)/symtab1.S: $(EX_OUT)/$(1)/symtab.list
 	$$(call ex_say,SYMTAB,$$@)
 	$$(EX_Q)sh $(EX_DIR)/symtab.sh gen $$< $$@
 
+# sfu-gen's section for pass1.elf, as an object (sframe = gen).
+$(EX_OUT)/$(1)/sframe.S: $(EX_OUT)/$(1)/pass1.elf $(SFU_GEN) $(EX_DIR)/sframe-gen.sh
+	$$(call ex_say,SFU-GEN,$$@)
+	$$(EX_Q)cd $(EX_ROOT) && NM='$$(NM_$(EX.$(1).arch))' SFU_GEN='$(SFU_GEN)' sh $(EX_DIR)/sframe-gen.sh gen $$< $$@
+
+$(EX_OUT)/$(1)/sframe.o: $(EX_OUT)/$(1)/sframe.S
+	$$(call ex_say,AS,$$@)
+	$$(EX_Q)cd $(EX_ROOT) && $$(CC_$(EX.$(1).arch)) $$(EX.$(1).flags) -c $$< -o $$@
+
+EX_GEN.$(1) := $(if $(filter gen,$(EX.$(1).sframe)),$(EX_OUT)/$(1)/sframe.o)
 $(call ex_elf,$(1)): $$(EX_OBJS.$(1)) $(EX_OUT)/$(1)/symtab1.o $(EX_OUT)/$(1)/symtab.list \
-		$(EX_OUT)/$(1)/image.env
+		$(EX_OUT)/$(1)/image.env $$(EX_GEN.$(1))
 	$$(call ex_say,LD,$$@)
-	$$(EX_Q)$$(call ex_link,$(1)) -Map $$@.map -o $$@.tmp $$(EX_OBJS.$(1)) $(EX_OUT)/$(1)/symtab1.o
+	$$(EX_Q)$$(call ex_link,$(1)) -Map $$@.map -o $$@.tmp $$(EX_OBJS.$(1)) $(EX_OUT)/$(1)/symtab1.o \
+		$$(EX_GEN.$(1)) $$(call ex_libgcc,$(1))
 	$$(EX_Q)cd $(EX_ROOT) && NM='$$(NM_$(EX.$(1).arch))' sh $(EX_DIR)/symtab.sh check $(EX_OUT)/$(1)/symtab.list $$@.tmp
+	$$(if $$(EX_GEN.$(1)),$$(EX_Q)cd $(EX_ROOT) && NM='$$(NM_$(EX.$(1).arch))' READELF='$$(READELF_$(EX.$(1).arch))' \
+		SFU_GEN='$(SFU_GEN)' sh $(EX_DIR)/sframe-gen.sh check $(EX_OUT)/$(1)/sframe.bin $$@.tmp || { rm -f $$@.tmp; exit 1; })
 	$$(EX_Q)mv $$@.tmp $$@
 
 -include $$(EX_OBJS.$(1):.o=.d)
@@ -251,3 +308,9 @@ endef
 
 $(foreach b,$(EX_BOARDS),$(call ex_board,$(b)))
 $(foreach i,$(EX_IMAGES),$(eval $(call ex_image,$(i))))
+
+# The generator, for images with sframe = gen.
+ifeq ($(SFU_GEN),$(EX_ROOT)/build/sfu-gen)
+$(SFU_GEN): $(addprefix $(EX_ROOT)/,tools/sfu-gen.c tools/sfu_cfi.h tools/sfu_elf.h core/sfu_format.h)
+	@$(MAKE) --no-print-directory -C $(EX_ROOT) gen
+endif

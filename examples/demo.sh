@@ -9,7 +9,8 @@
 # scenario on for the rest), a fault dump of each board (the walk crosses
 # the exception's trap frame), the timer summary of each board (every one of
 # >= 2000 ticks unwound), the pac-ret build's panic, the kernel-style vector
-# code of both boards, the MMU-off image, and one dump passed through
+# code of both boards, the MMU-off image, a fault inside libgcc with the
+# assembler's .sframe and with sfu-gen's, and one dump passed through
 # tools/sfu-symbolize.  Boots through boot.sh (its environment:
 # EX_QEMU_<board>, EX_TIMEOUT).  Exits 1 if a boot did not end with its
 # scenario's status.
@@ -68,6 +69,8 @@ show x86_64-pc overflow "a thread recurses into the unmapped guard page below it
 show aarch64-virt-mmuoff overflow "the same with the MMU off: a watchpoint guards the stack" dump
 show x86_64-pc nested "a fault inside the fault's dump (the symbol lookup): one line, halt" dump
 show aarch64-virt retained "a crash record across two warm resets: read back and symbolized, then a half-written one refused" boots
+show x86_64-pc libgcc "a fault inside libgcc's __udivmodti4, which GNU as gave no SFrame: the walk stops there" dump
+show x86_64-pc-gen libgcc "the same with the .sframe sfu-gen made from the linked image's .eh_frame: through libgcc" dump
 
 printf '\n=== the aarch64 fault dump with file:line (tools/sfu-symbolize IMAGE LOG)\n'
 if command -v aarch64-linux-gnu-addr2line >/dev/null 2>&1; then

@@ -39,7 +39,7 @@ stub := trap_common
 irqtrap := a64_trap
 irqstub := trap_common
 
-variants := pac lld kernel nofp mmuoff
+variants := pac lld kernel nofp mmuoff gen
 pac.flags := -mbranch-protection=pac-ret
 pac.title := pac-ret build
 lld.link := lld
@@ -65,3 +65,7 @@ mmuoff.flags := -DEX_MMU_OFF=1 -DEX_NULL_ADDR=0x50000000 -DEX_BAD_SP=0x50001000
 mmuoff.safe-flags := -mstrict-align
 mmuoff.core-plain := 1
 mmuoff.title := MMU and FP/SIMD off, sfu built without -mgeneral-regs-only -mstrict-align
+# .sframe made by tools/sfu-gen from the linked image's .eh_frame (libgcc's
+# routines included), not by the assembler.
+gen.sframe := gen
+gen.title := .sframe from sfu-gen

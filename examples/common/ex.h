@@ -293,7 +293,8 @@ enum ex_action {
     EX_ACT_BADFP,   /* smash only the saved FP, then panic */
     EX_ACT_LOOP,    /* make a frame record point at itself, then panic */
     EX_ACT_BADSP,   /* point SP at unmapped memory and use it */
-    EX_ACT_IRQPANIC /* start the timer and spin in a leaf until a tick panics */
+    EX_ACT_IRQPANIC, /* start the timer and spin in a leaf until a tick panics */
+    EX_ACT_LIBGCC   /* libgcc's __udivmodti4 stores through a bad pointer */
 };
 
 /* chain_fp.c (frame pointers) -> chain_nofp.c (-fomit-frame-pointer) ->

@@ -105,7 +105,11 @@ static void banner(const char *cmdline)
 {
     ex_printf("\nsfu example firmware: %s (%s)%s%s\n", EX_BOARD, EX_ARCH,
               EX_VARIANT[0] ? ", " : "", EX_VARIANT);
+#ifdef __clang__
+    ex_printf("  compiler  %s\n", __VERSION__);
+#else
     ex_printf("  compiler  gcc %s\n", __VERSION__);
+#endif
     ex_printf("  .text     %p .. %p\n", (void *)__text_start, (void *)__text_end);
     ex_printf("  .sframe   %p .. %p (%llu bytes", (void *)__sframe_start, (void *)__sframe_end,
               (unsigned long long)(__sframe_end - __sframe_start));
@@ -219,6 +223,7 @@ static void scen_corrupt(void) { run_chain(EX_ACT_CORRUPT); }
 static void scen_badfp(void) { run_chain(EX_ACT_BADFP); }
 static void scen_loop(void) { run_chain(EX_ACT_LOOP); }
 static void scen_badsp(void) { run_chain(EX_ACT_BADSP); }
+static void scen_libgcc(void) { run_chain(EX_ACT_LIBGCC); }
 
 /* threads, overflow, retained: threads.c and retained.c. */
 static void scen_threads(void) { ex_threads_scenario(); }

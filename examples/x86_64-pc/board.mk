@@ -39,7 +39,7 @@ stub := isr_common
 irqtrap := x86_trap
 irqstub := isr_common
 
-variants := lld kernel nofp
+variants := lld kernel nofp gen
 lld.link := lld
 lld.title := linked by lld
 # The IDT stubs written the way small kernels commonly write them (their
@@ -57,3 +57,7 @@ kernel.irqstub := isr_stubs
 # The sfu file built without -mgeneral-regs-only, SSE off as always.
 nofp.core-plain := 1
 nofp.title := SSE off, sfu built without -mgeneral-regs-only
+# .sframe made by tools/sfu-gen from the linked image's .eh_frame (libgcc's
+# routines included), not by the assembler.
+gen.sframe := gen
+gen.title := .sframe from sfu-gen

@@ -2,11 +2,10 @@
 # test/firmware/run.sh -- the example firmware end to end, in QEMU, with
 # every toolchain: the dumps must show the exact expected function sequence.
 #
-# For each toolchain suite (bookworm: gcc 12 / binutils 2.40, SFrame V1;
-# trixie: gcc 14 / 2.44, V2; sid: gcc 16 / 2.47, V3) it builds every image
-# of every board once (`make -C examples images` lists them: today
-# aarch64-virt, its pac-ret and lld variants, x86_64-pc and its lld variant),
-# then boots every scenario (examples/common/scenarios.def) on every image
+# For each toolchain suite (below: gcc 12, 14, 16; clang 14, 21, 22 with
+# sfu-gen; clang 14 with GNU as; clang 22's own SFrame) it builds every
+# image of every board once (`make -C examples images` lists them), then
+# boots every scenario (examples/common/scenarios.def) on every image
 # through examples/boot.sh and compares against test/firmware/expected.txt:
 #
 #   - QEMU's exit status (the image's status, mapped per board);
@@ -18,7 +17,8 @@
 #     record read back, and by tools/sfu-crash);
 #   - timer: the summary "timer: T ticks, C complete traces, F failures"
 #     with T >= 2000, C = T, F = 0, also with ticks on every instruction
-#     (boot.sh -1) on the GNU ld images;
+#     (boot.sh -1) on the GNU ld images (clang suites: on the plain
+#     images);
 #   - images with signed return addresses (image.env: ex_pac=1, the pac-ret
 #     build), on -cpu max: pointer authentication was on, signed return
 #     addresses were seen, and every complete trace (SFU_END) is the
@@ -29,13 +29,18 @@
 #     each .sframe);
 #   - every boot again under QEMU 11 from the sid chroot (the "/qemu11"
 #     cases), which models what bookworm's QEMU 7.2 does not: alignment
-#     faults on Device memory (the MMU-off image's hello must see one).
+#     faults on Device memory (the MMU-off image's hello must see one);
+#     the clang suites boot under QEMU 11 only (the last of SFU_FW_QEMUS);
+#   - gnu-ld: GNU ld 2.47 refuses LLVM's own SFrame (clang22-sframe);
+#   - embed-check: sframe-gen.sh refuses an sfu-gen image relinked so that
+#     its code moved relative to the section (bookworm's gen images).
 #
 # One line per case, "ok <case>" or "FAIL <case>: <why>".  A missing
 # emulator, compiler, chroot or lld is a FAIL with the install command.
 # Every QEMU run has a timeout; boots run SFU_FW_JOBS (2) at a time.
 #
-# Environment: SFU_FW_SUITES (default "bookworm trixie sid"),
+# Environment: SFU_FW_SUITES (default: all of them, "bookworm trixie sid
+# clang14 clang21 clang22 clang14-gas clang22-sframe"),
 # SFU_FW_QEMUS (default "host qemu11": the host's QEMU, the sid chroot's),
 # SFU_FW_OUT (build/firmware), SFU_FW_TIMEOUT (seconds per boot, 30),
 # SFU_FW_JOBS (2); EX_QEMU_<board> (the board's name with - as _) replaces
@@ -44,7 +49,7 @@ set -u
 cd "$(dirname "$0")/../.."
 root=$PWD
 out=${SFU_FW_OUT:-build/firmware}
-suites=${SFU_FW_SUITES:-bookworm trixie sid}
+suites=${SFU_FW_SUITES:-bookworm trixie sid clang14 clang21 clang22 clang14-gas clang22-sframe}
 qemus=${SFU_FW_QEMUS:-host qemu11}
 timeout_s=${SFU_FW_TIMEOUT:-30}
 jobs=${SFU_FW_JOBS:-2}
@@ -105,42 +110,159 @@ qemu_opts() { # QEMU (after image_env)
 	[ "$1" = qemu11 ] && printf '%s\n' -q "tools/toolchain.sh run sid $ex_qemu"
 }
 
-# QEMU 11 in the chroot: its packages, installed by the script (once).
-if [ -f "$(tools/toolchain.sh path sid)/.sfu-ready" ] && [[ " $qemus " == *" qemu11 "* ]]; then
-	tools/toolchain.sh install sid qemu-system-arm qemu-system-x86 >&2 || true
+# ---------------------------------------------------------------------------
+# The toolchain suites: what builds the images (make variables for
+# examples/build.mk), what that needs, which images are booted, and how.
+#
+#   bookworm trixie sid  gcc 12 / 14 / 16 and binutils 2.40 / 2.44 / 2.47:
+#                        SFrame V1 / V2 / V3 from GNU as, merged by GNU ld
+#                        (lld: one section per object); the gen variant's
+#                        .sframe from sfu-gen; every image under both QEMUs
+#   clang14 clang21 clang22
+#                        clang's integrated assembler, which writes no
+#                        SFrame: every image's .sframe from sfu-gen
+#                        (EX_SFRAME=gen), libgcc's code included; the lld
+#                        images linked by lld of the same version
+#   clang14-gas          clang 14's code assembled by GNU as 2.40
+#                        (-fno-integrated-as -Wa,--gsframe): SFrame V1
+#   clang22-sframe       LLVM's own SFrame (clang 22's integrated assembler,
+#                        -Wa,--gsframe -Wa,--allow-experimental-sframe: V2),
+#                        x86_64 only (LLVM writes none for aarch64), every
+#                        image linked by lld 22 (EX_LINK=lld): GNU ld cannot
+#                        link it (the gnu-ld case checks how it refuses)
+#
+# To keep the run short, the clang suites boot every scenario on the images
+# where the compiler or the SFrame producer makes a difference (suite_boots)
+# and only under the last QEMU of SFU_FW_QEMUS (QEMU 11, whose alignment
+# faults catch the most): the gcc suites boot every image under both, and
+# what a second QEMU could add for clang is the core's code generation,
+# which QEMU 11 checks the stricter (and the codegen suite instruction by
+# instruction).
+SID_CLANGS="clang-21 lld-21 clang-22 lld-22"
+
+suite_cc() { case $1 in bookworm | trixie | sid) echo gcc ;; *) echo clang ;; esac; }
+suite_root() { # SUITE -> the chroot its tools run in (bookworm: the host)
+	case $1 in bookworm | clang14 | clang14-gas) echo bookworm ;; trixie) echo trixie ;; *) echo sid ;; esac
+}
+suite_qemus() {
+	if [ "$(suite_cc "$1")" = gcc ]; then
+		echo "$qemus"
+	else
+		echo "${qemus##* }"
+	fi
+}
+
+# Chroot packages, installed by the script (once): QEMU 11, clang 21/22.
+if [ -f "$(tools/toolchain.sh path sid)/.sfu-ready" ]; then
+	[[ " $qemus " == *" qemu11 "* ]] && { tools/toolchain.sh install sid qemu-system-arm qemu-system-x86 >&2 || true; }
+	[[ " $suites " == *" clang2"* ]] && { tools/toolchain.sh install sid $SID_CLANGS >&2 || true; }
 fi
 
-# Toolchain of a suite: make variables for examples/build.mk, or a reason.
+# Why a suite cannot build, with the install command; nothing if it can.
 suite_missing() {
+	local p
 	case $1 in
-	bookworm)
+	bookworm | clang14 | clang14-gas)
 		command -v gcc >/dev/null 2>&1 || { echo "gcc not found (install: apt-get install gcc binutils)"; return; }
-		command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 ||
-			echo "aarch64-linux-gnu-gcc not found (install: apt-get install gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu)" ;;
-	trixie | sid)
-		local p
-		p=$(tools/toolchain.sh path "$1")
-		[ -f "$p/.sfu-ready" ] || echo "no $1 toolchain chroot in $p (install: make toolchains, or tools/toolchain.sh ensure $1)" ;;
-	*) echo "unknown suite $1 (bookworm, trixie or sid)" ;;
+		command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || {
+			echo "aarch64-linux-gnu-gcc not found (install: apt-get install gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu)"
+			return
+		}
+		[ "$1" = bookworm ] || command -v clang-14 >/dev/null 2>&1 ||
+			echo "clang-14 not found (install: tools/toolchain.sh host-deps)" ;;
+	trixie | sid | clang21 | clang22 | clang22-sframe)
+		p=$(tools/toolchain.sh path "$(suite_root "$1")")
+		if [ ! -f "$p/.sfu-ready" ]; then
+			echo "no $(suite_root "$1") toolchain chroot in $p (install: make toolchains, or tools/toolchain.sh ensure $(suite_root "$1"))"
+		elif [ "$(suite_cc "$1")" = clang ] && [ ! -x "$p/usr/bin/clang-${1:5:2}" ]; then
+			echo "clang-${1:5:2} not in the sid chroot (install: tools/toolchain.sh install sid $SID_CLANGS)"
+		fi ;;
+	*) echo "unknown suite $1 (bookworm, trixie, sid, clang14, clang21, clang22, clang14-gas or clang22-sframe)" ;;
+	esac
+}
+
+# The suite's lld command.
+suite_lld() {
+	case $1 in
+	clang21 | clang22 | clang22-sframe) echo "tools/toolchain.sh run sid ld.lld-${1:5:2}" ;;
+	*) echo "$LLD" ;;
 	esac
 }
 
 suite_make_vars() { # SUITE -> prints make variable assignments, one per line
-	[ "$1" = bookworm ] && return
-	local t="tools/toolchain.sh run $1"
-	printf '%s\n' "CC_x86_64=$t gcc" "LD_x86_64=$t ld" \
-		"CC_aarch64=$t aarch64-linux-gnu-gcc" "LD_aarch64=$t aarch64-linux-gnu-ld"
+	local t v=${1:5:2} a p
+	t="tools/toolchain.sh run $(suite_root "$1")"
+	printf '%s\n' "LLD=$(suite_lld "$1")"
+	case $1 in
+	trixie | sid)
+		printf '%s\n' "CC_x86_64=$t gcc" "LD_x86_64=$t ld" \
+			"CC_aarch64=$t aarch64-linux-gnu-gcc" "LD_aarch64=$t aarch64-linux-gnu-ld"
+		# The lld images are linked by the host's lld, which cannot see
+		# the chroot's libgcc: a copy in the build tree, for every link.
+		for a in x86_64 aarch64; do
+			p=$($t "$([ $a = x86_64 ] && echo gcc || echo aarch64-linux-gnu-gcc)" -print-libgcc-file-name 2>/dev/null) &&
+				cp "$(tools/toolchain.sh path "$1")$p" "$out/$1/libgcc-$a.a" 2>/dev/null &&
+				echo "LIBGCC_$a=$root/$out/$1/libgcc-$a.a"
+		done ;;
+	clang14)
+		printf '%s\n' "CC_x86_64=clang-14 --target=x86_64-linux-gnu" "CC_aarch64=clang-14 --target=aarch64-linux-gnu" \
+			EX_SFRAME=gen ;;
+	clang14-gas)
+		printf '%s\n' "CC_x86_64=clang-14 --target=x86_64-linux-gnu -fno-integrated-as" \
+			"CC_aarch64=clang-14 --target=aarch64-linux-gnu -fno-integrated-as" ;;
+	clang21 | clang22)
+		printf '%s\n' "CC_x86_64=$t clang-$v --target=x86_64-linux-gnu" "LD_x86_64=$t ld" \
+			"CC_aarch64=$t clang-$v --target=aarch64-linux-gnu" "LD_aarch64=$t aarch64-linux-gnu-ld" EX_SFRAME=gen ;;
+	clang22-sframe)
+		printf '%s\n' "CC_x86_64=$t clang-22 --target=x86_64-linux-gnu" "LD_x86_64=$t ld" EX_LINK=lld \
+			"EX_GSFRAME=-Wa,--gsframe -Wa,--allow-experimental-sframe" ;;
+	esac
 }
+
+# suite_boots SUITE (after image_env): whether the suite builds and boots
+# the image.  gcc: all.  clang: not the images that repeat another (the gen
+# variant where every image is one, the lld variant where every image is
+# linked by lld), not the kernel variant (its vector code is assembly, the
+# same whatever the compiler); clang14-gas only those whose SFrame its
+# producer changes (plain, pac, lld: the rest is clang 14's code, which the
+# clang14 suite runs).
+suite_boots() {
+	case $1 in
+	bookworm | trixie | sid) return 0 ;;
+	clang14-gas) case $ex_variant in '' | pac | lld) true ;; *) false ;; esac ;;
+	clang22-sframe) [ "$ex_arch" = x86_64 ] && case $ex_variant in '' | nofp) true ;; *) false ;; esac ;;
+	*) [ "$ex_variant" != gen ] && [ "$ex_variant" != kernel ] ;;
+	esac
+}
+
+# suite_1insn SUITE (after image_env): whether the image also runs the timer
+# with ticks on every instruction.  gcc: the GNU ld images (lld's are the
+# same code).  clang: the plain images; not clang 14 on aarch64, which
+# writes no CFI for epilogues there (LLVM 15 brought asynchronous unwind
+# tables to AArch64), so from an epilogue's second-to-last instruction on,
+# the rows of both SFrame producers (GNU as, sfu-gen: both read clang's
+# CFI) still say the frame is there and such ticks unwind wrongly.
+suite_1insn() {
+	case $1 in
+	bookworm | trixie | sid) [ "$ex_link" != lld ] ;;
+	clang14 | clang14-gas) [ -z "$ex_variant" ] && [ "$ex_arch" != aarch64 ] ;;
+	*) [ -z "$ex_variant" ] ;;
+	esac
+}
+
+# The log of a boot: the tag of the suite's first QEMU ("" for the host's).
+log_tag() { local q; q=$(suite_qemus "$1"); q=${q%% *}; [ "$q" = host ] || echo "-$q"; }
 
 # ---------------------------------------------------------------------------
 # Expected data.
 
 # expect SCENARIO SUITE (after image_env) -> "STATUS STOP FRAMES..." of the
 # most specific matching line of expected.txt: a selector is "*" or
-# NAME[/NAME...], each NAME the suite, the architecture, the board, the
-# variant or the image; more names, more specific; the first of equals wins.
+# NAME[/NAME...], each NAME the suite, its compiler, the architecture, the
+# board, the variant, the image or who wrote the .sframe (as, gen); more
+# names, more specific; the first of equals wins.
 expect() {
-	awk -v s="$1" -v names=" $2 $ex_arch $ex_board $ex_variant $ex_image " '
+	awk -v s="$1" -v names=" $2 $(suite_cc "$2") $ex_arch $ex_board $ex_variant $ex_image $ex_sframe " '
 	/^[ \t]*(#|$)/ { next }
 	$1 != s { next }
 	{
@@ -402,7 +524,11 @@ for suite in $suites; do
 		emit "FAIL firmware/$suite/build: make -C examples images failed (log $out/$suite/build.log)"
 		continue
 	fi
-	images[$suite]=$(for e in $elfs; do basename "$(dirname "$e")"; done)
+	images[$suite]=$(for e in $elfs; do
+		image=$(basename "$(dirname "$e")")
+		image_env "$suite" "$image"
+		suite_boots "$suite" && echo "$image"
+	done)
 	miss=$(suite_missing "$suite")
 	for image in ${images[$suite]}; do
 		built[$suite/$image]=0
@@ -413,9 +539,10 @@ for suite in $suites; do
 		continue
 	fi
 	targets=""
+	lld=$(suite_lld "$suite")
 	for image in ${images[$suite]}; do
 		image_env "$suite" "$image"
-		if [ "$ex_link" = lld ] && ! command -v "${LLD%% *}" >/dev/null 2>&1; then
+		if [ "$ex_link" = lld ] && [ "$lld" = "$LLD" ] && ! command -v "${LLD%% *}" >/dev/null 2>&1; then
 			why_not[$suite/$image]="$LLD not found (install: apt-get install lld-14)"
 			continue
 		fi
@@ -463,7 +590,7 @@ next_slot() {
 boot_case() {
 	local suite=$1 image=$2 scen=$3 name=$4 tag=$5 q n qm
 	shift 5
-	for q in $qemus; do
+	for q in $(suite_qemus "$suite"); do
 		n=$name
 		[ "$q" = host ] || n=$name/$q
 		[ "$q" = host ] && q=""
@@ -488,8 +615,8 @@ for suite in $suites; do
 			boot_case "$suite" "$image" "$scen" "firmware/$suite/$image/$scen" ""
 		done
 		# Ticks on every instruction boundary (prologues, epilogues):
-		# slower, so on the GNU ld images only.
-		[ "$ex_link" = lld ] || boot_case "$suite" "$image" timer "firmware/$suite/$image/timer-1insn" -1insn -1
+		# slower, so not on every image (suite_1insn).
+		suite_1insn "$suite" && boot_case "$suite" "$image" timer "firmware/$suite/$image/timer-1insn" -1insn -1
 	done
 	# The GNU tools' view of the same images (check-sframe.sh), in the pool.
 	any=0
@@ -497,10 +624,10 @@ for suite in $suites; do
 	if [ "$any" = 1 ]; then
 		next_slot
 		(
-			if [ "$suite" = bookworm ]; then
+			if [ "$(suite_root "$suite")" = bookworm ]; then
 				env_od=()
 			else
-				t="tools/toolchain.sh run $suite"
+				t="tools/toolchain.sh run $(suite_root "$suite")"
 				env_od=("OBJDUMP_aarch64=$t aarch64-linux-gnu-objdump" "OBJDUMP_x86_64=$t objdump"
 					"READELF_aarch64=$t aarch64-linux-gnu-readelf" "READELF_x86_64=$t readelf")
 			fi
@@ -552,8 +679,8 @@ for suite in $suites; do
 			read -r _ stop _ <<<"$exp"
 			[ "$stop" = SFU_END ] || continue
 			name=firmware/$suite/$image/$scen/same-as-nopac
-			a=$out/$suite/logs/$ex_board-$scen.log
-			p=$out/$suite/logs/$image-$scen.log
+			a=$out/$suite/logs/$ex_board-$scen$(log_tag "$suite").log
+			p=$out/$suite/logs/$image-$scen$(log_tag "$suite").log
 			if [ "${built[$suite/$image]}" != 1 ] || [ "${built[$suite/$ex_board]}" != 1 ] ||
 				[ ! -s "$a" ] || [ ! -s "$p" ]; then
 				emit "FAIL $name: no logs to compare (images not built or not booted)"
@@ -575,7 +702,7 @@ for suite in $suites; do
 		# addresses at ra - 1 (chain_e's is chain_b's first byte).
 		[ -z "$ex_variant" ] || continue
 		name=firmware/$suite/$image/symbolize
-		log=$out/$suite/logs/$image-null.log
+		log=$out/$suite/logs/$image-null$(log_tag "$suite").log
 		img=$out/$suite/$image/sfu-$image.elf
 		if [ "${built[$suite/$image]}" != 1 ] || [ ! -s "$log" ]; then
 			emit "FAIL $name: no fault dump to symbolize"
@@ -614,3 +741,75 @@ for suite in $suites; do
 	done
 done
 flush
+
+# LLVM's own SFrame and GNU ld: the objects of clang22-sframe's x86_64-pc
+# image linked by the sid chroot's GNU ld (2.47), with the image's script:
+# ld refuses each object's .sframe (V2, and ld 2.47 merges V3 only) and the
+# image would have no unwind tables, hence lld 22 for that suite.
+if [[ " $suites " == *" clang22-sframe "* ]]; then
+	name=firmware/clang22-sframe/x86_64-pc/gnu-ld
+	d=$out/clang22-sframe/x86_64-pc
+	t="tools/toolchain.sh run sid"
+	if [ "${built[clang22-sframe/x86_64-pc]:-0}" != 1 ]; then
+		emit "FAIL $name: image not built: ${why_not[clang22-sframe/x86_64-pc]:-not in the suite}"
+	else
+		objs=$(ls "$d"/*.o | grep -v '/symtab0\.o$')
+		# shellcheck disable=SC2086
+		$t ld -nostdlib -static -z noexecstack --no-warn-rwx-segments -z max-page-size=0x1000 -L linker -L "$d" \
+			-T examples/x86_64-pc/link.ld -o "$d/gnu-ld.elf" $objs \
+			"$($t clang-22 --target=x86_64-linux-gnu -print-libgcc-file-name)" >"$d/gnu-ld.log" 2>&1
+		rc=$?
+		n=$(grep -c '(\.sframe); unexpected SFrame format version 2$' "$d/gnu-ld.log")
+		c=0
+		for o in $objs; do readelf -SW "$o" | grep -q ' \.sframe ' && c=$((c + 1)); done
+		size=$(readelf -SW "$d/gnu-ld.elf" 2>/dev/null | sed 's/^ *\[ *[0-9]*\] *//' | awk '$1 == ".sframe" { print $5 }')
+		if [ "$c" -gt 0 ] && [ "$n" = "$c" ] && [ "$size" = 000000 ]; then
+			emit "ok $name: ld 2.47 (exit $rc) refuses the .sframe of all $c objects that have one, \"$(grep -m1 'unexpected SFrame' "$d/gnu-ld.log" | sed 's/.*; //')\", and leaves .sframe empty"
+		else
+			emit "FAIL $name: expected ld 2.47 to refuse each of $c objects' LLVM V2 .sframe and write an empty one: $n refused, .sframe size ${size:-none}, exit $rc; log $d/gnu-ld.log"
+		fi
+	fi
+	flush
+fi
+
+# The embedding's check can fail: bookworm's sfu-gen images linked again by
+# their own final link command (make -n), as built (sframe-gen.sh check
+# passes) and with 256 more bytes of code at the end of .text, which moves
+# the section but no function (it refuses: every function's offset from
+# the section changed).  A link that moved code and section alike would
+# keep the section right: its offsets are relative.
+if [[ " $suites " == *" bookworm "* ]]; then
+	for image in ${images[bookworm]}; do
+		image_env bookworm "$image"
+		[ "$ex_sframe" = gen ] || continue
+		name=firmware/bookworm/$image/embed-check
+		d=$out/bookworm/$image
+		if [ "${built[bookworm/$image]}" != 1 ]; then
+			emit "FAIL $name: image not built: ${why_not[bookworm/$image]}"
+			continue
+		fi
+		elf=$root/$d/sfu-$image.elf
+		# The link writing $d/@OUT@.elf (and its map).
+		link=$(make -s -n -B V=1 --no-print-directory -C examples EX_OUT="$root/$out/bookworm" "$elf" 2>/dev/null |
+			grep -e " -Map $elf.map -o $elf.tmp ")
+		link=${link/ -Map $elf.map -o $elf.tmp / -Map $root/$d/@OUT@.map -o $root/$d/@OUT@.elf }
+		cc=gcc nm=nm
+		[ "$ex_arch" = aarch64 ] && cc=aarch64-linux-gnu-gcc nm=aarch64-linux-gnu-nm
+		printf '.text\n.space 256\n.section .note.GNU-stack,"",%%progbits\n' | $cc -c -x assembler - -o "$d/pad.o"
+		embed_check() { NM=$nm sh examples/sframe-gen.sh check "$d/sframe.bin" "$d/$1.elf" >>"$d/$1.log" 2>&1; }
+		if [ -z "$link" ]; then
+			emit "FAIL $name: no final link command from make -n"
+		elif ! sh -c "${link//@OUT@/relink}" >"$d/relink.log" 2>&1 || ! embed_check relink; then
+			emit "FAIL $name: the same link again is refused; log $d/relink.log"
+		elif ! sh -c "${link//@OUT@/moved} $root/$d/pad.o" >"$d/moved.log" 2>&1; then
+			emit "FAIL $name: the link with 256 more bytes of code failed; log $d/moved.log"
+		elif embed_check moved; then
+			emit "FAIL $name: a link that moved the section from the code passed the check; log $d/moved.log"
+		elif ! grep -q 'moved code or the section' "$d/moved.log"; then
+			emit "FAIL $name: refused for another reason; log $d/moved.log"
+		else
+			emit "ok $name: relinked as built, passes; with 256 more bytes of code at the end, refused"
+		fi
+	done
+	flush
+fi
