@@ -208,7 +208,14 @@
  * generation, not unwinding, so it is the one place that names target
  * architectures: elsewhere none is named, and a target without an entry
  * here relies on the flags it is built with (say -mstrict-align). */
-#if SFU_SAFE_CODEGEN && defined(__clang__) && defined(__aarch64__)
+#if SFU_SAFE_CODEGEN && defined(__clang__) && defined(__aarch64__) && __clang_major__ >= 16
+/* GCC's spelling ("+nosimd"), which clang takes since 16: clang 21 and 22
+ * ignore the old "no-neon,no-fp-armv8" without a word (and use SIMD
+ * registers), clang 14 warns on the new. */
+#define SFU_CODEGEN_BEGIN                                                                   \
+	_Pragma("clang attribute push(__attribute__((target(\"+strict-align,+nosimd,+nofp\"))), apply_to = function)")
+#define SFU_CODEGEN_END _Pragma("clang attribute pop")
+#elif SFU_SAFE_CODEGEN && defined(__clang__) && defined(__aarch64__)
 #define SFU_CODEGEN_BEGIN                                                                   \
 	_Pragma("clang attribute push(__attribute__((target(\"strict-align,no-neon,no-fp-armv8\"))), apply_to = function)")
 #define SFU_CODEGEN_END _Pragma("clang attribute pop")

@@ -8,68 +8,73 @@
 # the panic dump of each board (full serial output for the first, from the
 # scenario on for the rest), a fault dump of each board (the walk crosses
 # the exception's trap frame), the timer summary of each board (every one of
-# >= 2000 ticks unwound), the pac-ret build's panic, and one dump passed
-# through tools/sfu-symbolize.  Exits 1 if a boot did not end with its
-# scenario's status.  Environment: QEMU_aarch64, QEMU_x86_64, EX_TIMEOUT.
+# >= 2000 ticks unwound), the pac-ret build's panic, the kernel-style vector
+# code of both boards, the MMU-off image, a fault inside libgcc with the
+# assembler's .sframe and with sfu-gen's, and one dump passed through
+# tools/sfu-symbolize.  Boots through boot.sh (its environment:
+# EX_QEMU_<board>, EX_TIMEOUT).  Exits 1 if a boot did not end with its
+# scenario's status.
 set -u
 out=${1:?usage: demo.sh OUTDIR}
-timeout_s=${EX_TIMEOUT:-20}
-a64=$out/aarch64-virt/sfu-aarch64-virt.elf
-pac=$out/aarch64-virt-pac/sfu-aarch64-virt-pac.elf
-x86=$out/x86_64-pc/sfu-x86_64-pc.elf
+here=$(dirname "$0")
 logs=$out/logs
 mkdir -p "$logs"
 bad=0
 
-# boot IMAGE BOARD LABEL SCENARIO STATUS WHAT SHOW
-#   SHOW: all (serial output from the banner), dump (from the scenario
-#   line), timer (the summary lines only)
-boot() {
-	img=$1 board=$2 label=$3 scen=$4 status=$5 what=$6 show=$7
-	log=$logs/demo-$label-$scen.log
-	case $board in
-	aarch64-virt)
-		want=$status
-		set -- "${QEMU_aarch64:-qemu-system-aarch64}" -M virt,gic-version=2 -cpu max -m 128M \
-			-nographic -no-reboot -semihosting ;;
-	*)
-		want=$(( (status << 1) | 1 ))
-		set -- "${QEMU_x86_64:-qemu-system-x86_64}" -M pc -m 128M -nographic -no-reboot \
-			-nic none -device isa-debug-exit,iobase=0xf4,iosize=0x04 ;;
-	esac
-	printf '\n=== %s: %s\n' "$label" "$what"
-	timeout "$timeout_s" "$@" -kernel "$img" -append "scenario=$scen" </dev/null >"$log" 2>&1
-	rc=$?
-	case $show in
+# Frames of the same function more than 3 in a row (a stack overflow's
+# recursion) as the first 3 and a count.
+fold_frames() {
+	awk '
+	function flush() { if (run > 3) printf "  ... %d more %s frames\n", run - 3, fn; run = 0 }
+	/^  #[0-9]+ +0x/ { f = $3; sub(/\+.*/, "", f); if (f == fn) { if (++run <= 3) print; next } flush(); fn = f; run = 1; print; next }
+	{ flush(); fn = ""; print }
+	END { flush() }'
+}
+
+# show IMAGE SCENARIO WHAT PART: boot IMAGE (build/examples/IMAGE/) and show
+#   PART of its serial output: all (from the banner), dump (from the
+#   scenario line, runs of one function folded), boots (the scenario's own
+#   lines of every boot of a scenario that resets), timer (the summary
+#   lines); then boot.sh's result line.
+show() {
+	img=$1 scen=$2 what=$3 part=$4
+	log=$logs/demo-$img-$scen.log
+	printf '\n=== %s: %s\n' "$img" "$what"
+	result=$(sh "$here/boot.sh" -s -l "$log" "$out/$img/sfu-$img.elf" "$scen") || bad=1
+	case $part in
 	all) tr -d '\r' <"$log" | sed -n '/^sfu example firmware/,$p' ;;
-	dump) tr -d '\r' <"$log" | sed -n '/^scenario:/,$p' ;;
+	dump) tr -d '\r' <"$log" | sed -n '/^scenario:/,$p' | fold_frames ;;
+	boots) tr -d '\r' <"$log" | grep -E '^(scenario:|retained:|previous crash|crash record:|backtrace|  #|panic:)' ;;
 	timer) tr -d '\r' <"$log" | grep -E '^(  pac|timer: )' ;;
 	esac
-	if [ "$rc" -eq "$want" ]; then
-		echo "(QEMU exit $rc: status $status, as expected)"
-	else
-		echo "(QEMU exit $rc, expected $want: status $status) <-- FAILED"
-		bad=1
-	fi
+	echo "$result"
 }
 
 echo "sfu demo: bare-metal images for QEMU unwind their own stacks from .sframe"
 echo "(images in $out; every boot's serial log in $logs)"
 
-boot "$a64" aarch64-virt aarch64-virt panic 2 "panic() at the bottom of a 6-deep call chain" all
-boot "$x86" x86_64-pc x86_64-pc panic 2 "the same chain, built for x86_64" dump
-boot "$a64" aarch64-virt aarch64-virt null 3 \
-	"null-pointer load in a frameless leaf: the walk starts in the fault handler" dump
-boot "$x86" x86_64-pc x86_64-pc udf 3 "ud2 in a frameless leaf, taken on the IST1 exception stack" dump
-boot "$a64" aarch64-virt aarch64-virt irqpanic 2 "panic() inside the timer interrupt handler" dump
-boot "$a64" aarch64-virt aarch64-virt timer 0 "2500 timer ticks, the interrupted code unwound on every one" timer
-boot "$x86" x86_64-pc x86_64-pc timer 0 "the same on x86_64" timer
-boot "$pac" aarch64-virt aarch64-virt-pac panic 2 \
-	"pac-ret build on -cpu max: signed return addresses, the same trace" dump
+show aarch64-virt panic "panic() at the bottom of a 6-deep call chain" all
+show x86_64-pc panic "the same chain, built for x86_64" dump
+show aarch64-virt null "null-pointer load in a frameless leaf: the walk starts in the fault handler" dump
+show x86_64-pc udf "ud2 in a frameless leaf, taken on the IST1 exception stack" dump
+show aarch64-virt irqpanic "panic() inside the timer interrupt handler" dump
+show aarch64-virt timer "2500 timer ticks, the interrupted code unwound on every one" timer
+show x86_64-pc timer "the same on x86_64" timer
+show aarch64-virt-pac panic "pac-ret build on -cpu max: signed return addresses, the same trace" dump
+show x86_64-pc-kernel null "a kernel's own IDT stubs (its register order, a call per vector), described to sfu, not rewritten" dump
+show aarch64-virt-kernel irqpanic "a kernel's own EL1 vectors (pt_regs, a bl per entry), panic in the timer interrupt" dump
+show aarch64-virt-mmuoff null "MMU and FP/SIMD off, sfu built without -mgeneral-regs-only -mstrict-align" dump
+show aarch64-virt threads "three preemptive threads; one panics: every thread dumped, each within its own stacks" dump
+show x86_64-pc overflow "a thread recurses into the unmapped guard page below its stack; the fault is taken on IST1" dump
+show aarch64-virt-mmuoff overflow "the same with the MMU off: a watchpoint guards the stack" dump
+show x86_64-pc nested "a fault inside the fault's dump (the symbol lookup): one line, halt" dump
+show aarch64-virt retained "a crash record across two warm resets: read back and symbolized, then a half-written one refused" boots
+show x86_64-pc libgcc "a fault inside libgcc's __udivmodti4, which GNU as gave no SFrame: the walk stops there" dump
+show x86_64-pc-gen libgcc "the same with the .sframe sfu-gen made from the linked image's .eh_frame: through libgcc" dump
 
 printf '\n=== the aarch64 fault dump with file:line (tools/sfu-symbolize IMAGE LOG)\n'
 if command -v aarch64-linux-gnu-addr2line >/dev/null 2>&1; then
-	tools/sfu-symbolize "$a64" "$logs/demo-aarch64-virt-null.log" | sed -n '/^backtrace:$/,/^backtrace: /p'
+	tools/sfu-symbolize "$out/aarch64-virt/sfu-aarch64-virt.elf" "$logs/demo-aarch64-virt-null.log" | sed -n '/^backtrace:$/,/^backtrace: /p'
 else
 	echo "(aarch64-linux-gnu-addr2line missing: apt-get install binutils-aarch64-linux-gnu)"
 fi

@@ -22,8 +22,9 @@
 # "tools/toolchain.sh run sid nm").
 #
 # A function is a symbol of type t/T/w/W inside [__text_start, __text_end)
-# whose name starts neither with "__" (linker-script symbols) nor "$"
-# (mapping symbols).  Its size is nm's size, or for assembly labels without
+# whose name does not start with "$" (mapping symbols), nor with "__" unless
+# it has a size (linker-script symbols have none; libgcc's __udivmodti4
+# has one).  Its size is nm's size, or for assembly labels without
 # one, the distance to the next function (or to __text_end).  Of several
 # names at one address the first nm lists is kept.
 set -u
@@ -48,7 +49,7 @@ list() {
 	NF != 3 && NF != 4 { next }
 	nm == "__text_start" { ts = hex(a) }
 	nm == "__text_end" { te = hex(a) }
-	t !~ /^[tTwW]$/ || nm ~ /^__/ || nm ~ /^\$/ { next }
+	t !~ /^[tTwW]$/ || (nm ~ /^__/ && sz == "") || nm ~ /^\$/ { next }
 	{ n++; addr[n] = hex(a); ahex[n] = a; size[n] = (sz == "" ? -1 : hex(sz)); name[n] = nm }
 	END {
 		if (ts == "" || te == "") {

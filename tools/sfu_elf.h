@@ -98,30 +98,124 @@ static inline const char *sec_name(const struct elf *e, const struct shdr *s)
 	return (const char *)e->p + str.off + s->name;
 }
 
+/* One relocation entry: where, against which symbol, what type, addend
+ * (SHT_RELA: from the entry; SHT_REL: 0, the caller reads the field). */
+struct sfu_elf_rel {
+	uint64_t off, sym, type;
+	int64_t addend;
+};
+
+static inline uint64_t sfu_elf_rel_entsize(const struct elf *e, const struct shdr *rel)
+{
+	return rel->entsize ? rel->entsize : (e->is64 ? (rel->type == 4 ? 24 : 16) : (rel->type == 4 ? 12 : 8));
+}
+
+/* Entry i of relocation section rel; 0 if it lies outside the file. */
+static inline int sfu_elf_rel_get(const struct elf *e, const struct shdr *rel, uint64_t i, struct sfu_elf_rel *r)
+{
+	uint64_t b = rel->off + i * sfu_elf_rel_entsize(e, rel), info;
+	int ok = 1;
+	r->off = rd(e, b, e->is64 ? 8 : 4, &ok);
+	info = rd(e, b + (e->is64 ? 8 : 4), e->is64 ? 8 : 4, &ok);
+	r->sym = e->is64 ? info >> 32 : info >> 8;
+	r->type = e->is64 ? (info & 0xffffffffu) : (info & 0xffu);
+	r->addend = 0;
+	if (rel->type == 4) { /* SHT_RELA */
+		r->addend = (int64_t)rd(e, b + (e->is64 ? 16 : 8), e->is64 ? 8 : 4, &ok);
+		if (!e->is64)
+			r->addend = (int32_t)r->addend;
+	}
+	return ok;
+}
+
+/* Symbol idx of symbol table symtab: value, section index, info byte. */
+struct sfu_elf_sym {
+	uint64_t value, size;
+	uint32_t name;
+	uint16_t shndx;
+	uint8_t info;
+};
+
+static inline int sfu_elf_sym_get(const struct elf *e, const struct shdr *symtab, uint64_t idx, struct sfu_elf_sym *s)
+{
+	uint64_t b = symtab->off + idx * (e->is64 ? 24 : 16);
+	int ok = 1;
+	if (idx >= symtab->size / (e->is64 ? 24 : 16))
+		return 0;
+	s->name = (uint32_t)rd(e, b, 4, &ok);
+	if (e->is64) {
+		s->info = (uint8_t)rd(e, b + 4, 1, &ok);
+		s->shndx = (uint16_t)rd(e, b + 6, 2, &ok);
+		s->value = rd(e, b + 8, 8, &ok);
+		s->size = rd(e, b + 16, 8, &ok);
+	} else {
+		s->value = rd(e, b + 4, 4, &ok);
+		s->size = rd(e, b + 8, 4, &ok);
+		s->info = (uint8_t)rd(e, b + 12, 1, &ok);
+		s->shndx = (uint16_t)rd(e, b + 14, 2, &ok);
+	}
+	return ok;
+}
+
+/* A relocatable object has no addresses: every section is at 0.  To tell
+ * functions of different sections apart, give each code section of an
+ * ET_REL file its own address, laid out one after the other in section
+ * order (as a linker would, roughly).  bases[] has num_sections entries;
+ * other sections get 0.  Linked files: bases[i] = sh_addr. */
+static inline void sfu_elf_layout(const struct elf *e, uint64_t *bases)
+{
+	unsigned i, n = num_sections(e);
+	uint64_t at = 0x100000;
+	for (i = 0; i < n; i++) {
+		struct shdr s;
+		bases[i] = 0;
+		if (!get_shdr(e, i, &s))
+			continue;
+		if (e->type != 1 /* ET_REL */) {
+			bases[i] = s.addr;
+			continue;
+		}
+		/* Code only: the other sections' sizes (.sframe's, which a tool
+		 * may change) must not move the code. */
+		if ((s.flags & 6) != 6 /* SHF_ALLOC | SHF_EXECINSTR */ || s.size == 0)
+			continue;
+		at = (at + 63) & ~(uint64_t)63;
+		bases[i] = at;
+		at += s.size + 64;
+	}
+}
+
 /* Apply the relocations of `rel` (SHT_RELA or SHT_REL) to buf, a copy of
- * section `target`, with every section at address 0 as objdump does for
- * relocatable files.  Returns 0, or -1 on a relocation type we do not know
- * (the caller then dumps the raw bytes and says so). */
-static inline int apply_relocs(const struct elf *e, const struct shdr *rel, uint8_t *buf, uint64_t bufsize)
+ * section `target`.  bases == NULL: every section at address 0, as objdump
+ * does for relocatable files; else section i at bases[i] (sfu_elf_layout).
+ * Returns 0, or -1 on a relocation type we do not know (the caller then
+ * dumps the raw bytes and says so). */
+static inline int apply_relocs(const struct elf *e, const struct shdr *rel, uint8_t *buf, uint64_t bufsize,
+			       const uint64_t *bases)
 {
 	struct shdr symtab;
-	uint64_t entsize = rel->entsize ? rel->entsize : (e->is64 ? (rel->type == 4 ? 24 : 16) : (rel->type == 4 ? 12 : 8));
-	uint64_t i, n = entsize ? rel->size / entsize : 0;
+	uint64_t i, entsize = sfu_elf_rel_entsize(e, rel), n = entsize ? rel->size / entsize : 0;
+	uint64_t tbase = bases ? bases[rel->info] : 0;
+	unsigned nsec = num_sections(e);
 	int ok = 1;
 
 	if (!get_shdr(e, rel->link, &symtab))
 		return -1;
 	for (i = 0; i < n; i++) {
-		uint64_t b = rel->off + i * entsize, off, info, sym, type, symval, symoff;
-		int64_t addend = 0;
+		struct sfu_elf_rel r;
+		struct sfu_elf_sym sym;
+		uint64_t off, type, symval;
+		int64_t addend;
 		unsigned len = 0, pcrel = 0;
 		uint64_t v;
-		off = rd(e, b, e->is64 ? 8 : 4, &ok);
-		info = rd(e, b + (e->is64 ? 8 : 4), e->is64 ? 8 : 4, &ok);
-		sym = e->is64 ? info >> 32 : info >> 8;
-		type = e->is64 ? (info & 0xffffffffu) : (info & 0xffu);
-		symoff = symtab.off + sym * (e->is64 ? 24 : 16);
-		symval = rd(e, symoff + (e->is64 ? 8 : 4), e->is64 ? 8 : 4, &ok);
+		if (!sfu_elf_rel_get(e, rel, i, &r) || !sfu_elf_sym_get(e, &symtab, r.sym, &sym))
+			return -1;
+		off = r.off;
+		type = r.type;
+		addend = r.addend;
+		symval = sym.value;
+		if (bases && sym.shndx > 0 && sym.shndx < nsec)
+			symval += bases[sym.shndx];
 		switch (e->machine) {
 		case 62: /* EM_X86_64 */
 			if (type == 2) { len = 4; pcrel = 1; }       /* R_X86_64_PC32 */
@@ -142,22 +236,19 @@ static inline int apply_relocs(const struct elf *e, const struct shdr *rel, uint
 			else if (type == 4) { len = 4; }             /* R_390_32 */
 			break;
 		}
-		if (!len || !ok || off > bufsize || len > bufsize - off)
+		if (!len || off > bufsize || len > bufsize - off)
 			return -1;
-		if (rel->type == 4) { /* SHT_RELA */
-			addend = (int64_t)rd(e, b + (e->is64 ? 16 : 8), e->is64 ? 8 : 4, &ok);
-			if (!e->is64)
-				addend = (int32_t)addend;
-		} else {
+		if (rel->type != 4) { /* SHT_REL: the addend is in the field */
 			struct elf be = { buf, bufsize, e->is64, e->big, 0, 0 };
 			int ok2 = 1;
 			addend = (int64_t)rd(&be, off, len, &ok2);
 			if (len == 4)
 				addend = (int32_t)addend;
 		}
-		/* Section symbols and local symbols: value relative to a section
-		 * at address 0, which is what objdump's simple relocation uses. */
-		v = symval + (uint64_t)addend - (pcrel ? off : 0);
+		/* Section symbols and local symbols: value relative to their
+		 * section, which sits at bases[] (or 0, objdump's simple
+		 * relocation). */
+		v = symval + (uint64_t)addend - (pcrel ? tbase + off : 0);
 		wr(buf + off, len, e->big, v);
 	}
 	return ok ? 0 : -1;
@@ -227,8 +318,11 @@ static inline int sfu_elf_open(const char *path, struct elf *e, char *err, size_
 }
 
 /* The k-th .sframe section (k = 0, 1, ...): 1 if found, 0 if none, -1 on
- * allocation failure.  relocate: apply relocations as objdump 2.47 does. */
-static inline int sfu_elf_sframe_get(const struct elf *e, unsigned k, int relocate, struct sfu_elf_sframe *out)
+ * allocation failure.  relocate: apply relocations as objdump 2.47 does
+ * (every section at 0), or with bases (sfu_elf_layout; then out->addr is
+ * the section's base too). */
+static inline int sfu_elf_sframe_get_at(const struct elf *e, unsigned k, int relocate, const uint64_t *bases,
+					struct sfu_elf_sframe *out)
 {
 	unsigned i, j, nsec = num_sections(e), seen = 0;
 	for (i = 1; i < nsec; i++) {
@@ -242,20 +336,107 @@ static inline int sfu_elf_sframe_get(const struct elf *e, unsigned k, int reloca
 			return -1;
 		memcpy(out->bytes, e->p + s.off, s.size);
 		out->size = s.size;
-		out->addr = s.addr;
+		out->addr = bases ? bases[i] : s.addr;
 		out->reloc_failed = 0;
 		if (relocate && e->type == 1 /* ET_REL */) {
 			for (j = 1; j < nsec; j++) {
 				struct shdr r;
 				if (!get_shdr(e, j, &r) || (r.type != 4 && r.type != 9) || r.info != i)
 					continue;
-				if (apply_relocs(e, &r, out->bytes, s.size) != 0)
+				if (apply_relocs(e, &r, out->bytes, s.size, bases) != 0)
 					out->reloc_failed = 1;
 			}
 		}
 		return 1;
 	}
 	return 0;
+}
+
+static inline int sfu_elf_sframe_get(const struct elf *e, unsigned k, int relocate, struct sfu_elf_sframe *out)
+{
+	return sfu_elf_sframe_get_at(e, k, relocate, NULL, out);
+}
+
+/* ---- symbols, for names in messages ------------------------------------- */
+
+struct sfu_elf_syms {
+	struct sfu_elf_symname { uint64_t addr; const char *name; int func; } *v;
+	size_t n;
+};
+
+static inline int sfu_elf_symname_cmp(const void *a, const void *b)
+{
+	const struct sfu_elf_symname *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr ? 1 : y->func - x->func;
+}
+
+/* Functions and untyped symbols of .symtab (else .dynsym), at their
+ * addresses (ET_REL: bases[section] + value).  Names point into e. */
+static inline void sfu_elf_symbols(const struct elf *e, const uint64_t *bases, struct sfu_elf_syms *out)
+{
+	unsigned i, pass, nsec = num_sections(e);
+	size_t cap = 0;
+	out->v = NULL;
+	out->n = 0;
+	for (pass = 0; pass < 2 && !out->n; pass++) {
+		for (i = 1; i < nsec; i++) {
+			struct shdr s, str;
+			uint64_t k, n;
+			if (!get_shdr(e, i, &s) || s.type != (pass ? 11u : 2u) /* DYNSYM, SYMTAB */)
+				continue;
+			if (!get_shdr(e, s.link, &str) || str.type == 8)
+				continue;
+			n = s.size / (e->is64 ? 24 : 16);
+			for (k = 1; k < n; k++) {
+				struct sfu_elf_sym y;
+				unsigned type;
+				if (!sfu_elf_sym_get(e, &s, k, &y))
+					break;
+				type = y.info & 0xf;
+				if ((type != 2 && type != 0) || y.shndx == 0 || y.shndx >= nsec || y.name >= str.size ||
+				    !memchr(e->p + str.off + y.name, 0, str.size - y.name) || !e->p[str.off + y.name])
+					continue;
+				if (out->n == cap) {
+					void *nv = realloc(out->v, (cap = cap ? 2 * cap : 64) * sizeof *out->v);
+					if (!nv)
+						return; /* names are a nicety */
+					out->v = nv;
+				}
+				out->v[out->n].addr = y.value + (e->type == 1 ? bases[y.shndx] : 0);
+				out->v[out->n].name = (const char *)e->p + str.off + y.name;
+				out->v[out->n].func = type == 2;
+				out->n++;
+			}
+		}
+	}
+	if (out->n)
+		qsort(out->v, out->n, sizeof *out->v, sfu_elf_symname_cmp);
+}
+
+/* "name", "name+0x10" or "0xaddr" for an address. */
+static inline const char *sfu_elf_sym_name(const struct sfu_elf_syms *syms, uint64_t addr, char *buf, size_t n)
+{
+	size_t lo = 0, hi = syms->n, k;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (syms->v[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0) {
+		snprintf(buf, n, "0x%llx", (unsigned long long)addr);
+		return buf;
+	}
+	/* Among the symbols at that address, the first (a function first). */
+	k = lo - 1;
+	while (k > 0 && syms->v[k - 1].addr == syms->v[lo - 1].addr)
+		k--;
+	if (addr == syms->v[k].addr)
+		snprintf(buf, n, "%s", syms->v[k].name);
+	else
+		snprintf(buf, n, "%s+0x%llx", syms->v[k].name, (unsigned long long)(addr - syms->v[k].addr));
+	return buf;
 }
 
 #endif /* SFU_ELF_H */

@@ -7,6 +7,7 @@
  * PL011 0x09000000, RAM from 0x40000000.
  */
 #include "ex.h"
+#include "board.h"
 
 #define UART_BASE 0x09000000u
 #define GICD_BASE 0x08000000u
@@ -40,22 +41,18 @@
 #define ADP_STOPPED_APPLICATION_EXIT 0x20026u
 #define HLT_F000 0xd45e0000u
 
-/* PSCI SYSTEM_OFF (DEN 0022), the exit of last resort. */
+/* PSCI (DEN 0022): SYSTEM_OFF, the exit of last resort; SYSTEM_RESET, a
+ * warm reset that keeps RAM (QEMU resets the machine, reloads the image's
+ * segments and boots it again). */
 #define PSCI_SYSTEM_OFF 0x84000008u
-
-/* The vector code (vectors.S) saves struct sfu_aarch64_trap_frame and
- * calls a64_trap from one call site, labelled sfu_aarch64_trap_ret: that
- * is all the port needs to know to walk out of a handler. */
-extern char sfu_aarch64_trap_ret[];
-static const void *const trap_sites[] = { sfu_aarch64_trap_ret };
-const struct sfu_trap_layout ex_trap_layouts[] = { SFU_AARCH64_TRAP_LAYOUT(trap_sites) };
-const size_t ex_trap_nlayouts = 1;
+#define PSCI_SYSTEM_RESET 0x84000009u
 
 /* Set by head.S. */
 uint64_t board_boot_el;
 uint64_t board_pac_enabled;
 
 static bool semihosting_off;
+static void psci(uint64_t fn);
 static uint64_t timer_interval;
 static uint32_t unexpected_irqs;
 
@@ -112,17 +109,86 @@ EX_NORETURN void board_exit(int status)
     /* Only reached without -semihosting: power off, losing the status.
      * QEMU's PSCI conduit is HVC, or SMC when EL2 exists. */
     ex_printf("exit %d: semihosting is off, PSCI SYSTEM_OFF (QEMU exits 0)\n", status);
-    {
-        register uint64_t x0 __asm__("x0") = PSCI_SYSTEM_OFF;
-
-        if (board_boot_el == 2)
-            __asm__ volatile("smc #0" : "+r"(x0) : : "memory");
-        else
-            __asm__ volatile("hvc #0" : "+r"(x0) : : "memory");
-    }
+    psci(PSCI_SYSTEM_OFF);
     for (;;)
         __asm__ volatile("wfi");
 }
+
+/* PSCI call: QEMU's conduit is HVC, or SMC when the machine has EL2 (we
+ * were started there). */
+static void psci(uint64_t fn)
+{
+    register uint64_t x0 __asm__("x0") = fn;
+
+    if (board_boot_el == 2)
+        __asm__ volatile("smc #0" : "+r"(x0) : : "memory");
+    else
+        __asm__ volatile("hvc #0" : "+r"(x0) : : "memory");
+}
+
+EX_NORETURN void board_reset(void)
+{
+    psci(PSCI_SYSTEM_RESET);
+    ex_printf("board_reset: PSCI SYSTEM_RESET returned\n");
+    board_exit(EX_BUG);
+}
+
+/* -------------------------------------------------------------------------
+ * Stack guards.  With the MMU on, the guard page's level-3 entry (head.S
+ * maps the image's 2 MiB in 4 KiB pages) is made invalid: any access
+ * takes a translation fault.  With the MMU off there are no pages, so a
+ * hardware watchpoint (ARM ARM D2, "Watchpoint exceptions") covers the
+ * guard page instead, as ESP-IDF guards stack ends: a store there takes a
+ * watchpoint exception (EC 0x35) before it happens.  Debug exceptions from
+ * EL1 need the OS lock clear, MDSCR_EL1.KDE and MDE, and PSTATE.D clear,
+ * which new threads do (switch.S).
+ */
+#if EX_MMU_OFF
+/* DBGWCR<n>_EL1: E, PAC = 0b01 (EL1), LSC = 0b10 (stores), BAS = 0xff,
+ * MASK = 12 (a 4 KiB region, aligned). */
+#define WCR_GUARD (1u | (1u << 1) | (2u << 3) | (0xffu << 5) | (12u << 24))
+static unsigned watchpoints_used;
+
+static bool set_watchpoint(unsigned n, uint64_t addr)
+{
+    switch (n) {
+    case 0: WRITE_SYSREG(dbgwvr0_el1, addr); WRITE_SYSREG(dbgwcr0_el1, WCR_GUARD); break;
+    case 1: WRITE_SYSREG(dbgwvr1_el1, addr); WRITE_SYSREG(dbgwcr1_el1, WCR_GUARD); break;
+    case 2: WRITE_SYSREG(dbgwvr2_el1, addr); WRITE_SYSREG(dbgwcr2_el1, WCR_GUARD); break;
+    case 3: WRITE_SYSREG(dbgwvr3_el1, addr); WRITE_SYSREG(dbgwcr3_el1, WCR_GUARD); break;
+    default: return false;
+    }
+    return true;
+}
+
+const char *board_guard(uint64_t addr)
+{
+    /* ID_AA64DFR0_EL1.WRPs: watchpoints - 1. */
+    unsigned wrps = (unsigned)((READ_SYSREG(id_aa64dfr0_el1) >> 20) & 0xfu) + 1u;
+
+    if ((addr & 0xfffu) != 0 || watchpoints_used >= wrps || !set_watchpoint(watchpoints_used, addr))
+        return NULL;
+    watchpoints_used++;
+    WRITE_SYSREG(oslar_el1, 0); /* OS lock off (set at reset) */
+    WRITE_SYSREG(mdscr_el1, READ_SYSREG(mdscr_el1) | (1u << 15) | (1u << 13)); /* MDE, KDE */
+    __asm__ volatile("isb" : : : "memory");
+    return "watchpoint";
+}
+#else
+extern uint64_t a64_pt_l3[512];
+#define L3_BASE 0x40200000u
+
+const char *board_guard(uint64_t addr)
+{
+    if ((addr & 0xfffu) != 0 || addr < L3_BASE || addr - L3_BASE >= 512u * 4096u)
+        return NULL;
+    /* Valid to invalid needs no break-before-make; the TLB must forget
+     * the old entry. */
+    a64_pt_l3[(addr - L3_BASE) >> 12] = 0;
+    __asm__ volatile("dsb ishst\n\ttlbi vaae1is, %0\n\tdsb ish\n\tisb" : : "r"(addr >> 12) : "memory");
+    return "unmapped page";
+}
+#endif
 
 /* -------------------------------------------------------------------------
  * UART.
@@ -173,9 +239,7 @@ void board_timer_stop(void)
 }
 
 /* Not static and never inlined: it is a frame of every tick's trace. */
-void handle_irq(struct sfu_aarch64_trap_frame *tf);
-
-EX_NOINLINE void handle_irq(struct sfu_aarch64_trap_frame *tf)
+EX_NOINLINE void handle_irq(const sfu_regs *interrupted)
 {
     uint32_t iar = r32(GICC_BASE + GICC_IAR);
     uint32_t id = iar & 0x3ffu;
@@ -183,10 +247,7 @@ EX_NOINLINE void handle_irq(struct sfu_aarch64_trap_frame *tf)
     if (id >= GIC_SPURIOUS)
         return; /* spurious: no EOI (GICv2 spec, "Spurious interrupts") */
     if (id == TIMER_INTID) {
-        sfu_regs r;
-
-        sfu_port_trap_regs(&ex_trap_layouts[0], (uint64_t)(uintptr_t)tf, &r);
-        ex_tick(&r);
+        ex_tick(interrupted);
         /* Re-arm after the tick: TVAL counts from now, so the interrupted
          * code always gets a full interval, however long ex_tick takes
          * (a backtrace per tick under -singlestep takes longer than
@@ -196,6 +257,8 @@ EX_NOINLINE void handle_irq(struct sfu_aarch64_trap_frame *tf)
         unexpected_irqs++;
     }
     w32(GICC_BASE + GICC_EOIR, iar);
+    /* Acknowledged: the scheduler may switch threads now (sched.c). */
+    ex_preempt();
 }
 
 /* -------------------------------------------------------------------------
@@ -217,6 +280,7 @@ static const char *ec_name(uint32_t ec)
     case 0x24: return "data abort from EL0 (EC 0x24)";
     case 0x25: return "data abort (EC 0x25)";
     case 0x26: return "SP alignment fault (EC 0x26)";
+    case 0x35: return "watchpoint (EC 0x35)";
     case 0x3c: return "BRK (EC 0x3c)";
     default: return "synchronous exception (other EC)";
     }
@@ -234,51 +298,41 @@ static bool far_valid(uint32_t ec, uint64_t esr)
     case 0x24:
     case 0x25:
         return (esr & (1u << 10)) == 0; /* FnV */
+    case 0x34:
+    case 0x35:
+        return true; /* watchpoint: the address accessed */
     default:
         return false;
     }
 }
 
-void a64_trap(struct sfu_aarch64_trap_frame *tf, unsigned kind);
+/* HLT #0xF000 without -semihosting is undefined: remember that, so the
+ * caller skips it and board_exit falls back to PSCI. */
+bool a64_semihosting_trap(uint64_t esr, uint64_t elr)
+{
+    if (((esr >> 26) & 0x3fu) != 0x00 || *(const volatile uint32_t *)(uintptr_t)elr != HLT_F000)
+        return false;
+    semihosting_off = true;
+    return true;
+}
 
-void a64_trap(struct sfu_aarch64_trap_frame *tf, unsigned kind)
+void a64_describe(struct ex_fault *f, uint64_t esr, uint64_t far, unsigned kind)
 {
     unsigned group = kind >> 2, type = kind & 3u;
-    uint32_t ec = (uint32_t)(tf->esr >> 26) & 0x3fu;
-    struct ex_fault f;
+    uint32_t ec = (uint32_t)(esr >> 26) & 0x3fu;
 
-    if (group <= 1 && type == 1) {
-        handle_irq(tf);
-        return;
-    }
-    /* HLT #0xF000 without -semihosting is undefined: remember that,
-     * skip it and let the caller fall back. */
-    if (type == 0 && ec == 0x00 && *(const volatile uint32_t *)(uintptr_t)tf->elr == HLT_F000) {
-        semihosting_off = true;
-        tf->x[0] = (uint64_t)-1;
-        tf->elr += 4;
-        return;
-    }
-
-    f.what = "?";
-    if (group >= 2) {
-        f.what = "exception from a lower EL (no EL0 code exists)";
-    } else if (type == 0) {
-        f.what = ec_name(ec);
-    } else if (type == 2) {
-        f.what = "FIQ (unexpected)";
-    } else {
-        f.what = "SError";
-    }
-    sfu_port_trap_regs(&ex_trap_layouts[0], (uint64_t)(uintptr_t)tf, &f.regs);
-    f.code = tf->esr;
-    f.addr = tf->far;
-    f.addr_valid = type == 0 && far_valid(ec, tf->esr);
-    if (group == 1)
-        ex_printf("\n(taken on SP_EL1: the fault is in boot code or in a handler)\n");
     if (group >= 2)
-        board_exit(EX_BUG);
-    ex_fault(&f);
+        f->what = "exception from a lower EL (no EL0 code exists)";
+    else if (type == 0)
+        f->what = ec_name(ec);
+    else if (type == 2)
+        f->what = "FIQ (unexpected)";
+    else
+        f->what = "SError";
+    f->code = esr;
+    f->addr = far;
+    f->addr_valid = type == 0 && far_valid(ec, esr);
+    f->note = group == 1 ? "taken on SP_EL1: the fault is in boot code or in a handler" : NULL;
 }
 
 /* -------------------------------------------------------------------------

@@ -26,7 +26,9 @@
 #define AF              (1 << 10)
 #define PXN             (1 << 53)
 #define UXN             (1 << 54)
+#define DESC_PAGE       0x3
 #define NORMAL_BLOCK    (DESC_BLOCK | ATTR_IDX_NORMAL | SH_INNER | AF | UXN)
+#define NORMAL_PAGE     (DESC_PAGE | ATTR_IDX_NORMAL | SH_INNER | AF | UXN)
 #define DEVICE_BLOCK    (DESC_BLOCK | ATTR_IDX_DEVICE | AF | PXN | UXN)
 
 /* MAIR_EL1: Attr0 = Device-nGnRnE (0x00), Attr1 = Normal, inner/outer
@@ -116,7 +118,21 @@ at_el1:
     ldr x0, =board_boot_el
     str x19, [x0]
 
+    /* FP/SIMD stays off (CPACR_EL1.FPEN = 0: any FP or SIMD instruction
+     * traps), as in a kernel that has not enabled it yet: the vector code
+     * saves no FP registers, and the crash path must not need them. */
+    msr cpacr_el1, xzr
+#if EX_MMU_OFF
+    /* The MMU stays off: every data access is Device-nGnRnE, where an
+     * unaligned access faults (ARM ARM, "Alignment of data accesses"),
+     * and address 0 is flash.  Only the SP alignment check is turned on. */
+    mrs x0, sctlr_el1
+    orr x0, x0, #(SCTLR_SA | SCTLR_SA0)
+    msr sctlr_el1, x0
+    isb
+#else
     bl mmu_on
+#endif
     bl pac_on
 
     /* From here on: EL1t, SP_EL0.  x29 = x30 = 0 marks the outermost
@@ -130,14 +146,30 @@ at_el1:
 
 /* Identity map: the first GiB through a level-2 table with only the
  * device blocks valid (so address 0, the flash, is unmapped and a null
- * pointer faults), the second GiB (RAM) as one normal-memory block. */
+ * pointer faults); the second GiB (RAM) through a level-2 table of 2 MiB
+ * normal-memory blocks, except the image's block (0x40200000, 2 MiB),
+ * which a level-3 table maps in 4 KiB pages, so board_guard can unmap the
+ * guard page below a thread's stack (link.ld keeps the image inside it). */
+/* Fill the 512 entries of the table at \table with \first + (i << \shift)
+ * (x3, x5 scratch). */
+.macro fill_table table, first, shift
+    mov x3, #0
+1:  lsl x5, x3, #\shift
+    add x5, x5, \first
+    str x5, [\table, x3, lsl #3]
+    add x3, x3, #1
+    cmp x3, #512
+    b.lo 1b
+.endm
+
     .type mmu_on, %function
 mmu_on:
     ldr x0, =a64_pt_l1
     ldr x1, =a64_pt_l2
     orr x2, x1, #DESC_TABLE
     str x2, [x0, #0]
-    ldr x2, =(0x40000000 | NORMAL_BLOCK)
+    ldr x6, =a64_pt_l2_ram
+    orr x2, x6, #DESC_TABLE
     str x2, [x0, #8]
     ldr x4, =DEVICE_BLOCK
     mov x3, #DEV_FIRST_BLOCK
@@ -147,6 +179,16 @@ mmu_on:
     add x3, x3, #1
     cmp x3, #DEV_END_BLOCK
     b.lo 3b
+
+    /* RAM: 512 blocks of 2 MiB from 0x40000000; block 1 (0x40200000):
+     * 512 pages of 4 KiB. */
+    ldr x4, =(0x40000000 | NORMAL_BLOCK)
+    fill_table x6, x4, 21
+    ldr x7, =a64_pt_l3
+    ldr x4, =(0x40200000 | NORMAL_PAGE)
+    fill_table x7, x4, 12
+    orr x2, x7, #DESC_TABLE
+    str x2, [x6, #8]
 
     ldr x0, =MAIR_VALUE
     msr mair_el1, x0
@@ -210,10 +252,14 @@ exit_block:
 
     .section .bss.pagetables, "aw", %nobits
     .balign 4096
-    .global a64_pt_l1, a64_pt_l2
+    .global a64_pt_l1, a64_pt_l2, a64_pt_l2_ram, a64_pt_l3
 a64_pt_l1:
     .space 4096
 a64_pt_l2:
+    .space 4096
+a64_pt_l2_ram:
+    .space 4096
+a64_pt_l3:
     .space 4096
 
     .section .note.GNU-stack, "", %progbits

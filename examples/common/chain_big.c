@@ -8,6 +8,14 @@
  */
 #include "ex.h"
 
+/* libgcc (linked into every image): 128-bit division with the remainder
+ * stored through rem.  Built without SFrame, with .eh_frame. */
+unsigned __int128 __udivmodti4(unsigned __int128 n, unsigned __int128 d, unsigned __int128 *rem);
+/* Where the libgcc scenario has the remainder stored: in the unmapped null
+ * page, or with the MMU off where nothing is (EX_NULL_ADDR); volatile, so
+ * the compiler cannot see it. */
+unsigned __int128 *volatile ex_bad_rem = (unsigned __int128 *)(uintptr_t)(EX_NULL_ADDR + 16u);
+
 EX_NOINLINE int chain_c(int depth, enum ex_action act)
 {
     volatile uint8_t big[8192];
@@ -50,6 +58,9 @@ EX_NOINLINE EX_NORETURN void chain_f(int depth, enum ex_action act)
          * interrupted frame is always leaf_spin's loop. */
         board_timer_start(1000);
         leaf_spin(&ex_watchdog_armed, 500000000u);
+        break;
+    case EX_ACT_LIBGCC:
+        scratch[1] = (uint64_t)__udivmodti4(((unsigned __int128)scratch[63] << 64) | scratch[0], 7u, ex_bad_rem);
         break;
     }
     panic("chain_f: the expected fault did not happen");

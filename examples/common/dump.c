@@ -28,9 +28,16 @@ static uint64_t addr_of(const void *p)
 /* -------------------------------------------------------------------------
  * Symbols.
  */
+volatile unsigned ex_inject_lookup_fault;
+
 const struct ex_sym *ex_sym_find(uint64_t addr)
 {
     size_t lo = 0, hi = (size_t)ex_symtab_count;
+
+    /* The nested scenario makes the Nth lookup fault, as a corrupt symbol
+     * table would. */
+    if (ex_inject_lookup_fault != 0 && --ex_inject_lookup_fault == 0)
+        lo = (size_t)*ex_null_ptr;
 
     /* Last entry with ex_symtab[i].addr <= addr. */
     while (lo < hi) {
@@ -80,26 +87,32 @@ void ex_unwind_init(void)
 }
 
 /* The walk: frames[0] is where regs were captured. */
-static int walk(const sfu_regs *regs, sfu_frame *frames, size_t *n)
+static int walk(const sfu_port *port, const sfu_regs *regs, sfu_frame *frames, size_t *n)
 {
     ex_unwind_setup();
     *n = 0;
     if (ex_secs_err != SFU_OK)
         return ex_secs_err; /* no section: say why, rather than "no info" */
-    return sfu_backtrace(ex_secs, ex_nsecs, &ex_port, regs, frames, SFU_DEPTH_CAP, n);
+    return sfu_backtrace(ex_secs, ex_nsecs, port, regs, frames, SFU_DEPTH_CAP, n);
 }
 
 /* Is this frame the vector code's call into C (a return address there)? */
-static bool is_stub(const sfu_frame *f)
+static bool is_stub(const sfu_port *port, const sfu_frame *f)
 {
     const struct sfu_trap_layout *l;
 
-    return !(f->flags & SFU_FRAME_EXACT) && sfu_port_trap_find(ex_port.ctx, f->pc, f->sp, &l) != 0;
+    return !(f->flags & SFU_FRAME_EXACT) && sfu_port_trap_find(port->ctx, f->pc, f->sp, &l) != 0;
 }
 
-static void print_frame(unsigned n, const sfu_frame *f)
+/* The function to name a frame by. */
+static const struct ex_sym *lookup(const sfu_frame *f)
 {
-    const struct ex_sym *s = (f->flags & SFU_FRAME_USER) ? NULL : ex_sym_find(sfu_frame_lookup_pc(f));
+    return ex_sym_find(sfu_frame_lookup_pc(f));
+}
+
+void ex_print_frame(unsigned n, const sfu_frame *f, bool stub)
+{
+    const struct ex_sym *s = (f->flags & SFU_FRAME_USER) ? NULL : lookup(f);
 
     ex_printf("  #%-2u 0x%016llx ", n, (unsigned long long)f->pc);
     if (s)
@@ -113,29 +126,52 @@ static void print_frame(unsigned n, const sfu_frame *f)
         ex_printf(" (user)");
     else if (n > 0 && (f->flags & SFU_FRAME_EXACT))
         ex_printf(" (interrupted)");
-    else if (is_stub(f))
+    else if (stub)
         ex_printf(" (exception)");
     ex_printf("\n");
 }
 
-void ex_dump_backtrace(const sfu_regs *r, const sfu_regs *interrupted)
+void ex_print_stop(size_t n, int err)
 {
-    sfu_frame frames[SFU_DEPTH_CAP];
+    ex_printf("backtrace: %u frames, stopped: %s (%s)\n", (unsigned)n, sfu_strerror(err), err_name(err));
+}
+
+/* The last dump's frames (static: the crash path's stack stays small). */
+sfu_frame ex_last_frames[SFU_DEPTH_CAP];
+size_t ex_last_nframes;
+int ex_last_stop;
+
+void ex_dump_walk(const sfu_port *port, const sfu_regs *r, const sfu_regs *interrupted)
+{
+    sfu_frame *frames = ex_last_frames;
     size_t n, i;
     bool crossed = false;
     int err;
 
     ex_printf("backtrace:\n");
-    err = walk(r, frames, &n);
+    ex_last_nframes = 0;
+    err = walk(port, r, frames, &n);
+    ex_last_nframes = n;
+    ex_last_stop = err;
     for (i = 0; i < n; i++) {
-        print_frame((unsigned)i, &frames[i]);
+        ex_print_frame((unsigned)i, &frames[i], is_stub(port, &frames[i]));
         if (frames[i].how == SFU_HOW_TRAP)
             crossed = true;
     }
-    ex_printf("backtrace: %u frames, stopped: %s (%s)\n", (unsigned)n, sfu_strerror(err), err_name(err));
+    ex_print_stop(n, err);
     if (interrupted != NULL && !crossed)
         ex_printf("  (the walk did not reach the interrupted code: pc %p sp %p)\n",
                   (void *)(uintptr_t)interrupted->pc, (void *)(uintptr_t)interrupted->sp);
+}
+
+void ex_dump_backtrace(const sfu_regs *r, const sfu_regs *interrupted)
+{
+    const struct ex_thread *t = ex_thread_current();
+
+    /* In a thread, the walk is bounded by its stacks (sched.c). */
+    if (t != NULL)
+        ex_thread_header(t);
+    ex_dump_walk(ex_walk_port(), r, interrupted);
 }
 
 const char *ex_check_trace(const sfu_regs *r, const sfu_regs *interrupted, unsigned *nframes)
@@ -147,7 +183,7 @@ const char *ex_check_trace(const sfu_regs *r, const sfu_regs *interrupted, unsig
     size_t n, i;
     int err;
 
-    err = walk(r, frames, &n);
+    err = walk(&ex_port, r, frames, &n);
     for (i = 0; i < n; i++) {
         last = ex_sym_find(sfu_frame_lookup_pc(&frames[i]));
         if (last == NULL && why == NULL)
@@ -185,9 +221,10 @@ void ex_dump_regs(const sfu_regs *r)
         ex_printf(" (PAC stripped %p)", (void *)(uintptr_t)sfu_port_strip_ra(NULL, r->ra));
 #endif
     ex_printf("\n");
-    /* The word at SP, through the checked read: the return address in a
-     * frameless x86_64 leaf, and a test that refusals are reported. */
-    if (sfu_port_read(ex_port.ctx, r->sp, &top) == 0)
+    /* The word at SP, through the checked read (of the running thread's
+     * stacks, so never a guard page): the return address in a frameless
+     * x86_64 leaf, and a test that refusals are reported. */
+    if (sfu_port_read(ex_walk_port()->ctx, r->sp, &top) == 0)
         ex_printf("  [sp] %p\n", (void *)(uintptr_t)top);
     else
         ex_printf("  [sp] (read refused: sp outside RAM or unaligned)\n");

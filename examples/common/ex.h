@@ -20,13 +20,15 @@
 #include <stdint.h>
 
 #include "ex_port.h"
+#include "common/sfu_crash.h"
 
 #define EX_NORETURN __attribute__((noreturn))
 #define EX_NOINLINE __attribute__((noinline))
 
 /* -------------------------------------------------------------------------
  * Exit status of an image: what happened, the same numbers on both boards.
- * The status QEMU returns differs per board:
+ * The status QEMU returns differs per board (qemu-exit in each board's
+ * board.mk, which examples/boot.sh applies):
  *
  *   status        aarch64-virt (semihosting)   x86_64-pc (isa-debug-exit)
  *   EX_PASS  0    0                            1
@@ -35,6 +37,7 @@
  *   EX_FAULT 3    3                            7
  *   EX_USAGE 4    4                            9
  *   EX_BUG   5    5                            11
+ *   EX_NESTED 6   6                            13
  *
  * x86_64: QEMU's isa-debug-exit exits with (value << 1) | 1, so it can
  * never produce 0; 0 from qemu-system-x86_64 means the guest reset or
@@ -49,7 +52,9 @@ enum ex_status {
     EX_PANIC = 2, /* panic() was called */
     EX_FAULT = 3, /* a CPU exception reached the fault handler */
     EX_USAGE = 4, /* unknown scenario name */
-    EX_BUG = 5    /* board trouble: unexpected vector, nested fault... */
+    EX_BUG = 5,   /* board trouble: unexpected vector, lower EL... */
+    EX_NESTED = 6 /* a fault (or panic) while a panic or fault was being
+                   * reported: one line, then halt */
 };
 
 /* -------------------------------------------------------------------------
@@ -66,10 +71,32 @@ void board_banner(void);
  * ex_tick() with the interrupted registers.  stop masks it again. */
 void board_timer_start(uint32_t hz);
 void board_timer_stop(void);
+/* Warm reset (aarch64 PSCI SYSTEM_RESET, x86 port 0xCF9 then the 8042):
+ * RAM keeps its contents, the image boots again. */
+EX_NORETURN void board_reset(void);
+/* Make the page at addr (4 KiB, aligned) a stack guard: an access faults.
+ * Returns how ("unmapped page", "watchpoint") or NULL if it cannot. */
+const char *board_guard(uint64_t addr);
+/* The board's context switch (switch.S): push the callee-saved registers
+ * and the resume PC on the current stack, store that context's address in
+ * *save, and resume the context at next; returns when something switches
+ * back to *save.  Interrupts must be masked.  ex_switch_layout describes
+ * the context to sfu (thread.c); board_thread_context builds a new
+ * thread's first one at the top of its stack (exc_hi: the top of its own
+ * exception stack, where the board has one) and returns its address: the
+ * switch then enters entry(arg) with a zero return address (outermost). */
+void ex_switch(uint64_t *save, uint64_t next);
+extern const struct sfu_switch_layout ex_switch_layout;
+uint64_t board_thread_context(uint64_t stack_hi, uint64_t exc_hi, void (*entry)(void *), void *arg);
 /* Linker symbols of both boards: the whole stack area (exception stacks
  * below the thread stack), .text, the SFrame section (linker/sframe.ld)
- * and the RAM the port's checked read allows. */
+ * and the RAM the port's checked read allows.  __exc_stacks_lo/hi: the
+ * exception stacks threads share (x86_64 IST; empty on aarch64, where
+ * each thread has its own).  __retained_start/end: RAM no loader and no
+ * boot code writes, which keeps a crash record across a warm reset. */
 extern char __stack_lo[], __stack_hi[];
+extern char __exc_stacks_lo[], __exc_stacks_hi[];
+extern char __retained_start[], __retained_end[];
 extern char __text_start[], __text_end[];
 extern char __sframe_start[], __sframe_end[];
 extern char __ram_start[], __ram_end[];
@@ -106,8 +133,25 @@ struct ex_fault {
     uint64_t code;    /* ESR_EL1 / error code */
     uint64_t addr;    /* FAR_EL1 / CR2 */
     bool addr_valid;  /* false: the CPU gives no fault address */
+    const char *note; /* a line more for the report, or NULL */
 };
 EX_NORETURN void ex_fault(const struct ex_fault *f);
+
+/* Probes (the hello scenario): an instruction expected to fault.  While
+ * ex_probe_resume is nonzero, the trap code does not report the next
+ * synchronous exception: ex_probe_take records its syndrome (ESR_EL1, or
+ * the x86 vector) in ex_probe_code, disarms, and resumes at the address
+ * (ex_port.h's EX_PROBE_* arm it with the address after the instruction). */
+extern volatile uint64_t ex_probe_resume, ex_probe_code;
+static inline bool ex_probe_take(uint64_t code, uint64_t *pc)
+{
+    if (ex_probe_resume == 0)
+        return false;
+    ex_probe_code = code;
+    *pc = ex_probe_resume;
+    ex_probe_resume = 0;
+    return true;
+}
 
 /* Timer tick from the board's IRQ handler, with the interrupted context. */
 void ex_tick(const sfu_regs *interrupted);
@@ -135,6 +179,58 @@ extern sfu_port ex_port;
 void ex_unwind_setup(void);
 
 /* -------------------------------------------------------------------------
+ * Threads (sched.c): a round-robin preemptive scheduler on the board's
+ * timer.  Each thread has a guard page, its stack, and (aarch64) its own
+ * exception stack, and an sfu port bounded by those stacks.
+ */
+#define EX_MAX_THREADS 4u
+#define EX_GUARD_SIZE 4096u
+#define EX_THREAD_STACK 16384u
+enum ex_thread_state { EX_THREAD_FREE, EX_THREAD_READY, EX_THREAD_RUNNING, EX_THREAD_BLOCKED };
+struct ex_thread {
+    const char *name;
+    unsigned id;               /* 1, 2, ... */
+    volatile uint8_t state;    /* enum ex_thread_state */
+    uint8_t preempted;         /* last left from the timer interrupt */
+    uint64_t ctx;              /* its saved context (ex_switch); 0 while it runs */
+    sfu_stack stack;           /* its own stack */
+    sfu_stack exc;             /* the exception stack(s) it traps onto */
+    uint64_t guard;            /* the guard page below the stack */
+    const char *guarded;       /* board_guard's answer */
+    struct sfu_port_thread walk; /* sfu: bounds and reads are its stacks */
+};
+/* A new ready thread running entry(arg), which must never return. */
+struct ex_thread *ex_thread_create(const char *name, void (*entry)(void *), void *arg);
+/* Leave the boot context for the first thread, for good. */
+EX_NORETURN void ex_sched_start(void);
+/* The running thread blocks (for good, here: nothing wakes it). */
+void ex_thread_block(void);
+/* From ex_tick: preempt at the end of this interrupt.  From the board's
+ * IRQ handler, after the interrupt is acknowledged: switch if asked. */
+void ex_sched_tick(void);
+void ex_preempt(void);
+/* The running thread, NULL before ex_sched_start. */
+struct ex_thread *ex_thread_current(void);
+/* The port a walk of the running context uses: its thread's, or ex_port. */
+const sfu_port *ex_walk_port(void);
+/* The thread whose guard page holds addr, or NULL. */
+const struct ex_thread *ex_thread_guard_hit(uint64_t addr);
+/* Print "thread N NAME: state, stack lo .. hi" for t. */
+void ex_thread_header(const struct ex_thread *t);
+/* Dump every thread but the running one, each from its saved context. */
+void ex_dump_threads(void);
+
+/* Scenario bodies (threads.c, retained.c). */
+EX_NORETURN void ex_threads_scenario(void);
+EX_NORETURN void ex_overflow_scenario(void);
+EX_NORETURN void ex_retained_scenario(void);
+/* Set by the retained scenario: a panic writes a crash record and resets. */
+extern volatile int ex_retain_armed;
+void ex_retain_crash(unsigned kind, const char *what, uint64_t pc, uint64_t code, uint64_t addr, bool addr_valid);
+/* Set by the nested scenario: the Nth symbol lookup from now faults. */
+extern volatile unsigned ex_inject_lookup_fault;
+
+/* -------------------------------------------------------------------------
  * The dump (dump.c).
  */
 void ex_dump_regs(const sfu_regs *regs);
@@ -149,6 +245,17 @@ void ex_unwind_init(void);
  * NULL, is the context of the trap the walk is expected to pass through
  * (a fault): the dump says whether it did. */
 void ex_dump_backtrace(const sfu_regs *regs, const sfu_regs *interrupted);
+/* The same on a given port (another thread's). */
+void ex_dump_walk(const sfu_port *port, const sfu_regs *regs, const sfu_regs *interrupted);
+/* The frames of the last dump, for the crash record. */
+extern sfu_frame ex_last_frames[SFU_DEPTH_CAP];
+extern size_t ex_last_nframes;
+extern int ex_last_stop;
+/* Print one frame as a dump does; stub: it is the vector code's call
+ * into a handler (marked "(exception)"). */
+void ex_print_frame(unsigned n, const sfu_frame *f, bool stub);
+/* "backtrace: N frames, stopped: text (CODE)" */
+void ex_print_stop(size_t n, int err);
 
 /* Walk from regs without printing and check the trace: it crosses a trap
  * frame exactly once, into the context `interrupted`; every frame's PC is
@@ -186,7 +293,8 @@ enum ex_action {
     EX_ACT_BADFP,   /* smash only the saved FP, then panic */
     EX_ACT_LOOP,    /* make a frame record point at itself, then panic */
     EX_ACT_BADSP,   /* point SP at unmapped memory and use it */
-    EX_ACT_IRQPANIC /* start the timer and spin in a leaf until a tick panics */
+    EX_ACT_IRQPANIC, /* start the timer and spin in a leaf until a tick panics */
+    EX_ACT_LIBGCC   /* libgcc's __udivmodti4 stores through a bad pointer */
 };
 
 /* chain_fp.c (frame pointers) -> chain_nofp.c (-fomit-frame-pointer) ->
@@ -204,6 +312,8 @@ int leaf_load(const volatile int *p);
 void leaf_udf(void);
 /* Set *armed, then spin (at most n rounds) until an interrupt ends it. */
 void leaf_spin(volatile int *armed, uint32_t n);
+/* Set *flag, then spin for good (a thread that only the timer preempts). */
+EX_NORETURN void leaf_park(volatile int *flag);
 /* Set by leaf_spin for the irqpanic scenario: the next tick panics. */
 extern volatile int ex_watchdog_armed;
 extern const volatile int *volatile ex_null_ptr;

@@ -24,24 +24,62 @@
  *   EX_SET_SP_AND_PUSH(v)    move v into SP and store below it; never
  *                            returns (the store faults)
  *   EX_BAD_SP                an SP whose push lands in the unmapped page 0
- *                            on both boards
+ *                            on both boards (or, MMU off, in no memory)
+ *   EX_PROBE_FP()            an FP/SIMD/SSE instruction, armed as a probe
+ *                            (ex.h): it traps when FP is off
+ *   EX_PROBE_UNALIGNED(a)    a 4-byte load from a (not 4-aligned), armed as
+ *                            a probe: with the MMU off it faults where the
+ *                            CPU (or QEMU) checks Device memory alignment
  */
+#ifndef EX_BAD_SP
 #define EX_BAD_SP 0x1000u
+#endif
+/* 1: the image runs with the MMU off (aarch64 variant mmuoff). */
+#ifndef EX_MMU_OFF
+#define EX_MMU_OFF 0
+#endif
+/* Where the null scenario loads from: 0 normally, an address with nothing
+ * behind it when address 0 is readable (aarch64 with the MMU off: flash). */
+#ifndef EX_NULL_ADDR
+#define EX_NULL_ADDR 0u
+#endif
 
+/* Also EX_IRQ_OFF() / EX_IRQ_ON() (mask and unmask interrupts) and
+ * EX_THREAD_EXC_STACK: the size of each thread's own exception stack, 0
+ * where threads share the board's (x86_64 IST, IRQs on the thread stack). */
 #if defined(__aarch64__)
 #include "sfu_port_aarch64.h"
 #define EX_ARCH "aarch64"
 #define EX_HAS_LR 1
+#define EX_IRQ_OFF() __asm__ volatile("msr daifset, #2" : : : "memory")
+#define EX_IRQ_ON() __asm__ volatile("msr daifclr, #2" : : : "memory")
+/* Threads run on SP_EL0 and trap onto SP_EL1, which a preempted thread
+ * keeps its interrupt frames on: one SP_EL1 stack per thread. */
+#define EX_THREAD_EXC_STACK 8192u
 #define EX_UNDEFINED_INSN() __asm__ volatile("udf #0")
 #define EX_SET_SP_AND_PUSH(v)                                               \
     __asm__ volatile("mov sp, %0\n\tstr xzr, [sp, #-16]!" : : "r"((uint64_t)(v)) : "memory")
+/* fmov d0, xzr as a word: the assembler may be told there is no FP. */
+#define EX_PROBE_FP()                                                       \
+    __asm__ volatile("adr x9, 1f\n\tstr x9, [%0]\n\t.inst 0x9e6703e0\n1:"  \
+                     : : "r"(&ex_probe_resume) : "x9", "memory")
+#define EX_PROBE_UNALIGNED(a)                                               \
+    __asm__ volatile("adr x9, 1f\n\tstr x9, [%0]\n\tldr w10, [%1]\n1:"     \
+                     : : "r"(&ex_probe_resume), "r"(a) : "x9", "x10", "memory")
 #elif defined(__x86_64__)
 #include "sfu_port_x86_64.h"
 #define EX_ARCH "x86_64"
 #define EX_HAS_LR 0 /* return addresses live on the stack only */
+#define EX_IRQ_OFF() __asm__ volatile("cli" : : : "memory")
+#define EX_IRQ_ON() __asm__ volatile("sti" : : : "memory")
+#define EX_THREAD_EXC_STACK 0u
 #define EX_UNDEFINED_INSN() __asm__ volatile("ud2")
 #define EX_SET_SP_AND_PUSH(v)                                               \
     __asm__ volatile("mov %0, %%rsp\n\tpush %%rax" : : "r"((uint64_t)(v)) : "memory")
+#define EX_PROBE_FP()                                                       \
+    __asm__ volatile("lea 1f(%%rip), %%rax\n\tmov %%rax, (%0)\n\t"         \
+                     "xorps %%xmm0, %%xmm0\n1:"                                \
+                     : : "r"(&ex_probe_resume) : "rax", "memory")
 #else
 #error "examples: no sfu port for this architecture"
 #endif

@@ -9,7 +9,7 @@
 
 /* Stays NULL.  Volatile so gcc cannot see the null pointer and replace
  * the load with a trap of its own (-fisolate-erroneous-paths). */
-const volatile int *volatile ex_null_ptr;
+const volatile int *volatile ex_null_ptr = (const volatile int *)(uintptr_t)EX_NULL_ADDR;
 /* Called by the nullcall scenario: the call happens, the CPU faults
  * fetching from address 0, and the trap frame's PC is 0. */
 void (*volatile ex_null_fn)(void);
@@ -28,5 +28,12 @@ EX_NOINLINE void leaf_spin(volatile int *armed, uint32_t n)
 {
     *armed = 1;
     while (n--)
+        __asm__ volatile("");
+}
+
+EX_NOINLINE EX_NORETURN void leaf_park(volatile int *flag)
+{
+    *flag = 1;
+    for (;;)
         __asm__ volatile("");
 }

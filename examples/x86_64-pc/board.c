@@ -4,6 +4,7 @@
  * and the C side of the IDT stubs.
  */
 #include "ex.h"
+#include "board.h"
 
 #define COM1 0x3f8u
 #define DEBUG_EXIT_PORT 0xf4u
@@ -15,8 +16,8 @@
 #define PIC2_CMD 0xa0u
 #define PIC2_DATA 0xa1u
 #define PIC_EOI 0x20u
-#define IRQ_BASE 32u
-#define NVECTORS 48u
+#define IRQ_BASE X86_IRQ_BASE
+#define NVECTORS X86_NVECTORS
 
 /* 8254 PIT: channel 0 drives IRQ 0 (edge, when OUT rises at terminal
  * count); input clock 1.193182 MHz. */
@@ -77,8 +78,22 @@ void board_putc(char c)
 }
 
 /* -------------------------------------------------------------------------
- * Exit and command line.
+ * Exit, reset and command line.
  */
+
+/* The last resort: an empty IDT, then an exception; the CPU shuts down
+ * (QEMU resets, or exits 0 with -no-reboot). */
+static EX_NORETURN void triple_fault(void)
+{
+    static const struct {
+        uint16_t limit;
+        uint64_t base;
+    } __attribute__((packed)) empty = { 0, 0 };
+
+    __asm__ volatile("lidt %0\n\tint3" : : "m"(empty));
+    for (;;)
+        __asm__ volatile("cli; hlt");
+}
 EX_NORETURN void board_exit(int status)
 {
     /* isa-debug-exit: QEMU exits with (value << 1) | 1. */
@@ -86,16 +101,37 @@ EX_NORETURN void board_exit(int status)
     /* Without the device the write is ignored: triple-fault instead (an
      * empty IDT, then an exception); with -no-reboot QEMU exits 0. */
     ex_printf("exit %d: no isa-debug-exit device, triple-faulting (QEMU exits 0)\n", status);
-    {
-        static const struct {
-            uint16_t limit;
-            uint64_t base;
-        } __attribute__((packed)) empty = { 0, 0 };
+    triple_fault();
+}
 
-        __asm__ volatile("lidt %0\n\tint3" : : "m"(empty));
-    }
-    for (;;)
-        __asm__ volatile("cli; hlt");
+/* Warm reset: the reset control register at 0xCF9 (PIIX3 and ICH9 both
+ * have it: 0x02 then 0x06, a hard reset), else the 8042 keyboard
+ * controller's reset line (command 0xFE), else a triple fault.  RAM keeps
+ * its contents; SeaBIOS and the multiboot loader run again. */
+EX_NORETURN void board_reset(void)
+{
+    unsigned i;
+
+    outb(0xcf9, 0x02);
+    outb(0xcf9, 0x06);
+    for (i = 0; i < 100000 && (inb(0x64) & 0x02); i++)
+        ;
+    outb(0x64, 0xfe);
+    ex_printf("board_reset: no reset; triple-faulting\n");
+    triple_fault();
+}
+
+/* Stack guards: head.S maps the first 2 MiB in 4 KiB pages (x86_pt);
+ * clearing a page's entry makes any access to it a #PF. */
+extern uint64_t x86_pt[512];
+
+const char *board_guard(uint64_t addr)
+{
+    if ((addr & 0xfffu) != 0 || addr == 0 || addr >= 512u * 4096u)
+        return NULL;
+    x86_pt[addr >> 12] = 0;
+    __asm__ volatile("invlpg (%0)" : : "r"((uintptr_t)addr) : "memory");
+    return "unmapped page";
 }
 
 const char *board_cmdline(void)
@@ -253,36 +289,23 @@ static bool pic_spurious(unsigned irq)
 }
 
 /* Not static and never inlined: it is a frame of every tick's trace. */
-/* The IDT stubs (isr.S) save struct sfu_x86_64_trap_frame and call
- * x86_trap from one call site, labelled sfu_x86_64_trap_ret: that is all
- * the port needs to know to walk out of a handler. */
-extern char sfu_x86_64_trap_ret[];
-static const void *const trap_sites[] = { sfu_x86_64_trap_ret };
-const struct sfu_trap_layout ex_trap_layouts[] = { SFU_X86_64_TRAP_LAYOUT(trap_sites) };
-const size_t ex_trap_nlayouts = 1;
-
-void handle_irq(struct sfu_x86_64_trap_frame *tf);
-
-EX_NOINLINE void handle_irq(struct sfu_x86_64_trap_frame *tf)
+EX_NOINLINE void handle_irq(unsigned irq, const sfu_regs *interrupted)
 {
-    unsigned irq = (unsigned)tf->vector - IRQ_BASE;
-
     if ((irq == 7 || irq == 15) && pic_spurious(irq)) {
         if (irq == 15)
             outb(PIC1_CMD, PIC_EOI); /* the master did see the cascade */
         return;
     }
     if (irq == 0) {
-        sfu_regs r;
-
-        sfu_port_trap_regs(&ex_trap_layouts[0], (uint64_t)(uintptr_t)tf, &r);
-        ex_tick(&r);
+        ex_tick(interrupted);
         pit_arm();
     } else
         unexpected_irqs++;
     if (irq >= 8)
         outb(PIC2_CMD, PIC_EOI);
     outb(PIC1_CMD, PIC_EOI);
+    /* Acknowledged: the scheduler may switch threads now (sched.c). */
+    ex_preempt();
 }
 
 /* -------------------------------------------------------------------------
@@ -299,22 +322,13 @@ static const char *const exception_names[32] = {
     "#HV hypervisor injection", "#VC VMM communication", "#SX security", "vector 31",
 };
 
-void x86_trap(struct sfu_x86_64_trap_frame *tf);
-
-void x86_trap(struct sfu_x86_64_trap_frame *tf)
+void x86_describe(struct ex_fault *f, uint64_t vector, uint64_t error_code, uint64_t cr2)
 {
-    struct ex_fault f;
-
-    if (tf->vector >= IRQ_BASE && tf->vector < NVECTORS) {
-        handle_irq(tf);
-        return;
-    }
-    f.what = tf->vector < 32 ? exception_names[tf->vector] : "unknown vector";
-    sfu_port_trap_regs(&ex_trap_layouts[0], (uint64_t)(uintptr_t)tf, &f.regs);
-    f.code = tf->error_code;
-    f.addr = tf->cr2;
-    f.addr_valid = tf->vector == 14;
-    ex_fault(&f);
+    f->what = vector < 32 ? exception_names[vector] : "unknown vector";
+    f->code = error_code;
+    f->addr = cr2;
+    f->addr_valid = vector == 14;
+    f->note = NULL;
 }
 
 /* -------------------------------------------------------------------------

@@ -19,6 +19,9 @@
  *   SFU_AARCH64_TRAP_REGS_X0(off)    reg[] of a layout whose frame holds
  *                                    x0..x30 one after the other from byte
  *                                    off (Linux's pt_regs, and most kernels)
+ *   SFU_AARCH64_SWITCH_REGS_X19(off) reg[] of a saved thread context
+ *                                    (struct sfu_switch_layout) holding
+ *                                    x19..x29 one after the other
  *   sfu_aarch64_el0(spsr)            the interrupted code ran at EL0
  *   struct sfu_aarch64_trap_frame    the frame examples/aarch64-virt saves,
  *   SFU_AARCH64_TRAP_LAYOUT(sites)   and its layout
@@ -118,6 +121,23 @@ SFU_CODEGEN_END
         (off) + 0x90, (off) + 0x98, (off) + 0xa0, (off) + 0xa8, (off) + 0xb0, (off) + 0xb8,      \
         (off) + 0xc0, (off) + 0xc8, (off) + 0xd0, (off) + 0xd8, (off) + 0xe0, (off) + 0xe8,      \
         (off) + 0xf0, SFU_TRAP_NOT_SAVED                                                         \
+    }
+
+/* reg[] of a struct sfu_switch_layout whose context holds the callee-saved
+ * x19..x29 one after the other from byte off (AAPCS64: a context switch
+ * called as a function saves only those, its SP and its return address;
+ * Linux's cpu_context, Zephyr's _callee_saved).  x30 is left out: right
+ * after the switch's `ret` the link register is the resume PC; list it
+ * with .reg[30] = ... if your context has it elsewhere. */
+#define SFU_AARCH64_SWITCH_REGS_X19(off)                                                         \
+    {                                                                                            \
+        SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED,          \
+        SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED,          \
+        SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED,          \
+        SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED,          \
+        SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED, (off) + 0x00, (off) + 0x08,  \
+        (off) + 0x10, (off) + 0x18, (off) + 0x20, (off) + 0x28, (off) + 0x30, (off) + 0x38,      \
+        (off) + 0x40, (off) + 0x48, (off) + 0x50, SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED         \
     }
 
 /* The frame examples/aarch64-virt/vectors.S saves (offsets and their

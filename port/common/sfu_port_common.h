@@ -49,6 +49,17 @@
  *   struct sfu_trap_layout (where its calls into C are, where the frame is
  *   from the SP at the call, the byte offset of each saved register) and
  *   your vector code stays as it is.
+ *
+ * THREADS: EVERY STACK, EACH WITHIN ITS OWN BOUNDS
+ *   A thread that is not running was left by the kernel's context-switch
+ *   routine: its callee-saved registers, its SP and the PC it resumes at
+ *   lie in a saved context.  Describe that context once with a struct
+ *   sfu_switch_layout, and sfu_port_switch_regs() turns any thread's
+ *   saved context into the sfu_regs a walk starts from.  Give each walk
+ *   that thread's own stacks with sfu_port_thread_init(): its bounds are
+ *   those stacks and its reads are limited to them, so a walk of one
+ *   thread never strays into another's stack, and never touches a guard
+ *   page between stacks (a stack overflow's dump reads nothing unmapped).
  */
 #ifndef SFU_PORT_COMMON_H
 #define SFU_PORT_COMMON_H
@@ -297,6 +308,154 @@ static inline int sfu_port_trap(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *o
     if (frame == 0 || l == NULL)
         return SFU_TRAP_NONE;
     return sfu_port_trap_regs(l, frame, out);
+}
+
+/* ---- threads ------------------------------------------------------------ */
+
+/* The kernel's saved thread context, described: what its context-switch
+ * routine leaves for a thread that is not running.  The context is `size`
+ * bytes at an address the kernel keeps for each thread (the saved SP of a
+ * switch that pushes its registers, or the address of a context struct in
+ * the thread control block), aligned to `align`.
+ *
+ *   pc      byte offset of the PC the thread resumes at: the return
+ *           address of its call into the switch routine (the saved link
+ *           register on aarch64, the word `ret` pops on x86_64)
+ *   sp      byte offset of the SP it resumes with, or SFU_TRAP_NOT_SAVED:
+ *           then the SP is the context's address plus sp_add (a switch
+ *           that pushed the context on the thread's stack and pops it)
+ *   reg[]   byte offset of each register the context holds, by DWARF
+ *           number (the callee-saved ones; SFU_TRAP_NOT_SAVED for the
+ *           rest): at least the frame pointer.  aarch64: the link
+ *           register, if not saved, is taken to be the resume PC (it is,
+ *           right after the switch routine's `ret`).
+ *
+ * The resume PC is a return address into the function that called the
+ * switch routine; that call is never the last instruction of its function
+ * (the switch returns), so the first frame of the walk is named by it as
+ * it is.  Registers the context does not hold are unknown to the walk: a
+ * rule that needs one (a DRAP register) stops it with SFU_E_UNSAFE. */
+struct sfu_switch_layout {
+    uint16_t size;
+    uint16_t align;
+    int16_t pc, sp;
+    int32_t sp_add;
+    int16_t reg[SFU_PORT_NREGS];
+};
+
+static inline bool sfu__port_ctx_field_ok(const struct sfu_switch_layout *l, int16_t off)
+{
+    return off >= 0 && (off & 7) == 0 && (uint32_t)off + 8u <= l->size;
+}
+
+/* Check a switch layout once, at boot: 0 if usable, else the first rule
+ * it breaks (1 size or alignment, 2 pc or sp outside the context or not
+ * word-aligned, 3 a register offset outside it, 4 no frame pointer saved,
+ * 5 SP neither saved nor at a word-aligned distance from the context). */
+static inline int sfu_port_switch_check(const struct sfu_switch_layout *l)
+{
+    unsigned i;
+
+    if (l->size == 0 || (l->size & 7u) != 0 || l->align < 8 || (l->align & (l->align - 1u)) != 0)
+        return 1;
+    if (!sfu__port_ctx_field_ok(l, l->pc) || (l->sp != SFU_TRAP_NOT_SAVED && !sfu__port_ctx_field_ok(l, l->sp)))
+        return 2;
+    for (i = 0; i < SFU_PORT_NREGS; i++) {
+        if (l->reg[i] != SFU_TRAP_NOT_SAVED && !sfu__port_ctx_field_ok(l, l->reg[i]))
+            return 3;
+    }
+    if (l->reg[SFU_PORT_DWARF_FP] == SFU_TRAP_NOT_SAVED)
+        return 4;
+    if (l->sp == SFU_TRAP_NOT_SAVED && (l->sp_add & 7) != 0)
+        return 5;
+    return 0;
+}
+
+/* The registers a walk of a thread that is not running starts from: its
+ * saved context at addr, as l describes it.  Every word of the context
+ * must pass ctx's checked read (ctx: a struct sfu_port_ctx, e.g. the one
+ * sfu_port_thread_init set up for the thread).  Returns SFU_OK, SFU_E_ARG
+ * for a layout sfu_port_switch_check refuses, or SFU_E_READ if the context
+ * is not readable (a corrupt saved SP): *out is then untouched. */
+static inline int sfu_port_switch_regs(const void *ctx, const struct sfu_switch_layout *l, uint64_t addr,
+                                       sfu_regs *out)
+{
+    if (sfu_port_switch_check(l) != 0)
+        return SFU_E_ARG;
+    if (!sfu_port_block_ok(ctx, addr, l->size, l->align))
+        return SFU_E_READ;
+    out->pc = sfu__port_word(addr, l->pc);
+    out->sp = l->sp != SFU_TRAP_NOT_SAVED ? sfu__port_word(addr, l->sp) : addr + (uint64_t)(int64_t)l->sp_add;
+    out->fp = sfu__port_word(addr, l->reg[SFU_PORT_DWARF_FP]);
+#if SFU_PORT_DWARF_RA >= 0
+    out->ra = l->reg[SFU_PORT_DWARF_RA] != SFU_TRAP_NOT_SAVED ? sfu__port_word(addr, l->reg[SFU_PORT_DWARF_RA])
+                                                                : out->pc;
+#else
+    out->ra = 0;
+#endif
+    out->dwarf = (const uint64_t *)(uintptr_t)addr;
+    out->ndwarf = SFU_PORT_NREGS;
+    out->dwarf_map = l->reg;
+    return SFU_OK;
+}
+
+/* Knob SFU_PORT_THREAD_STACKS (default 4): the most stacks one thread's
+ * walk may cross (its own, and the exception and interrupt stacks it can
+ * be interrupted onto). */
+#ifndef SFU_PORT_THREAD_STACKS
+#define SFU_PORT_THREAD_STACKS 4
+#endif
+#if SFU_PORT_THREAD_STACKS < 1 || SFU_PORT_THREAD_STACKS > 64
+#error "SFU_PORT_THREAD_STACKS must be between 1 and 64"
+#endif
+
+/* Everything one thread's walk needs; caller-owned, no pointers outside
+ * itself but to the base context's trap layouts (a static one per thread
+ * is typical: set it up when the thread is created). */
+struct sfu_port_thread {
+    sfu_port port;
+    struct sfu_port_ctx ctx;
+    struct sfu_port_range ram[SFU_PORT_THREAD_STACKS];
+    sfu_stack stacks[SFU_PORT_THREAD_STACKS];
+};
+
+/* Set up t for walks of a thread whose frames lie on stacks[0..n), each
+ * [lo, hi] with hi its top (the thread's own stack; the exception or
+ * interrupt stacks a trap can have moved it onto).  t->port is then an
+ * sfu_port with this port's callbacks whose bounds are exactly those
+ * stacks (a walk may change stacks only across a trap frame) and whose
+ * read, trap frames included, refuses everything else: another thread's
+ * stack, a guard page between stacks, the heap.  base (may be NULL) gives
+ * the trap layouts; its RAM is not used.  Returns SFU_OK, or SFU_E_ARG if
+ * n is 0 or more than SFU_PORT_THREAD_STACKS or a stack is empty. */
+static inline int sfu_port_thread_init(struct sfu_port_thread *t, const struct sfu_port_ctx *base,
+                                       const sfu_stack *stacks, size_t n)
+{
+    size_t i;
+
+    if (n == 0 || n > SFU_PORT_THREAD_STACKS)
+        return SFU_E_ARG;
+    for (i = 0; i < n; i++) {
+        if (stacks[i].lo >= stacks[i].hi)
+            return SFU_E_ARG;
+        t->stacks[i].lo = stacks[i].lo;
+        t->stacks[i].hi = stacks[i].hi;
+        t->ram[i].start = stacks[i].lo;
+        t->ram[i].end = stacks[i].hi;
+    }
+    t->ctx.ram = t->ram;
+    t->ctx.nram = n;
+    t->ctx.traps = base ? base->traps : NULL;
+    t->ctx.ntraps = base ? base->ntraps : 0;
+    t->port.read = sfu_port_read;
+    t->port.strip_ra = SFU_PORT_STRIP_RA;
+    t->port.trap = sfu_port_trap;
+    t->port.ctx = &t->ctx;
+    t->port.stack_lo = 0;
+    t->port.stack_hi = 0;
+    t->port.stacks = t->stacks;
+    t->port.nstacks = n;
+    return SFU_OK;
 }
 
 SFU_CODEGEN_END

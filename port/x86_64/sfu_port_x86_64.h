@@ -18,6 +18,9 @@
  *
  *   SFU_X86_64_TRAP_REGS(...)        reg[] of a layout, from the byte
  *                                    offsets of the 15 saved registers
+ *   SFU_X86_64_SWITCH_REGS(...)      reg[] of a saved thread context
+ *                                    (struct sfu_switch_layout), from the
+ *                                    offsets of the 6 callee-saved ones
  *   sfu_x86_64_user(cs)              the interrupted code ran in ring > 0
  *   struct sfu_x86_64_trap_frame     the frame examples/x86_64-pc saves,
  *   SFU_X86_64_TRAP_LAYOUT(sites)    and its layout
@@ -100,6 +103,15 @@ SFU_CODEGEN_END
         (rax), (rdx), (rcx), (rbx), (rsi), (rdi), (rbp), SFU_TRAP_NOT_SAVED, (r8), (r9), (r10),   \
         (r11), (r12), (r13), (r14), (r15), SFU_TRAP_NOT_SAVED                                      \
     }
+
+/* reg[] of a struct sfu_switch_layout, from the byte offsets of the
+ * callee-saved registers a context switch called as a function saves
+ * (psABI: rbx, rbp, r12 .. r15); the others are not saved. */
+#define SFU_X86_64_SWITCH_REGS(rbx, rbp, r12, r13, r14, r15)                                       \
+    SFU_X86_64_TRAP_REGS(SFU_TRAP_NOT_SAVED, (rbx), SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED,        \
+                         SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED, (rbp), SFU_TRAP_NOT_SAVED,         \
+                         SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED, (r12), (r13),  \
+                         (r14), (r15))
 
 /* The frame examples/x86_64-pc/isr.S saves (offsets and their meaning:
  * sfu_trap_frame_x86_64.h), with its handler called with RSP == the frame. */

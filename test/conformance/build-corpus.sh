@@ -34,9 +34,10 @@ tc=tools/toolchain.sh
 mk="make --no-print-directory -f test/conformance/corpus.mk -j$jobs OUT=$rel"
 
 $tc ensure trixie sid
-for s in bookworm trixie sid; do
+$tc install sid clang-22 lld-22
+for s in bookworm trixie sid llvm; do
 	echo "build-corpus.sh: building $s" >&2
-	$tc run "$s" $mk SUITE="$s" build
+	$tc run "$([ $s = llvm ] && echo sid || echo $s)" $mk SUITE="$s" build
 done
 if command -v ld.lld-14 >/dev/null; then
 	for s in bookworm trixie sid; do
@@ -46,7 +47,7 @@ else
 	echo "build-corpus.sh: no ld.lld-14 on the host, no lld images" >&2
 fi
 echo "build-corpus.sh: references" >&2
-$tc run sid $mk SUITES="trixie sid" refs
+$tc run sid $mk SUITES="trixie sid llvm" refs
 $tc run bookworm $mk SUITES=bookworm refs
 
 # Files with no reference (no .sframe, or objdump failed on them), and

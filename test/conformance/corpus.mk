@@ -25,6 +25,9 @@ CNAMES := frames bigframe longfunc many realign regs
 ARCHES.bookworm := x86_64 aarch64 aarch64-pac aarch64_be
 ARCHES.trixie   := x86_64 aarch64 aarch64-pac aarch64_be
 ARCHES.sid      := x86_64 aarch64 aarch64-pac aarch64_be s390x
+# LLVM's own SFrame: clang 22 (sid chroot), integrated assembler, x86_64
+# only (LLVM 22 emits experimental SFrame V2 for x86_64 alone).
+ARCHES.llvm     := x86_64
 ARCHES := $(ARCHES.$(SUITE))
 
 # Per architecture directory: compiler, extra flags, linker, the suffix
@@ -67,6 +70,18 @@ AS.s390x  := s390x
 ASM.s390x :=
 CN.s390x  := $(CNAMES)
 
+# The llvm suite: clang 22's integrated assembler writes .sframe
+# (-Wa,--gsframe -Wa,--allow-experimental-sframe).  Images are linked by
+# lld 22, which concatenates the input sections like lld 14 (no
+# reference); GNU ld cannot link LLVM's sections at all (2.47 refuses V2
+# input, 2.44 the PCREL flag), so all-gnuld-<opt>.elf are kept as inputs
+# only.  gcc-only attributes (noclone, optimize) are ignored by clang.
+ifeq ($(SUITE),llvm)
+CC.x86_64  := clang-22 --target=x86_64-linux-gnu -Wno-unknown-attributes -Wa,--allow-experimental-sframe
+LD.x86_64  := ld.lld-22
+ASM.x86_64 := cfi big nocfi
+endif
+
 # Flags common to everything.  -fasynchronous-unwind-tables is the
 # default on these targets; it is spelled out because gas builds SFrame
 # from the CFI directives it implies.  No stack protector: the images are
@@ -80,6 +95,7 @@ XFL.x86_64.realign := -mstackrealign
 SHT.bookworm := @progbits
 SHT.trixie   := @progbits
 SHT.sid      := @0x6ffffff4
+SHT.llvm     := @0x6ffffff4
 ASFLAGS := -DSFRAME_SHT=$(SHT.$(SUITE))
 
 LDFLAGS := -nostdlib -static -T $(CDIR)/image.ld
@@ -133,6 +149,18 @@ endef
 
 $(foreach a,$(ARCHES),$(eval $(call arch_rules,$(a))))
 
+ifeq ($(SUITE),llvm)
+# GNU ld (2.47) on LLVM's objects: kept to show what happens (the
+# .sframe of the output is empty; ld says "unexpected SFrame format
+# version 2").  Not an error for the build.
+define gnuld_rules
+TARGETS += $$(D.x86_64)/all-gnuld-$(1).elf
+$$(D.x86_64)/all-gnuld-$(1).elf: $$(START.x86_64) $$(call COBJ.x86_64,,$(1)) $$(AOBJ.x86_64) $(CDIR)/image.ld
+	@ld $$(LDFLAGS) -o $$@ $$(filter %.o,$$^) >$$@.log 2>&1 || true; test -f $$@
+endef
+$(foreach o,$(OPTS),$(eval $(call gnuld_rules,$(o))))
+endif
+
 # Shared objects: GNU ld writes SFrame FDEs for the PLT it creates (x86_64
 # only so far; on AArch64 there is none, the object is kept anyway).
 PLT.x86_64 := plt plt-ibt
@@ -147,7 +175,7 @@ $$(D.$(1))/plt-O2.o: $(CDIR)/plt.c
 $$(D.$(1))/%-O2.so: $$(D.$(1))/plt-O2.o
 	@$$(RUN) $$(LD.$(1)) -shared $$(PLTFL.$$*) -o $$@ $$<
 endef
-$(foreach a,x86_64 aarch64,$(eval $(call plt_rules,$(a))))
+$(foreach a,$(filter x86_64 aarch64,$(ARCHES)),$(eval $(call plt_rules,$(a))))
 
 build: $(TARGETS)
 

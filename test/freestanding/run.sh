@@ -63,6 +63,44 @@ for t in "${targets[@]}"; do
 		done
 	done
 done
+# The bare-metal ports' thread pieces and crash record (port/common) are
+# freestanding too: a TU using them, at -O2/-O3 (where loops may become
+# memset/memcpy calls), leaves no undefined symbol.
+cat > "$out/port-tu.c" <<'C'
+#define SFU_IMPLEMENTATION
+#define SFU_PORT_LINKER_RAM 0
+#include "sfu_port.h"
+#include "common/sfu_crash.h"
+int tu_record(uint8_t *dst, const sfu_frame *f, size_t n);
+int tu_record(uint8_t *dst, const sfu_frame *f, size_t n)
+{
+	struct sfu_crash c;
+	sfu_crash_init(&c, 1, SFU_CRASH_PANIC, "x", 0);
+	sfu_crash_frames(&c, f, n, SFU_END);
+	sfu_crash_write(&c, dst, SFU_CRASH_SIZE);
+	return sfu_crash_read(dst, SFU_CRASH_SIZE, &c);
+}
+int tu_thread(struct sfu_port_thread *t, const sfu_stack *s, const struct sfu_switch_layout *l, sfu_regs *r);
+int tu_thread(struct sfu_port_thread *t, const sfu_stack *s, const struct sfu_switch_layout *l, sfu_regs *r)
+{
+	if (sfu_port_thread_init(t, NULL, s, 2))
+		return 1;
+	return sfu_port_switch_regs(t->port.ctx, l, s[0].lo, r);
+}
+C
+for t in "${targets[@]:0:4}"; do
+	IFS='|' read -r tname cc tflags <<<"$t"
+	for opt in -O2 -O3; do
+		case_name="freestanding port-threads-crash $tname $opt"
+		if ! msg=$($cc $BASE -Iport $tflags $opt "$out/port-tu.c" -o "$out/port-$tname$opt.o" 2>&1); then
+			echo "FAIL $case_name: does not compile"
+			echo "$msg" | head -20
+			continue
+		fi
+		undef=$(nm -u "$out/port-$tname$opt.o")
+		if [ -n "$undef" ]; then echo "FAIL $case_name: undefined symbols: $(echo $undef)"; else echo "ok $case_name"; fi
+	done
+done
 # Config knobs with nonsense values must be rejected at compile time.
 for bad in "-DSFU_AMD64=0 -DSFU_AARCH64=0 -DSFU_S390X=0" "-DSFU_FLEX=2" "-DSFU_CACHE=2" "-DSFU_V1=2" "-DSFU_V1=0 -DSFU_V2=0 -DSFU_V3=0" "-DSFU_LITTLE=0 -DSFU_BIG=0" "-DSFU_DEPTH_CAP=0" "-DSFU_FP_FALLBACK=3" "-DSFU_SAFE_CODEGEN=2" "-DSFU_INDEX=2" "-DSFU_COMPACT=-1"; do
 	if gcc $BASE $bad "$out/tu.c" -o "$out/bad.o" 2>/dev/null; then

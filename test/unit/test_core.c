@@ -892,21 +892,6 @@ static void test_trap(void)
 
 /* ---- kernels: their own trap frames, user mode, several stacks ------------ */
 
-/* The fixture of test_trap: fn0 @0x100000, handler @0x100010, entry
- * @0x100020 (outermost); the vector code's call into the handler returns
- * to 0x300010, which has no SFrame info. */
-static void trap_fixture(sfb_sec *s, sfu_section *sec)
-{
-	static const int32_t w8[] = { 8 }, w0[] = { 0 };
-	size_t n;
-	sfb_init(s, 3, SFU_ABI_AMD64_LE);
-	sfb_add_fre(sfb_add_fde(s, 0x100000, 0x10), 0, 1, 1, 1, w8);
-	sfb_add_fre(sfb_add_fde(s, 0x100010, 0x10), 0, 1, 1, 1, w8);
-	sfb_add_fre(sfb_add_fde(s, 0x100020, 0x10), 0, 1, 1, 0, w0);
-	n = sfb_build(s, g_buf, sizeof g_buf);
-	sfu_section_init(sec, g_buf, n, s->addr);
-}
-
 /* What the hook below answers, and how often it was asked. */
 static struct {
 	int kind;
@@ -916,6 +901,29 @@ static struct {
 	uint32_t ndwarf;
 	int calls;
 } g_trap;
+
+/* The fixture of test_trap: fn0 @0x100000, handler @0x100010, entry
+ * @0x100020 (outermost); the vector code's call into the handler returns
+ * to 0x300010, which has no SFrame info. */
+static void trap_fixture(sfb_sec *s, sfu_section *sec, mem *m)
+{
+	static const int32_t w8[] = { 8 }, w0[] = { 0 };
+	size_t n;
+	/* The stack from 0xc000; the hook's default answer: fn0 interrupted
+	 * at its first push, SP 0xc100, kernel code. */
+	memset(m, 0, sizeof *m);
+	m->base = 0xc000;
+	memset(&g_trap, 0, sizeof g_trap);
+	g_trap.kind = SFU_TRAP_KERNEL;
+	g_trap.pc = 0x100003;
+	g_trap.sp = 0xc100;
+	sfb_init(s, 3, SFU_ABI_AMD64_LE);
+	sfb_add_fre(sfb_add_fde(s, 0x100000, 0x10), 0, 1, 1, 1, w8);
+	sfb_add_fre(sfb_add_fde(s, 0x100010, 0x10), 0, 1, 1, 1, w8);
+	sfb_add_fre(sfb_add_fde(s, 0x100020, 0x10), 0, 1, 1, 0, w0);
+	n = sfb_build(s, g_buf, sizeof g_buf);
+	sfu_section_init(sec, g_buf, n, s->addr);
+}
 
 static int trap_hook2(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *out)
 {
@@ -948,11 +956,8 @@ static void test_trap_user(void)
 	size_t nf;
 	int err;
 	begin();
-	trap_fixture(&s, &sec);
-	memset(&m, 0, sizeof m);
-	m.base = 0xc000;
+	trap_fixture(&s, &sec, &m);
 	mem_put(&m, 0xc000, 0x300010); /* handler's RA: into the vector code */
-	memset(&g_trap, 0, sizeof g_trap);
 	g_trap.kind = SFU_TRAP_USER;
 	g_trap.pc = 0x400123; /* somewhere in a user program */
 	g_trap.sp = 0x7fff0000;
@@ -984,15 +989,9 @@ static void test_stacks(void)
 	size_t nf;
 	int err;
 	begin();
-	trap_fixture(&s, &sec);
-	memset(&m, 0, sizeof m);
-	m.base = 0xc000;
+	trap_fixture(&s, &sec, &m);
 	mem_put(&m, 0xc000, 0x300010);  /* handler (on the exception stack) */
 	mem_put(&m, 0xc100, 0x100025);  /* fn0 (on the thread stack), RA into entry */
-	memset(&g_trap, 0, sizeof g_trap);
-	g_trap.kind = SFU_TRAP_KERNEL;
-	g_trap.pc = 0x100003;
-	g_trap.sp = 0xc100;
 	err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
 	EXPECT(err == SFU_END && nf == 4, "onto the thread stack: %s after %zu frames", E(err), nf);
 	/* Without the thread stack declared, the trap leads off the stacks. */
@@ -1036,13 +1035,7 @@ static void test_trap_exact(void)
 	size_t nf;
 	int err;
 	begin();
-	trap_fixture(&s, &sec);
-	memset(&m, 0, sizeof m);
-	m.base = 0xc000;
-	memset(&g_trap, 0, sizeof g_trap);
-	g_trap.kind = SFU_TRAP_KERNEL;
-	g_trap.pc = 0x100003;
-	g_trap.sp = 0xc100;
+	trap_fixture(&s, &sec, &m);
 	err = sfu_backtrace(&sec, 1, &port, &r, fr, 4, &nf);
 	EXPECT(err == SFU_E_NOINFO && nf == 1 && g_trap.calls == 0, "exact pc: %s, %d hook calls", E(err),
 	       g_trap.calls);

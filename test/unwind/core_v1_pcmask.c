@@ -1,14 +1,16 @@
-/* core_v1_pcmask.c - smallest failing test for a core bug found by the live
- * tests (step bookworm/x86_64: samples in the PLT).
+/* core_v1_pcmask.c - regression test for a core bug found by the live
+ * tests (step bookworm/x86_64: samples in the PLT), since fixed in the core
+ * ("V1 PC-mask FREs are masks").
  *
  * SFrame V1 has no repeat-block size.  A PCMASK FDE's FRE start offsets are
  * masks (V1 spec, "The SFrame FDE types": an FRE matches when
  * (PC & FRE_START_ADDR_AS_MASK) >= FRE_START_ADDR_AS_MASK).  GNU ld 2.40
  * describes the x86_64 .plt entries 1..n with one such FDE over all of them:
  * FREs at 0x0 (CFA = SP + 8, before `push $n`) and 0xb (CFA = SP + 16, at
- * `jmp PLT0`).  The core treats V1 PCMASK like PCINC when rep_size is 0, so
- * every PC from offset 0xb on, in every later entry, gets the second row:
- * at the `jmp *GOT` and `push` of entries 2..n the CFA comes out 8 too high.
+ * `jmp PLT0`).  The core used to treat V1 PCMASK like PCINC when rep_size
+ * is 0, so every PC from offset 0xb on, in every later entry, got the second
+ * row: at the `jmp *GOT` and `push` of entries 2..n the CFA came out 8 too
+ * high.
  *
  * The section below is that FDE exactly as ld 2.40 emits it (objdump
  * --sframe: "STARTPC[m] 0000000000000000 sp+8 / 000000000000000b sp+16"). */

@@ -10,13 +10,13 @@
 # via tools/toolchain.sh), runs the x86_64 programs where their libc is (the
 # chroot) and the static aarch64 programs under qemu-aarch64 on the host.
 #
-# Knobs (environment): UNWIND_SUITES (default "bookworm trixie sid"),
+# Knobs (environment): UNWIND_SUITES (default "bookworm trixie sid clang"),
 # UNWIND_SAMPLES (timer samples per program, default 5000), UNWIND_JOBS
 # (parallel runs, default 2).
 set -u
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd -P)
-SUITES=${UNWIND_SUITES:-"bookworm trixie sid"}
+SUITES=${UNWIND_SUITES:-"bookworm trixie sid clang"}
 SAMPLES=${UNWIND_SAMPLES:-5000}
 JOBS=${UNWIND_JOBS:-2}
 OUT=build/unwind
@@ -41,8 +41,13 @@ command -v qemu-aarch64 >/dev/null ||
 
 suite_ok() { # suite -> 0 if its toolchain is there
 	[ "$1" = bookworm ] && { [ $host_ok = 1 ]; return; }
-	[ -f "$($TC path "$1")/.sfu-ready" ]
+	[ -f "$($TC path "$(tc_of "$1")")/.sfu-ready" ]
 }
+# The chroot a suite builds and runs in: "clang" is clang 22 of sid, whose
+# programs carry no SFrame: tools/sfu-gen describes them from their
+# .eh_frame, and the harness reads that section (UT_SFRAME_FILE).
+tc_of() { [ "$1" = clang ] && echo sid || echo "$1"; }
+genv() { [ "$1" = clang ] && echo "env UT_SFRAME_FILE=$2.sframe" || echo env; }
 
 # ---- build --------------------------------------------------------------------
 HOSTCC_FLAGS="-std=c99 -O1 -g -Wall -Wextra -Wundef -Werror -D_DEFAULT_SOURCE -fsanitize=address,undefined -fno-sanitize-recover=all"
@@ -61,16 +66,34 @@ for s in $SUITES; do
 		continue
 	fi
 	log=$OUT/logs/build-$s.log
-	if $TC run "$s" make -s -f test/unwind/unwind.mk SUITE="$s" -j2 all rows >"$log" 2>&1; then
+	if [ $s = clang ]; then
+		if ! $TC install sid clang-22 >"$log" 2>&1; then
+			say_fail "build $s" "clang-22 missing in sid; install with: tools/toolchain.sh install sid clang-22"
+			continue
+		fi
+		if ! make -s gen >>"$log" 2>&1; then
+			say_fail "build $s" "make gen failed (log: $log)"
+			continue
+		fi
+	fi
+	if $TC run "$(tc_of $s)" make -s -f test/unwind/unwind.mk SUITE="$s" -j2 all $([ $s = clang ] || echo rows) >>"$log" 2>&1; then
 		built="$built $s"
 	else
 		say_fail "build $s" "make failed: $(grep -m3 -E 'error|Error' "$log" | tr '\n' ' ') (log: $log)"
+		continue
+	fi
+	if [ $s = clang ]; then
+		for p in "$OUT"/clang/*/unwind; do
+			build/sfu-gen --raw "$p.sframe" --addr 0 "$p" >>"$log" 2>&1 ||
+				say_fail "build clang" "sfu-gen failed on $p (log: $log)"
+		done
 	fi
 done
 # objdump --sframe of the row images: V1 only by bookworm's objdump, V2/V3
 # by sid's (the newest reader).
 for s in $built; do
 	case $s in
+	clang) continue ;; # no rows: the section is sfu-gen's, checked by test/gen
 	bookworm) d=bookworm ;;
 	*) d=sid ;;
 	esac
@@ -93,31 +116,31 @@ add() { jobs_names+=("$1"); jobs_cmds+=("$2"); }
 [ -x "$OUT/core_v1_pcmask" ] && add "core/v1-pcmask-plt" "$OUT/core_v1_pcmask"
 for s in $built; do
 	for o in O0 O2; do
-		p=$OUT/$s/x86_64-$o/unwind n=$s/x86_64/$o
-		add "sync $n" "$TC run $s $p sync $n"
-		add "async $n" "$TC run $s $p async $n $SAMPLES 30 $SAMPLES"
-		add "step $n" "$TC run $s $p step $n"
+		p=$OUT/$s/x86_64-$o/unwind n=$s/x86_64/$o t=$(tc_of $s) e=$(genv $s "$OUT/$s/x86_64-$o/unwind")
+		add "sync $n" "$TC run $t $e $p sync $n"
+		add "async $n" "$TC run $t $e $p async $n $SAMPLES 30 $SAMPLES"
+		add "step $n" "$TC run $t $e $p step $n"
 	done
 	# The classic profiler timer as well: tick-driven (HZ), so few samples.
 	add "async $s/x86_64/O2/itimer-prof" \
-		"$TC run $s $OUT/$s/x86_64-O2/unwind async-prof $s/x86_64/O2/itimer-prof 400 8 200"
+		"$TC run $(tc_of $s) $(genv $s "$OUT/$s/x86_64-O2/unwind") $OUT/$s/x86_64-O2/unwind async-prof $s/x86_64/O2/itimer-prof 400 8 200"
 	for o in O0 O2 O2pac; do
-		p=$OUT/$s/aarch64-$o/unwind n=$s/aarch64/$o
+		p=$OUT/$s/aarch64-$o/unwind n=$s/aarch64/$o e=$(genv $s "$OUT/$s/aarch64-$o/unwind")
 		if [ $have_qemu = 0 ]; then
 			say_fail "sync $n" "qemu-aarch64 missing; install with: apt-get install qemu-user"
 			say_fail "async $n" "qemu-aarch64 missing; install with: apt-get install qemu-user"
 			say_fail "bkpt $n" "qemu-aarch64 missing; install with: apt-get install qemu-user"
 			continue
 		fi
-		add "sync $n" "qemu-aarch64 $p sync $n"
+		add "sync $n" "$e qemu-aarch64 $p sync $n"
 		# Under QEMU a signal is taken between translation blocks: fewer
 		# distinct PCs; at least 2000 samples are required.
-		add "async $n" "qemu-aarch64 $p async $n $SAMPLES 30 2000"
+		add "async $n" "$e qemu-aarch64 $p async $n $SAMPLES 30 2000"
 		# Every instruction instead: a BRK on each, compared once.
-		add "bkpt $n" "qemu-aarch64 $p bkpt $n"
+		add "bkpt $n" "$e qemu-aarch64 $p bkpt $n"
 	done
 	[ $have_qemu = 1 ] && add "async $s/aarch64/O2/itimer-prof" \
-		"qemu-aarch64 $OUT/$s/aarch64-O2/unwind async-prof $s/aarch64/O2/itimer-prof 400 8 200"
+		"$(genv $s "$OUT/$s/aarch64-O2/unwind") qemu-aarch64 $OUT/$s/aarch64-O2/unwind async-prof $s/aarch64/O2/itimer-prof 400 8 200"
 	for img in "$OUT/$s"/rows/*.elf; do
 		[ -e "$img" ] || continue
 		b=$(basename "$img" .elf)

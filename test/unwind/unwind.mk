@@ -14,9 +14,18 @@ SUITE ?= bookworm
 OUT := build/unwind/$(SUITE)
 SRC := test/unwind
 SHAPES := sh_shapes sh_fp sh_nofp sh_noret sh_realign
-HDRS := $(SRC)/ut.h core/sfu.h core/sfu_format.h port/host/sfu_port_host.h
+HARNESS := ut_main ut_walk ut_where ut_verdict ut_signal ut_sync ut_async
+HDRS := $(SRC)/ut.h $(SRC)/ut_harness.h core/sfu.h core/sfu_format.h port/host/sfu_port_host.h
 
 CONFIGS := x86_64-O0 x86_64-O2 aarch64-O0 aarch64-O2 aarch64-O2pac
+
+# SUITE=clang: clang 22 (sid chroot), integrated assembler, no SFrame at
+# all; run.sh adds a section made by tools/sfu-gen from the linked
+# program's .eh_frame (UT_SFRAME_FILE).  Linked by the suite's gcc/ld.
+ifeq ($(SUITE),clang)
+CLANG_TGT_x86_64 := --target=x86_64-linux-gnu
+CLANG_TGT_aarch64 := --target=aarch64-linux-gnu
+endif
 
 all: $(foreach c,$(CONFIGS),$(OUT)/$(c)/unwind)
 
@@ -25,15 +34,17 @@ opt = $(word 2,$(subst -, ,$(1)))
 cc = $(if $(filter aarch64,$(call arch,$(1))),aarch64-linux-gnu-gcc,gcc)
 optflags = $(if $(filter O2pac,$(call opt,$(1))),-O2 -mbranch-protection=pac-ret,-$(call opt,$(1)))
 
-BASE := -g -fasynchronous-unwind-tables -Wa,--gsframe -Wall -Wextra -Werror -std=gnu11
+BASE := -g -fasynchronous-unwind-tables $(if $(filter clang,$(SUITE)),-Wno-unknown-attributes,-Wa,--gsframe) -Wall -Wextra -Werror -std=gnu11
+ccompile = $(if $(filter clang,$(SUITE)),clang-22 $(CLANG_TGT_$(call arch,$(1))),$(call cc,$(1)))
 
 # Per-file flags: the frame shape each file is about.
 FLAGS_sh_shapes :=
 FLAGS_sh_fp := -fno-omit-frame-pointer
 FLAGS_sh_nofp := -fomit-frame-pointer
-FLAGS_sh_noret := -falign-functions=1 -fno-toplevel-reorder
+FLAGS_sh_noret := -falign-functions=1 $(if $(filter clang,$(SUITE)),,-fno-toplevel-reorder)
 FLAGS_sh_realign_x86_64 := -mstackrealign
-FLAGS_harness_bookworm_x86_64 := -DUT_LIBUNWIND=1
+# libunwind as a second reference: every harness file sees UT_LIBUNWIND.
+$(foreach h,$(HARNESS),$(eval FLAGS_$(h)_bookworm_x86_64 := -DUT_LIBUNWIND=1))
 
 LIBS_x86_64 := -Wl,--push-state,--no-as-needed -lgcc_s -Wl,--pop-state
 LIBS_bookworm_x86_64 := $(LIBS_x86_64) -lunwind
@@ -42,10 +53,10 @@ LIBS_aarch64 := -static
 define config
 $(OUT)/$(1)/%.o: $(SRC)/%.c $(HDRS) $(SRC)/unwind.mk
 	@mkdir -p $$(@D)
-	$(call cc,$(1)) $(call optflags,$(1)) $(BASE) $$(FLAGS_$$*) $$(FLAGS_$$*_$(call arch,$(1))) \
+	$(call ccompile,$(1)) $(call optflags,$(1)) $(BASE) $$(FLAGS_$$*) $$(FLAGS_$$*_$(call arch,$(1))) \
 		$$(FLAGS_$$*_$(SUITE)_$(call arch,$(1))) -c $$< -o $$@
 
-$(OUT)/$(1)/unwind: $(foreach o,harness $(SHAPES),$(OUT)/$(1)/$(o).o)
+$(OUT)/$(1)/unwind: $(foreach o,$(HARNESS) $(SHAPES),$(OUT)/$(1)/$(o).o)
 	$(call cc,$(1)) -o $$@ $$^ $$(or $$(LIBS_$(SUITE)_$(call arch,$(1))),$$(LIBS_$(call arch,$(1))))
 endef
 $(foreach c,$(CONFIGS),$(eval $(call config,$(c))))

@@ -1,4 +1,4 @@
-/* ut.h - what the frame-shape files (sh_*.c) and the harness share.
+/* ut.h - what the frame-shape files (sh_*.c) and the harness (ut_*.c) share.
  *
  * Naming: every function written for the live tests starts with `sh_`
  * (frame shapes) or `ut_` (harness), plus main.  The harness uses the

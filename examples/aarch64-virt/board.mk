@@ -1,0 +1,71 @@
+# examples/aarch64-virt/board.mk -- QEMU's aarch64 "virt" machine.
+#
+# All the build, the launcher (boot.sh) and the tests know about this board.
+# examples/build.mk reads it; what each variable means is listed there.
+
+arch := aarch64
+srcs := head.S vectors.S trap.c board.c switch.S thread.c
+lds := link.ld
+# No out-of-line atomics helpers (no libgcc), no branch protection
+# whatever the compiler's default (the pac variant turns it on).
+flags := -mno-outline-atomics -mbranch-protection=none
+# No FP/SIMD registers: FP is off (head.S, CPACR_EL1.FPEN = 0) and the
+# vectors do not save them.
+safe-flags := -mgeneral-regs-only
+# The sfu core reads this board's ABI only (every file, for the same structs).
+cflags := -DSFU_AMD64=0 -DSFU_S390X=0
+
+# GICv2 explicitly (the only one board.c drives).  Semihosting carries the
+# command line in (SYS_GET_CMDLINE) and the status out: SYS_EXIT_EXTENDED
+# with ADP_Stopped_ApplicationExit makes QEMU exit with the status itself.
+qemu := qemu-system-aarch64
+qemu-machine := virt,gic-version=2
+qemu-cpu := max
+qemu-args := -m 128M -semihosting
+qemu-exit := s
+
+# Ways to boot it (boot.sh options): the first is the default, `make
+# matrix` boots every image every way.  cortex-a57 has no FEAT_PAuth (the
+# pac-ret instructions are NOPs); el2 enters at EL2 and head.S drops to EL1.
+boots := max cortex-a57 el2
+boot.max :=
+boot.cortex-a57 := -c cortex-a57
+boot.el2 := -M virt,gic-version=2,virtualization=on
+
+# The C trap handler and the vector code that calls it, as the traces name
+# them (test/firmware/expected.txt's @trap and @stub).
+trap := a64_trap
+stub := trap_common
+irqtrap := a64_trap
+irqstub := trap_common
+
+variants := pac lld kernel nofp mmuoff gen
+pac.flags := -mbranch-protection=pac-ret
+pac.title := pac-ret build
+lld.link := lld
+lld.title := linked by lld
+# The vector code written the way kernels commonly write it (its own
+# pt_regs, a bl per vector entry), described to sfu by kernel-trap.c only.
+kernel.srcs := head.S kernel-entry.S kernel-trap.c board.c switch.S thread.c
+# ... and the sfu file built with the kernel's flags, not sfu's (no
+# -mgeneral-regs-only): FP/SIMD is off, as on every image.
+kernel.core-plain := 1
+kernel.title := kernel-style exception entry
+kernel.trap := el1_sync_handler
+kernel.stub := el1t_sync
+kernel.irqtrap := el1_irq_handler
+kernel.irqstub := el1t_irq
+# The sfu file built without -mgeneral-regs-only, FP off as always.
+nofp.core-plain := 1
+nofp.title := FP/SIMD off, sfu built without -mgeneral-regs-only
+# The MMU off (all of memory Device-nGnRnE: unaligned accesses fault, and
+# address 0 is flash, so the null load and the bad SP use addresses with
+# nothing behind them); everything but the sfu file built -mstrict-align.
+mmuoff.flags := -DEX_MMU_OFF=1 -DEX_NULL_ADDR=0x50000000 -DEX_BAD_SP=0x50001000
+mmuoff.safe-flags := -mstrict-align
+mmuoff.core-plain := 1
+mmuoff.title := MMU and FP/SIMD off, sfu built without -mgeneral-regs-only -mstrict-align
+# .sframe made by tools/sfu-gen from the linked image's .eh_frame (libgcc's
+# routines included), not by the assembler.
+gen.sframe := gen
+gen.title := .sframe from sfu-gen

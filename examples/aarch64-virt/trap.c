@@ -1,0 +1,42 @@
+/*
+ * trap.c -- the C side of vectors.S, the vector code written for sfu's own
+ * trap frame layout (struct sfu_aarch64_trap_frame), and its description
+ * for the port.  (kernel-trap.c is the same for a kernel's own layout.)
+ */
+#include "ex.h"
+#include "board.h"
+
+/* vectors.S saves struct sfu_aarch64_trap_frame and calls a64_trap from
+ * one call site, labelled sfu_aarch64_trap_ret. */
+extern char sfu_aarch64_trap_ret[];
+static const void *const trap_sites[] = { sfu_aarch64_trap_ret };
+const struct sfu_trap_layout ex_trap_layouts[] = { SFU_AARCH64_TRAP_LAYOUT(trap_sites) };
+const size_t ex_trap_nlayouts = 1;
+
+void a64_trap(struct sfu_aarch64_trap_frame *tf, unsigned kind);
+
+void a64_trap(struct sfu_aarch64_trap_frame *tf, unsigned kind)
+{
+    unsigned group = kind >> 2, type = kind & 3u;
+    struct ex_fault f;
+
+    if (group <= 1 && type == 1) {
+        sfu_regs r;
+
+        sfu_port_trap_regs(&ex_trap_layouts[0], (uint64_t)(uintptr_t)tf, &r);
+        handle_irq(&r);
+        return;
+    }
+    if (type == 0 && a64_semihosting_trap(tf->esr, tf->elr)) {
+        tf->x[0] = (uint64_t)-1;
+        tf->elr += 4;
+        return;
+    }
+    if (type == 0 && ex_probe_take(tf->esr, &tf->elr))
+        return;
+    a64_describe(&f, tf->esr, tf->far, kind);
+    sfu_port_trap_regs(&ex_trap_layouts[0], (uint64_t)(uintptr_t)tf, &f.regs);
+    if (group >= 2)
+        board_exit(EX_BUG);
+    ex_fault(&f);
+}

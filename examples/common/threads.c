@@ -1,0 +1,129 @@
+/*
+ * threads.c -- the threads and overflow scenarios: threads of sched.c
+ * doing known things, so every thread's dump has an exact function
+ * sequence.  Every function a trace must show is extern and noinline.
+ *
+ * threads: three threads, each with its own stack.
+ *   sleeper  sleeper_wait() -> ex_thread_block(): blocked for good; its
+ *            dump starts at the switch (sched_switch) from its saved
+ *            context and ends at its entry function
+ *   spinner  spinner_work() -> leaf_park(): spins until the timer
+ *            preempts it; its dump starts at the switch, goes through the
+ *            interrupt handler and the trap frame into leaf_park
+ *   crasher  waits until the other two are there, then panics: dumped
+ *            from its registers, then the other two from their contexts
+ *
+ * overflow: one thread recurses without end into the guard page below its
+ * stack; the fault is taken on the exception stack, and the dump shows
+ * ex_recurse again and again until the depth cap.
+ */
+#include "ex.h"
+
+static struct ex_thread *sleeper, *spinner;
+static volatile int spinner_parked;
+
+EX_NOINLINE void sleeper_wait(int depth);
+EX_NOINLINE EX_NORETURN void thread_sleeper(void *arg);
+EX_NOINLINE void spinner_work(int depth);
+EX_NOINLINE EX_NORETURN void thread_spinner(void *arg);
+EX_NOINLINE void crasher_work(int depth);
+EX_NOINLINE EX_NORETURN void thread_crasher(void *arg);
+EX_NOINLINE uint64_t ex_recurse(uint64_t n);
+EX_NOINLINE EX_NORETURN void thread_overflow(void *arg);
+
+EX_NOINLINE void sleeper_wait(int depth)
+{
+    volatile int local = depth;
+
+    ex_thread_block();
+    ex_printf("sleeper: woke up (%d)\n", local);
+}
+
+EX_NOINLINE EX_NORETURN void thread_sleeper(void *arg)
+{
+    (void)arg;
+    for (;;)
+        sleeper_wait(1);
+}
+
+EX_NOINLINE void spinner_work(int depth)
+{
+    volatile int local = depth;
+
+    leaf_park(&spinner_parked);
+    ex_printf("spinner: %d\n", local);
+}
+
+EX_NOINLINE EX_NORETURN void thread_spinner(void *arg)
+{
+    (void)arg;
+    for (;;)
+        spinner_work(2);
+}
+
+EX_NOINLINE void crasher_work(int depth)
+{
+    volatile int local = depth;
+
+    /* Until the sleeper is blocked and the spinner is parked for good
+     * (then nothing they do changes their dump); the timer preempts us
+     * meanwhile. */
+    while (sleeper->state != EX_THREAD_BLOCKED || !spinner_parked)
+        __asm__ volatile("");
+    ex_printf("crasher: the other threads are blocked and preempted; panicking (%d)\n", local);
+    panic("deliberate panic in thread crasher");
+}
+
+EX_NOINLINE EX_NORETURN void thread_crasher(void *arg)
+{
+    (void)arg;
+    for (;;)
+        crasher_work(3);
+}
+
+EX_NORETURN void ex_threads_scenario(void)
+{
+    sleeper = ex_thread_create("sleeper", thread_sleeper, NULL);
+    spinner = ex_thread_create("spinner", thread_spinner, NULL);
+    (void)ex_thread_create("crasher", thread_crasher, NULL);
+    ex_printf("threads: 3 threads, %u KiB stacks, timer at 1000 Hz, round robin\n", EX_THREAD_STACK / 1024u);
+    board_timer_start(1000);
+    ex_sched_start();
+}
+
+/* -------------------------------------------------------------------------
+ * overflow
+ */
+
+/* Never reached: a limit the compiler cannot see through, so the
+ * recursion is not infinite to it. */
+volatile uint64_t ex_recurse_limit = ~(uint64_t)0;
+
+/* 16 bytes a level, written only by the call and the frame record's push
+ * (x86_64 `call`, `push %rbp`; aarch64 `stp x29, x30, [sp, #-16]!`), so
+ * the write that hits the guard page faults before SP moves into it: the
+ * interrupted SP is still on the stack, and the walk goes on from it. */
+EX_NOINLINE uint64_t ex_recurse(uint64_t n)
+{
+    if (n >= ex_recurse_limit)
+        return n;
+    return ex_recurse(n + 1) + 1;
+}
+
+EX_NOINLINE EX_NORETURN void thread_overflow(void *arg)
+{
+    (void)arg;
+    ex_printf("overflow: recursing %p from %p\n", (void *)(uintptr_t)ex_recurse(0), (void *)&arg);
+    panic("overflow: the recursion returned");
+}
+
+EX_NORETURN void ex_overflow_scenario(void)
+{
+    struct ex_thread *t = ex_thread_create("overflow", thread_overflow, NULL);
+
+    ex_printf("overflow: thread %u, stack %p .. %p, guard %p (%s)\n", t->id, (void *)(uintptr_t)t->stack.lo,
+              (void *)(uintptr_t)t->stack.hi, (void *)(uintptr_t)t->guard, t->guarded ? t->guarded : "none");
+    if (t->guarded == NULL)
+        panic("overflow: the board cannot guard this stack");
+    ex_sched_start();
+}

@@ -1,0 +1,50 @@
+#!/bin/sh
+# matrix.sh -- boot every scenario on every image, every way its board
+# boots; `make -C examples matrix`.  (Exit statuses only:
+# test/firmware/run.sh also checks every trace, frame by frame.)
+#
+#   matrix.sh OUTDIR IMAGE...
+#
+# Per image (its image.env): every scenario of common/scenarios.def (or
+# those in EX_SCENARIOS) once per way its board boots (board.mk's boots),
+# an unknown scenario (status 4, EX_USAGE), and on GNU ld images the timer
+# with one instruction per translation block.  Boots through boot.sh, which
+# prints each boot's serial output and an "ok NAME" / "FAIL NAME: why"
+# line; logs go to OUTDIR/logs.  Then "N passed, N failed"; exits 1 if a
+# boot did not end with its scenario's status.
+set -u
+out=${1:?usage: matrix.sh OUTDIR IMAGE...}
+shift
+here=$(dirname "$0")
+scenarios=${EX_SCENARIOS:-$(sh "$here/boot.sh" -L | cut -d' ' -f1)}
+pass=0 fail=0
+
+boot() { # NAME BOOT.SH-ARGS...
+	n=$1
+	shift
+	if sh "$here/boot.sh" -n "$n" -l "$out/logs/$(echo "$n" | tr / _).log" "$@" </dev/null; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+	fi
+}
+
+for image; do
+	. "$(dirname "$image")/image.env"
+	first=
+	while read -r how opts; do
+		[ -n "$how" ] || continue
+		: "${first:=$how}"
+		for s in $scenarios; do
+			# shellcheck disable=SC2086
+			boot "$ex_image/$how/$s" $opts "$image" "$s"
+		done
+	done <<BOOTS
+$ex_boots
+BOOTS
+	boot "$ex_image/$first/usage" "$image" no-such-scenario
+	[ "$ex_link" = lld ] || boot "$ex_image/$first/timer-1insn" -1 "$image" timer
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
