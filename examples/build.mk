@@ -216,7 +216,7 @@ ex_link = cd $(EX_ROOT) && $(if $(filter lld,$(EX.$(1).link)),$(LLD) $(EX_LLDFLA
 	$(EX_LDFLAGS)) $(EX.$(1).ldflags) -L $(EX_OUT)/$(1) -T $(EX_DIR)/$(EX.$(1).board)/$(EX.$(1).lds)
 
 # ex_env IMAGE: image.env, the image's description for boot.sh and the tests.
-EX_ENV_VARS := board variant arch cc link sframe pac qemu qemu-machine qemu-cpu qemu-args qemu-exit trap stub \
+EX_ENV_VARS := board variant arch cc link sframe pac core-plain qemu qemu-machine qemu-cpu qemu-args qemu-exit trap stub \
 	irqtrap irqstub
 ex_env = $(ex_hash) Made by examples/build.mk from examples/$(EX.$(1).board)/board.mk; do not edit.$(ex_nl)$(subst \
 	$(ex_nl) ,$(ex_nl),ex_image=$(1)$(ex_nl)$(foreach x,$(EX_ENV_VARS),ex_$(subst -,_,$(x))=$(call \

@@ -11,8 +11,8 @@
  * stack (SP_EL0) in memory.  After boot everything runs in EL1t, on SP_EL0;
  * an exception switches to SP_EL1 (ARM ARM, "Exception entry": PSTATE.SP
  * is set to 1), so the handler still has a good stack when the thread
- * stack is corrupt, and the interrupted SP is always above the handler's,
- * as the sfu core expects.
+ * stack is corrupt; a walk crosses from one stack to the other at the
+ * trap frame.
  */
 
 /* Translation table descriptors (ARM ARM, "VMSAv8-64 translation table

@@ -186,9 +186,8 @@ static void tss_set64(unsigned byte_off, uint64_t v)
 
 /* Exceptions run on IST1, a stack of their own, so a fault on a corrupt
  * stack is still reported; #DF, NMI and #MC on IST2 so they survive a
- * fault on IST1.  Both lie below the thread stack (link.ld), so an
- * interrupted SP is above the handler's, as the sfu core expects.  IRQs
- * stay on the interrupted stack. */
+ * fault on IST1.  A walk crosses from the IST stack to the interrupted one
+ * at the trap frame; IRQs stay on the interrupted stack. */
 static unsigned ist_for(unsigned vec)
 {
     if (vec == 2 || vec == 8 || vec == 18)

@@ -2,7 +2,7 @@
 # The crash path is safe in any CPU state, whatever the flags: the core and
 # each bare-metal port, built as a user's kernel file might be (plain
 # -ffreestanding, no -mgeneral-regs-only, no -mstrict-align), by gcc 12, 14,
-# 16 and clang 14, at -O0, -O2, -Os, for x86_64 and aarch64, disassembled:
+# 16 and clang 14, 21, 22, at -O0, -O2, -Os, for x86_64 and aarch64, disassembled:
 # no FP/SIMD/SSE register anywhere (traps with FP off), no load or store
 # shown to be unaligned (faults with the MMU off; check-insns.py says what
 # "shown" covers).  Controls: the same build with SFU_SAFE_CODEGEN=0 must be
@@ -33,7 +33,16 @@ targets=(
 	"gcc14-aarch64|tools/toolchain.sh run trixie aarch64-linux-gnu-gcc|aarch64-linux-gnu-objdump|aarch64"
 	"gcc16-x86_64|tools/toolchain.sh run sid gcc|objdump|x86_64"
 	"gcc16-aarch64|tools/toolchain.sh run sid aarch64-linux-gnu-gcc|aarch64-linux-gnu-objdump|aarch64"
+	"clang21-x86_64|tools/toolchain.sh run sid clang-21 --target=x86_64-none-elf|objdump|x86_64"
+	"clang21-aarch64|tools/toolchain.sh run sid clang-21 --target=aarch64-none-elf|aarch64-linux-gnu-objdump|aarch64"
+	"clang22-x86_64|tools/toolchain.sh run sid clang-22 --target=x86_64-none-elf|objdump|x86_64"
+	"clang22-aarch64|tools/toolchain.sh run sid clang-22 --target=aarch64-none-elf|aarch64-linux-gnu-objdump|aarch64"
 )
+# clang 21 and 22 come from the sid chroot (the firmware suite's clang
+# builds install them there too): once, here.
+if [ -f "$(tools/toolchain.sh path sid)/.sfu-ready" ]; then
+	tools/toolchain.sh install sid clang-21 clang-22 >&2 || true
+fi
 check() { # NAME CC OBJDUMP ARCH FLAGS -> status of check-insns.py, report in $out/NAME.txt
 	local name=$1 cc=$2 od=$3 arch=$4
 	shift 4
