@@ -2334,6 +2334,22 @@ SFU__INLINE int sfu__from_row(sfu_cursor *c, const sfu_crow *r)
 }
 
 #if SFU__GENERAL_STEP
+/* Whether rule r's base register is one this frame does not have (only
+ * SP, CFA and, unless a refused read lost it, FP are known in a caller
+ * frame; any other register only in a frame whose full register set we
+ * were given: appendix A, ERR_SFRAME_UNSAFE_UNWIND). */
+static bool sfu__unknown(const sfu_cursor *c, const sfu_rule *r)
+{
+	if (r->kind == SFU_RULE_SAME || r->kind == SFU_RULE_UNDEF)
+		return false;
+	switch (r->base) {
+	case SFU_REG_SP:
+	case SFU_REG_CFA: return false;
+	case SFU_REG_FP: return !c->fp_ok;
+	default: return !c->full || !c->regs.dwarf || r->base >= c->regs.ndwarf;
+	}
+}
+
 /* Value of rule r in the current frame (3.2; appendix A). */
 static int sfu__apply(const sfu_cursor *c, const sfu_rule *r, uint64_t cfa, uint64_t *v)
 {
@@ -2388,6 +2404,10 @@ static SFU__NOINLINE int sfu__from_general(sfu_cursor *c, sfu_crow r)
 #endif
 		sfu__crow_rules(&r, &cfa_r, &ra_r, &fp_r);
 	if (ra_r.kind == SFU_RULE_SAME && !c->full)
+		return SFU_E_UNSAFE;
+	/* A rule that needs a register this frame does not have is the reason
+	 * the walk stops, whatever the stack check would say of the CFA. */
+	if (sfu__unknown(c, &ra_r) || sfu__unknown(c, &fp_r))
 		return SFU_E_UNSAFE;
 	err = sfu__apply(c, &cfa_r, 0, &cfa);
 	if (err)

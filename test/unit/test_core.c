@@ -779,6 +779,51 @@ static void test_step_flex(void)
 	end("step flex-drap-topmost-only");
 }
 
+/* A FLEX row with CFA = SP + 0 and the RA in r11 (glibc's aarch64
+ * __sigsetjmp keeps it in x13 around a call, CFA = SP + 0, as sfu-gen
+ * describes it): out of the topmost frame the walk goes on with SP
+ * unchanged; in a caller frame r11 is unknown, and that (SFU_E_UNSAFE),
+ * not the equal SP, is why the walk stops. */
+static void test_step_flex_ra_reg(void)
+{
+	static sfb_sec s;
+	static mem m;
+	sfu_section sec;
+	sfu_cursor c;
+	sfu_port port = { mem_read, NULL, NULL, &m, 0, 0, NULL, 0 };
+	uint64_t dwarf[17] = { 0 };
+	sfu_regs r = { 0, 0, 0, 0, NULL, 0, NULL };
+	int32_t w[] = { (7 << 3) | 1, 0, (11 << 3) | 1, 0 }; /* CFA = rsp; RA = r11 */
+	sfb_fde *f;
+	size_t n;
+	int err;
+	begin();
+	sfb_init(&s, 3, SFU_ABI_AMD64_LE);
+	f = sfb_add_fde(&s, 0x100000, 0x40);
+	f->type = SFU_FDE_TYPE_FLEX;
+	sfb_add_fre(f, 0, 1, 1, 4, w);
+	f = sfb_add_fde(&s, 0x100040, 0x10);
+	f->type = SFU_FDE_TYPE_FLEX;
+	sfb_add_fre(f, 0, 1, 1, 4, w);
+	n = sfb_build(&s, g_buf, sizeof g_buf);
+	err = sfu_section_init(&sec, g_buf, n, s.addr);
+	EXPECT(!err, "init: %s", E(err));
+	memset(&m, 0, sizeof m);
+	m.base = 0x9000;
+	dwarf[11] = 0x100044;
+	r.pc = 0x100008;
+	r.sp = 0x9000;
+	r.dwarf = dwarf;
+	r.ndwarf = 17;
+	sfu_cursor_init(&c, &sec, 1, &port, &r);
+	err = sfu_cursor_step(&c);
+	EXPECT(!err && c.regs.pc == 0x100044 && c.regs.sp == 0x9000, "topmost: %s pc %#llx", E(err),
+	       (unsigned long long)c.regs.pc);
+	err = sfu_cursor_step(&c);
+	EXPECT(err == SFU_E_UNSAFE, "RA in r11 in a caller frame, CFA = SP: %s", E(err));
+	end("step flex-ra-in-register-caller-frame-is-unsafe");
+}
+
 static void test_step_s390x(void)
 {
 	static sfb_sec s;
@@ -1239,6 +1284,7 @@ int main(void)
 	test_step_aarch64(0);
 	test_step_aarch64(1);
 	test_step_flex();
+	test_step_flex_ra_reg();
 	test_step_s390x();
 	test_outermost();
 	test_trap();
