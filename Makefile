@@ -21,7 +21,7 @@ help:
 	@echo "make test        install what is missing, then run every test suite"
 	@echo "make bench       speed per frame: sfu against frame pointers, libgcc, libunwind"
 	@echo "make size        code size and stack use of the core, against libgcc's unwinder"
-	@echo "make fuzz        run the libFuzzer harnesses for FUZZ_SECONDS each"
+	@echo "make fuzz        run the libFuzzer harnesses for FUZZ_SECONDS each, FUZZ_JOBS at a time"
 	@echo "make tools       build tools/sfu-dump, tools/sfu-gen and tools/sfu-crash (host)"
 	@echo "make gen         build tools/sfu-gen: .sframe from an ELF file's DWARF CFI"
 	@echo "make toolchains  build the trixie (V2) and sid (V3) toolchain chroots"
@@ -68,8 +68,9 @@ size: deps
 	@bash test/size/run.sh
 
 FUZZ_SECONDS ?= 180
+FUZZ_JOBS ?= 1
 fuzz: toolchains
-	@FUZZ_SECONDS=$(FUZZ_SECONDS) bash test/fuzz/run-fuzz.sh
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(FUZZ_JOBS) bash test/fuzz/run-fuzz.sh
 
 clean:
 	rm -rf $(BUILD)

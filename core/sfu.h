@@ -10,7 +10,9 @@
  *
  * WHAT YOU PROVIDE (the port)
  *   - the section bytes: with GNU ld and linker/sframe.ld they lie between
- *     __sframe_start and __sframe_end, loaded at the address they run at;
+ *     __sframe_start and __sframe_end, loaded at the address they run at
+ *     (lld concatenates one section per object: sfu_section_split finds
+ *     them all);
  *   - sfu_port.read: read one 64-bit word of stack memory, or refuse.  The
  *     core computes addresses from untrusted data and never dereferences them
  *     itself: every stack read goes through this function.  Refuse anything
@@ -23,16 +25,28 @@
  *
  * EXAMPLE
  *       extern const uint8_t __sframe_start[], __sframe_end[];
- *       sfu_section sec;
+ *       sfu_section secs[16];
+ *       size_t nsecs;
  *       sfu_port port = { my_read, NULL, NULL, NULL, stack_lo, stack_hi };
- *       sfu_regs regs = { pc, sp, fp, lr, NULL, 0 };
+ *       sfu_regs regs = { pc, sp, fp, lr };
  *       sfu_frame frames[32];
  *       size_t n;
- *       sfu_section_init(&sec, __sframe_start,
- *                        (size_t)(__sframe_end - __sframe_start),
- *                        (uint64_t)(uintptr_t)__sframe_start);
- *       int why = sfu_backtrace(&sec, 1, &port, &regs, frames, 32, &n);
+ *       if (sfu_section_split(secs, 16, &nsecs, __sframe_start,
+ *                             (size_t)(__sframe_end - __sframe_start),
+ *                             (uint64_t)(uintptr_t)__sframe_start, 0) != SFU_OK)
+ *               ...;  // SFU_E_FULL: more sections than room, never ignore
+ *       int why = sfu_backtrace(secs, nsecs, &port, &regs, frames, 32, &n);
  *       // frames[0..n) are the PCs; why says why the walk stopped.
+ *
+ * SPEED (optional, caller memory, no heap)
+ *   SFU_CACHE: a row cache (sfu_cache_init, sfu_backtrace_cached) for
+ *   repeated walks (sampling, watchdogs).  SFU_INDEX: per section, an index
+ *   built once at boot (sfu_index_size, sfu_index_build) that every lookup
+ *   then uses: SFU_INDEX_FDES (a table per block of code giving the FDEs to
+ *   search) or SFU_INDEX_ROWS (every row compiled: a bounded search and one
+ *   load).  Neither changes any result, only how fast it comes.  An FDE
+ *   index costs about 4 bytes per FDE, a row index about 14 bytes per FRE
+ *   (both: sfu_index_size says exactly).
  *
  * CONFIGURATION (define before including; 0/1 knobs tested with #if)
  *   SFU_V1, SFU_V2, SFU_V3   read SFrame version 1/2/3        (default 1 each)
@@ -44,8 +58,14 @@
  *   SFU_DEPTH_CAP            hard cap on frames in one walk     (default 256)
  *   SFU_ERROR_STRINGS        provide sfu_strerror()            (default 0)
  *   SFU_CACHE                caller-provided row cache API     (default 0)
+ *   SFU_INDEX                caller-memory section indexes     (default 0)
+ *   SFU_COMPACT              apply rows in their compact form; 0: every row
+ *                            through the general rules (the reference the
+ *                            tests compare the compact path with)  (default 1)
  *   SFU_READ(ctx, addr, out) a port read the compiler can inline, used
- *                            instead of sfu_port.read           (default none)
+ *                            instead of sfu_port.read; define the function
+ *                            it calls between SFU_CODEGEN_BEGIN and _END,
+ *                            or no compiler will inline it     (default none)
  *   SFU_ASSERT(x)            internal consistency hook         (default none)
  *   SFU_SAFE_CODEGEN         build the core for any CPU state: general
  *                            registers only, no unaligned access, whatever
@@ -69,6 +89,11 @@
  *   PC" (SFU_E_NOINFO), a corrupt section (SFU_E_* of the section) and "the
  *   port refused a read" (SFU_E_READ) are always distinct.  Nothing aborts,
  *   nothing prints.
+ *
+ * THE FORMAT
+ *   The SFrame specification, versions 1, 2 (with its errata) and 3; section
+ *   numbers below are those of the version 3 document unless a version is
+ *   named.  core/sfu_format.h holds the on-disk layout.
  */
 #ifndef SFU_H
 #define SFU_H
@@ -120,6 +145,12 @@
 #ifndef SFU_CACHE
 #define SFU_CACHE 0
 #endif
+#ifndef SFU_INDEX
+#define SFU_INDEX 0
+#endif
+#ifndef SFU_COMPACT
+#define SFU_COMPACT 1
+#endif
 #ifndef SFU_ASSERT
 #define SFU_ASSERT(x) ((void)0)
 #endif
@@ -153,6 +184,12 @@
 #endif
 #if SFU_CACHE != 0 && SFU_CACHE != 1
 #error "SFU_CACHE must be 0 or 1"
+#endif
+#if SFU_INDEX != 0 && SFU_INDEX != 1
+#error "SFU_INDEX must be 0 or 1"
+#endif
+#if SFU_COMPACT != 0 && SFU_COMPACT != 1
+#error "SFU_COMPACT must be 0 or 1"
 #endif
 #if SFU_ERROR_STRINGS != 0 && SFU_ERROR_STRINGS != 1
 #error "SFU_ERROR_STRINGS must be 0 or 1"
@@ -238,16 +275,19 @@ extern "C" {
 	X(SFU_E_FRE_ORDER, 20, "FRE start offsets not increasing")                \
 	X(SFU_E_FRE_WORDS, 21, "FRE data words do not form a valid row")          \
 	X(SFU_E_UNSORTED, 22, "FDEs flagged sorted are not sorted")               \
-	X(SFU_E_NOINFO, 23, "no unwind info for this PC")                         \
-	X(SFU_E_READ, 24, "memory read refused")                                  \
-	X(SFU_E_WRONG_WAY, 25, "stack went the wrong way")                        \
-	X(SFU_E_STACK_BOUNDS, 26, "stack pointer outside the stack")              \
-	X(SFU_E_ALIGN, 27, "misaligned stack or frame address")                   \
-	X(SFU_E_DEPTH, 28, "depth limit reached")                                 \
-	X(SFU_E_UNSAFE, 29, "rule needs registers unknown in this frame")         \
-	X(SFU_E_FULL, 30, "output buffer full")                                   \
-	X(SFU_END, 31, "outermost frame reached")                                 \
-	X(SFU_END_USER, 32, "interrupted code ran at a lower privilege level")
+	X(SFU_E_OVERLAP, 23, "FDE address ranges overlap in a sorted section")    \
+	X(SFU_E_FRE_START, 24, "FRE starts past the end of its function")         \
+	X(SFU_E_NOINDEX, 25, "section cannot be indexed")                         \
+	X(SFU_E_NOINFO, 26, "no unwind info for this PC")                         \
+	X(SFU_E_READ, 27, "memory read refused")                                  \
+	X(SFU_E_WRONG_WAY, 28, "stack went the wrong way")                        \
+	X(SFU_E_STACK_BOUNDS, 29, "stack pointer outside the stack")              \
+	X(SFU_E_ALIGN, 30, "misaligned stack or frame address")                   \
+	X(SFU_E_DEPTH, 31, "depth limit reached")                                 \
+	X(SFU_E_UNSAFE, 32, "rule needs registers unknown in this frame")         \
+	X(SFU_E_FULL, 33, "output buffer full")                                   \
+	X(SFU_END, 34, "outermost frame reached")                                 \
+	X(SFU_END_USER, 35, "interrupted code ran at a lower privilege level")
 
 enum sfu_error {
 #define SFU__ENUM(name, value, text) name = value,
@@ -257,6 +297,34 @@ enum sfu_error {
 };
 
 /* ---- types ---------------------------------------------------------------- */
+
+/* Where one SFrame version keeps the fields of a function descriptor (spec
+ * 2.3; V1/V2 "SFrame FDE").  sfu_section_init picks the version's from the
+ * core's table once; every FDE decode reads it instead of testing the
+ * version. */
+typedef struct sfu_layout {
+	uint8_t fde_size;   /* bytes per FDE record: 17 (V1), 20 (V2), 16 (V3) */
+	uint8_t start_size; /* function start field: 4 (int32) or 8 (int64) */
+	uint8_t size_at;    /* record offset of the function size */
+	uint8_t freoff_at;  /* record offset of the FRE offset */
+	uint8_t attr_at;    /* record offset of num_fres .. rep_size; 0: they
+	                     * sit in the FRE sub-section at the FRE offset,
+	                     * ahead of the FREs (the V3 attribute) */
+	uint8_t attr_size;  /* bytes of that attribute before the first FRE */
+	uint8_t nfres_size; /* num_fres field: 4 or 2 bytes */
+	uint8_t info_at;    /* attribute offset of the info byte */
+	uint8_t info2_at;   /* of info2 (V3); 0: none */
+	uint8_t rep_at;     /* of rep_size (V2, V3); 0: none */
+	uint8_t rules;      /* SFU_LAYOUT_*: what else differs by version */
+} sfu_layout;
+
+#define SFU_LAYOUT_EMPTY_OUTERMOST 0x1u /* an FDE without FREs is outermost (V3 2.3.3.2) */
+#define SFU_LAYOUT_MASK_BITS 0x2u       /* PC-mask FRE starts are bit masks (V1) */
+#define SFU_LAYOUT_SIGNAL 0x4u          /* info bit 7 marks signal frames (V3) */
+#define SFU_LAYOUT_S390X_REGS 0x8u      /* odd s390x RA/FP words are registers (V2) */
+
+/* An index of one section, in caller memory (sfu_index_build). */
+struct sfu_index;
 
 /* One SFrame section, validated at the header level.  Caller-owned; filled by
  * sfu_section_init.  All offsets are from the first byte of the section. */
@@ -276,9 +344,10 @@ typedef struct sfu_section {
 	int8_t fixed_fp;  /* sfh_cfa_fixed_fp_offset */
 	int8_t fixed_ra;  /* sfh_cfa_fixed_ra_offset */
 	uint8_t aux_len;  /* auxiliary header bytes skipped */
-	uint8_t fde_size; /* 17, 20 or 16 */
 	uint8_t pcrel;    /* function starts are relative to their field */
 	uint32_t end;     /* offset just past the FRE sub-section */
+	const sfu_layout *layout; /* this version's FDE layout (the core's table) */
+	const struct sfu_index *index; /* sfu_index_build's, or NULL */
 } sfu_section;
 
 /* Options of sfu_section_init_opt. */
@@ -317,6 +386,31 @@ typedef struct sfu_fre {
 	uint8_t wsize;   /* bytes per data word: 1, 2 or 4 */
 } sfu_fre;
 
+/* The compact row: what every DEFAULT FDE row says, in 16 bytes (spec 3.1):
+ * CFA = SP or FP + cfa_off; the RA saved at CFA + ra_off, still in the link
+ * register, or undefined (outermost frame); the FP saved at CFA + fp_off or
+ * unchanged.  The lookup returns it and the walk applies it.  Rows that need
+ * more (V3 FLEX FDEs, V2 s390x register rules) carry SFU_CROW_GENERAL and go
+ * through the general rules of sfu_row instead. */
+typedef struct sfu_crow {
+	int32_t cfa_off;
+	int32_t ra_off;
+	int32_t fp_off;
+	uint32_t flags; /* SFU_CROW_* */
+} sfu_crow;
+
+#define SFU_CROW_CFA_FP 0x01u   /* CFA = FP + cfa_off (else SP + cfa_off) */
+#define SFU_CROW_RA_SAVED 0x02u /* RA at CFA + ra_off (else in the link register) */
+#define SFU_CROW_RA_UNDEF 0x04u /* RA undefined: the outermost frame */
+#define SFU_CROW_FP_SAVED 0x08u /* FP at CFA + fp_off (else unchanged) */
+#define SFU_CROW_MANGLED 0x10u  /* the RA is signed (aarch64 PAC): strip it */
+#define SFU_CROW_SIGNAL 0x20u   /* a signal trampoline: the caller's PC is exact */
+#define SFU_CROW_ALIGN16 0x40u  /* the CFA is 16-byte aligned (aarch64), else 8 */
+#define SFU_CROW_SP_S390X 0x80u /* caller SP = CFA + SFU_S390X_SP_VAL_OFFSET, else CFA */
+#define SFU_CROW_GENERAL 0x100u /* not compact: use sfu_find_row's rules (a
+                                 * general row's offsets and other bits are
+                                 * the core's own business) */
+
 /* How one quantity (CFA, RA, FP) of the caller is recovered. */
 enum sfu_rule_kind {
 	SFU_RULE_SAME = 0,  /* not saved: the register still holds it */
@@ -336,7 +430,7 @@ typedef struct sfu_rule {
 	uint8_t kind;  /* enum sfu_rule_kind */
 } sfu_rule;
 
-/* The unwind row for one PC: how to get from this frame to its caller. */
+/* The unwind row for one PC in its general form: any recovery rule. */
 typedef struct sfu_row {
 	uint64_t func_start;
 	uint32_t func_size;
@@ -356,7 +450,7 @@ typedef struct sfu_row {
  * which lets a trap frame in a kernel's own layout serve as it is.  They
  * are consulted only where the full register set is known (the first frame,
  * or a frame restored from an exception trap frame).  Initializers that
- * stop after ndwarf leave dwarf_map NULL. */
+ * stop after ra leave the rest NULL and 0. */
 typedef struct sfu_regs {
 	uint64_t pc, sp, fp, ra;
 	const uint64_t *dwarf;
@@ -437,13 +531,23 @@ static inline uint64_t sfu_frame_lookup_pc(const sfu_frame *f)
 	return (f->flags & SFU_FRAME_EXACT) ? f->pc : f->pc - 1u;
 }
 
+/* A compact row packed into 8 bytes, as the cache and the row index keep
+ * it: the CFA offset (-2^23 .. 2^23 - 1, biased by 2^23) in the top 24
+ * bits of cfa over the SFU_CROW_* flags in the low 8, and the RA and FP
+ * offsets (-2^15 .. 2^15 - 1).  Rows that do not fit are not packed (the
+ * cache skips them, the row index sends the lookup to the section). */
+typedef struct sfu_packed_row {
+	uint32_t cfa;
+	int16_t ra_off, fp_off;
+} sfu_packed_row;
+
 #if SFU_CACHE
 /* A lookup cache the caller owns (no heap): rows by lookup PC, 2-way set
- * associative.  Valid for one array of sections; sfu_cache_init again when
- * the sections change (a module loads). */
+ * associative, 16 bytes a slot.  Valid for one array of sections;
+ * sfu_cache_init again when the sections change (a module loads). */
 typedef struct sfu_cache_entry {
 	uint64_t key; /* lookup PC + 1; 0 = empty */
-	sfu_row row;
+	sfu_packed_row row;
 } sfu_cache_entry;
 typedef struct sfu_cache {
 	sfu_cache_entry *slots;
@@ -498,9 +602,11 @@ SFU_DEF int sfu_section_split(sfu_section *secs, size_t max, size_t *n, const vo
  * the same checks; for sizing the array. */
 SFU_DEF int sfu_section_count(size_t *n, const void *data, size_t size, uint64_t addr, unsigned opts);
 
-/* Check everything in the section: every FDE, every FRE, the sort order if
- * the section claims it and the FRE total.  O(size).  Returns SFU_OK or the
- * first error found; *bad_fde (may be NULL) gets the index of the FDE. */
+/* Check everything in the section: every FDE, every FRE, the sort order and
+ * that no two FDEs overlap if the section claims it is sorted, that no FRE
+ * of a PC-increment FDE starts past its function's end, and the FRE total.
+ * O(size).  Returns SFU_OK or the first error found; *bad_fde (may be NULL)
+ * gets the index of the FDE. */
 SFU_DEF int sfu_section_validate(const sfu_section *sec, uint32_t *bad_fde);
 
 /* Decode FDE number idx (0 <= idx < num_fdes). */
@@ -514,16 +620,47 @@ SFU_DEF int sfu_fre_get(const sfu_section *sec, const sfu_fde *fde, uint32_t off
  * from its stored width; 0 for i out of range. */
 SFU_DEF int32_t sfu_fre_word(const sfu_section *sec, const sfu_fre *fre, unsigned i);
 
-/* Turn an FRE of fde into recovery rules. */
+/* Turn an FRE of fde into recovery rules (the general form). */
 SFU_DEF int sfu_row_from_fre(const sfu_section *sec, const sfu_fde *fde, const sfu_fre *fre, sfu_row *row);
 
 /* Find the FDE covering pc: binary search when the section is sorted,
- * linear otherwise.  SFU_E_NOINFO if none. */
+ * linear otherwise (an FDE index narrows the search).  SFU_E_NOINFO if
+ * none. */
 SFU_DEF int sfu_find_fde(const sfu_section *sec, uint64_t pc, sfu_fde *fde, uint32_t *idx);
 
-/* Find the row for pc in one section, or in an array of sections. */
+/* Find the row for pc in its general form, in one section or in the first
+ * of an array of sections that covers pc (a corrupt section is reported
+ * unless a later one covers pc). */
 SFU_DEF int sfu_find_row(const sfu_section *sec, uint64_t pc, sfu_row *row);
 SFU_DEF int sfu_find_row_n(const sfu_section *secs, size_t nsecs, uint64_t pc, sfu_row *row);
+
+/* The row for pc as the walk uses it: compact, or marked SFU_CROW_GENERAL
+ * (then sfu_find_row_n gives its rules).  Uses the sections' indexes.  The
+ * same section, the same errors as sfu_find_row_n. */
+SFU_DEF int sfu_find_crow(const sfu_section *secs, size_t nsecs, uint64_t pc, sfu_crow *row);
+
+/* Index kinds (SFU_INDEX). */
+#define SFU_INDEX_NONE 0 /* drop the section's index */
+#define SFU_INDEX_FDES 1 /* per block of code, the FDEs that can cover it:
+                          * the binary search takes a probe or two */
+#define SFU_INDEX_ROWS 2 /* every row compiled into 8 bytes: a lookup is a
+                          * bounded search and one load */
+
+#if SFU_INDEX
+
+/* Bytes of caller memory an index of this kind needs for sec (*bytes).
+ * Checks everything sfu_index_build checks (the whole section: O(size)). */
+SFU_DEF int sfu_index_size(const sfu_section *sec, unsigned kind, size_t *bytes);
+
+/* Build an index of sec in mem[0..bytes) (8-byte aligned, at least what
+ * sfu_index_size said) in O(size) and attach it to sec: every lookup in
+ * sec then uses it and answers exactly as without.  The section must
+ * validate (sfu_section_validate: its error is returned), its FDEs must be
+ * in address order without overlap and its code span under 4 GiB
+ * (SFU_E_NOINDEX otherwise).  Keep mem as long as sec.  SFU_INDEX_NONE
+ * detaches the index.  On error sec keeps no index. */
+SFU_DEF int sfu_index_build(sfu_section *sec, unsigned kind, void *mem, size_t bytes);
+#endif
 
 /* Start a walk at regs (the first frame: exact PC, all registers valid). */
 SFU_DEF int sfu_cursor_init(sfu_cursor *c, const sfu_section *secs, size_t nsecs,
@@ -579,13 +716,21 @@ SFU_CODEGEN_BEGIN
  * foreign order.  No casts over the buffer, so no alignment traps. */
 
 /* The loads and the step's helpers are a few instructions each: inline
- * them.  (Letting -Os decide saves ~10 bytes and costs ~50 bytes of stack.) */
+ * them.  (Letting -Os decide costs stack: a frame per helper.) */
 #if defined(__GNUC__) || defined(__clang__)
 #define SFU__INLINE static inline __attribute__((always_inline))
 #define SFU__NOINLINE __attribute__((noinline))
 #else
 #define SFU__INLINE static inline
 #define SFU__NOINLINE
+#endif
+/* The larger pieces of the lookup that more than one caller shares: in
+ * line where speed is asked for (each copy then specialises), once where
+ * size is. */
+#ifdef __OPTIMIZE_SIZE__
+#define SFU__HOT static SFU__NOINLINE
+#else
+#define SFU__HOT SFU__INLINE
 #endif
 
 /* Public functions are never inlined into their callers: a caller built
@@ -616,33 +761,82 @@ SFU__INLINE bool sfu__in(uint32_t end, uint32_t off, uint32_t n)
 #define SFU__AARCH64(abi) (SFU_AARCH64 && ((abi) == SFU_ABI_AARCH64_LE || (abi) == SFU_ABI_AARCH64_BE))
 #define SFU__S390X(abi) (SFU_S390X && (abi) == SFU_ABI_S390X_BE)
 
-/* Version tests, folded when versions are compiled out. */
-#define SFU__V3(s) (SFU_V3 && (!(SFU_V1 || SFU_V2) || (s)->version == SFU_VERSION_3))
+/* The general rules are needed for FLEX FDEs and s390x register rules, and
+ * as the reference when compact rows are off; without them every row is
+ * compact and their code is left out. */
+#define SFU__GENERAL_STEP (SFU_FLEX || SFU_S390X || !SFU_COMPACT)
 
-SFU__INLINE uint32_t sfu__ld16(const sfu_section *s, uint32_t off)
+/* Loads in a byte order given as a parameter: folded where it is a
+ * constant (the lookup compiled once per order, a build with one order).
+ * Where size is asked for they are called, not copied: with strict
+ * alignment (SFU_SAFE_CODEGEN on aarch64) a 4-byte field is 4 loads and 3
+ * shifts. */
+#if defined(__OPTIMIZE_SIZE__)
+#define SFU__LOAD static SFU__NOINLINE
+#else
+#define SFU__LOAD SFU__INLINE
+#endif
+
+SFU__LOAD uint32_t sfu__ld16b(const uint8_t *d, uint32_t off, bool big)
 {
-	const uint8_t *p = s->data + off;
-	return SFU__BIG(s) ? (uint32_t)p[0] << 8 | p[1] : (uint32_t)p[1] << 8 | p[0];
+	const uint8_t *p = d + off;
+	return big ? (uint32_t)p[0] << 8 | p[1] : (uint32_t)p[1] << 8 | p[0];
 }
 
-SFU__INLINE uint32_t sfu__ld32(const sfu_section *s, uint32_t off)
+SFU__LOAD uint32_t sfu__ld32b(const uint8_t *d, uint32_t off, bool big)
 {
-	const uint8_t *p = s->data + off;
-	if (SFU__BIG(s))
+	const uint8_t *p = d + off;
+	if (big)
 		return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
 }
 
-SFU__INLINE uint64_t sfu__ld64(const sfu_section *s, uint32_t off)
+SFU__LOAD uint64_t sfu__ld64b(const uint8_t *d, uint32_t off, bool big)
 {
-	uint64_t a = sfu__ld32(s, off), b = sfu__ld32(s, off + 4u);
-	return SFU__BIG(s) ? a << 32 | b : b << 32 | a;
+	const uint8_t *p = d + off;
+#ifdef __OPTIMIZE_SIZE__
+	uint64_t v = 0; /* a loop that calls nothing */
+	unsigned i;
+	for (i = 0; i < 8; i++)
+		v |= (uint64_t)p[big ? 7u - i : i] << (8u * i);
+	return v;
+#else
+	uint64_t a = sfu__ld32b(p, 0, big), b = sfu__ld32b(p, 4, big); /* (p + 4: one 8-byte load) */
+	return big ? a << 32 | b : b << 32 | a;
+#endif
 }
 
-/* A 1-, 2- or 4-byte unsigned field. */
+/* A 1-, 2- or 4-byte unsigned field (where size is asked for, a loop that
+ * calls nothing: no frame on the deepest stack). */
+#ifdef __OPTIMIZE_SIZE__
+static uint32_t sfu__ldnb(const uint8_t *d, uint32_t off, uint32_t n, bool big)
+{
+	uint32_t v = 0, i;
+	for (i = 0; i < n; i++)
+		v |= (uint32_t)d[off + (big ? n - 1u - i : i)] << (8u * i);
+	return v;
+}
+#else
+SFU__INLINE uint32_t sfu__ldnb(const uint8_t *d, uint32_t off, uint32_t n, bool big)
+{
+	return n == 1 ? d[off] : n == 2 ? sfu__ld16b(d, off, big) : sfu__ld32b(d, off, big);
+}
+#endif
+
+/* The same in the section's own order. */
+SFU__INLINE uint32_t sfu__ld16(const sfu_section *s, uint32_t off)
+{
+	return sfu__ld16b(s->data, off, SFU__BIG(s));
+}
+
+SFU__INLINE uint32_t sfu__ld32(const sfu_section *s, uint32_t off)
+{
+	return sfu__ld32b(s->data, off, SFU__BIG(s));
+}
+
 SFU__INLINE uint32_t sfu__ldn(const sfu_section *s, uint32_t off, uint32_t n)
 {
-	return n == 1 ? s->data[off] : n == 2 ? sfu__ld16(s, off) : sfu__ld32(s, off);
+	return sfu__ldnb(s->data, off, n, SFU__BIG(s));
 }
 
 /* Two's-complement reinterpretation without implementation-defined
@@ -652,14 +846,44 @@ SFU__INLINE int32_t sfu__s32(uint32_t v)
 	return v > (uint32_t)INT32_MAX ? -(int32_t)(~v) - 1 : (int32_t)v;
 }
 
-/* Sign-extend the low n (1, 2 or 4) bytes of v. */
-static int32_t sfu__sext(uint32_t v, uint32_t n)
+/* Sign-extend v, an n-byte (1, 2 or 4) value, from its top bit. */
+SFU__INLINE int32_t sfu__sext(uint32_t v, uint32_t n)
 {
 	uint32_t m = n >= 4 ? 0u : 1u << (8u * n - 1u);
-	if (n < 4)
-		v = (v & ((m << 1) - 1u)) ^ m, v -= m;
-	return sfu__s32(v);
+	return sfu__s32((v ^ m) - m);
 }
+
+/* A data word of ws (1, 2, 4) bytes at section offset off, sign-extended. */
+SFU__INLINE int32_t sfu__wordb(const uint8_t *d, uint32_t off, uint32_t ws, bool big)
+{
+	return sfu__sext(sfu__ldnb(d, off, ws, big), ws);
+}
+
+/* ---- versions: the FDE layouts (V1 "SFrame FDE", V2 2.3, V3 2.3.1-2.3.2) -- */
+
+static const sfu_layout sfu__layouts[3] = {
+	/* V1: 17-byte records, everything in the record, PC-mask starts are
+	 * bit masks. */
+	{ SFU_V1_FDE_SIZE, 4, SFU_V12_FDE_SIZE_F, SFU_V12_FDE_FREOFF, SFU_V12_FDE_NFRES, 0, 4,
+	  SFU_V12_FDE_INFO - SFU_V12_FDE_NFRES, 0, 0, SFU_LAYOUT_MASK_BITS },
+	/* V2: 20-byte records adding the repeat size; s390x register rules. */
+	{ SFU_V2_FDE_SIZE, 4, SFU_V12_FDE_SIZE_F, SFU_V12_FDE_FREOFF, SFU_V12_FDE_NFRES, 0, 4,
+	  SFU_V12_FDE_INFO - SFU_V12_FDE_NFRES, 0, SFU_V2_FDE_REPSIZE - SFU_V12_FDE_NFRES, SFU_LAYOUT_S390X_REGS },
+	/* V3: 16-byte index records with a 64-bit start; the attribute heads
+	 * the function's FREs; signal bit; an FDE without FREs is outermost. */
+	{ SFU_V3_FDE_SIZE, 8, SFU_V3_FDE_SIZE_F, SFU_V3_FDE_FREOFF, 0, SFU_V3_ATTR_SIZE, 2, SFU_V3_ATTR_INFO,
+	  SFU_V3_ATTR_INFO2, SFU_V3_ATTR_REPSIZE, SFU_LAYOUT_EMPTY_OUTERMOST | SFU_LAYOUT_SIGNAL },
+};
+
+/* The layout of section s.  With one version compiled in it is a constant
+ * table entry, whose fields the compiler folds: the code for the other
+ * layouts goes away.  The lookup is also compiled for each constant layout
+ * where speed is asked for (sfu__find_crow). */
+#if SFU_V1 + SFU_V2 + SFU_V3 == 1
+#define SFU__LAY(s) ((void)(s), &sfu__layouts[SFU_V1 ? 0 : SFU_V2 ? 1 : 2])
+#else
+#define SFU__LAY(s) ((s)->layout)
+#endif
 
 static bool sfu__version_ok(unsigned v)
 {
@@ -667,7 +891,7 @@ static bool sfu__version_ok(unsigned v)
 	       (SFU_V3 && v == SFU_VERSION_3);
 }
 
-/* ---- section header (spec 2.1, 2.2) -------------------------------------- */
+/* ---- section header (2.1, 2.2) ------------------------------------------- */
 
 SFU__FN int sfu_section_init(sfu_section *sec, const void *data, size_t size, uint64_t addr)
 {
@@ -678,6 +902,7 @@ SFU__FN int sfu_section_init_opt(sfu_section *sec, const void *data, size_t size
 {
 	sfu_section *s = sec; /* filled in place: no struct copy (memcpy) */
 	const uint8_t *p = (const uint8_t *)data;
+	const sfu_layout *ly;
 	uint64_t fdeoff, freoff, hdr_end, fde_end, fre_end, nfdes, nfres, frelen;
 	unsigned valid_flags;
 
@@ -693,9 +918,10 @@ SFU__FN int sfu_section_init_opt(sfu_section *sec, const void *data, size_t size
 	s->data = p;
 	s->size = (uint32_t)size;
 	s->addr = addr;
+	s->index = NULL;
 	if (opts & ~(unsigned)SFU_OPT_START_PCREL)
 		return SFU_E_ARG;
-	/* The magic decides the byte order (spec 2.1.1). */
+	/* The magic decides the byte order (2.1.1). */
 	if (p[0] == 0xe2 && p[1] == 0xde && SFU_LITTLE)
 		s->big = 0;
 	else if (p[0] == 0xde && p[1] == 0xe2 && SFU_BIG)
@@ -708,14 +934,15 @@ SFU__FN int sfu_section_init_opt(sfu_section *sec, const void *data, size_t size
 		return SFU_E_VERSION;
 	if (size < SFU_HDR_SIZE)
 		return SFU_E_TRUNC_HDR;
+	/* The one place the version decides anything: the layout. */
+	ly = &sfu__layouts[s->version - 1u];
+	s->layout = ly;
 
 	s->flags = p[SFU_HDR_FLAGS];
-	if (s->version == SFU_VERSION_1)
-		valid_flags = SFU_F_FDE_SORTED | SFU_F_FRAME_POINTER;
-	else
-		/* FRAME_POINTER is V1-V2 only, but it costs nothing to tolerate it
-		 * in V3 and it changes nothing we compute. */
-		valid_flags = SFU_F_FDE_SORTED | SFU_F_FRAME_POINTER | SFU_F_FDE_FUNC_START_PCREL;
+	/* FUNC_START_PCREL came with V2 (erratum 1); FRAME_POINTER is V1-V2
+	 * only, but it costs nothing to tolerate it in V3 and it changes
+	 * nothing we compute. */
+	valid_flags = SFU_F_FDE_SORTED | SFU_F_FRAME_POINTER | (s->version == SFU_VERSION_1 ? 0u : SFU_F_FDE_FUNC_START_PCREL);
 	if (s->flags & ~valid_flags)
 		return SFU_E_FLAGS;
 
@@ -748,23 +975,20 @@ SFU__FN int sfu_section_init_opt(sfu_section *sec, const void *data, size_t size
 	frelen = sfu__ld32(s, SFU_HDR_FRE_LEN);
 	fdeoff = sfu__ld32(s, SFU_HDR_FDEOFF);
 	freoff = sfu__ld32(s, SFU_HDR_FREOFF);
-	s->fde_size = (uint8_t)(s->version == SFU_VERSION_1   ? SFU_V1_FDE_SIZE
-	                       : s->version == SFU_VERSION_2 ? SFU_V2_FDE_SIZE
-	                                                    : SFU_V3_FDE_SIZE);
 
 	/* 64-bit sums of 32-bit values: no overflow. */
-	fde_end = hdr_end + fdeoff + nfdes * s->fde_size;
+	fde_end = hdr_end + fdeoff + nfdes * ly->fde_size;
 	if (hdr_end + fdeoff > size || fde_end > size)
 		return SFU_E_FDE_BOUNDS;
 	fre_end = hdr_end + freoff + frelen;
 	if (hdr_end + freoff > size || fre_end > size)
 		return SFU_E_FRE_BOUNDS;
-	/* The sub-sections tile the section (spec 2.2): they must not overlap. */
+	/* The sub-sections tile the section (2.2): they must not overlap. */
 	if (nfdes && frelen && hdr_end + fdeoff < fre_end && hdr_end + freoff < fde_end)
 		return SFU_E_LAYOUT;
-	/* Each FRE takes at least 2 bytes (start offset + info), each V3 FDE
-	 * adds a 5-byte attribute there. */
-	if (nfres * 2u + (s->version == SFU_VERSION_3 ? nfdes * SFU_V3_ATTR_SIZE : 0u) > frelen)
+	/* Each FRE takes at least 2 bytes (start offset + info), each FDE's
+	 * attribute (V3) its own bytes there. */
+	if (nfres * 2u + nfdes * ly->attr_size > frelen)
 		return SFU_E_FRE_COUNT;
 
 	s->num_fdes = (uint32_t)nfdes;
@@ -825,69 +1049,71 @@ SFU__FN int sfu_section_count(size_t *n, const void *data, size_t size, uint64_t
 	return sfu__split(NULL, 0, n, data, size, addr, opts);
 }
 
-/* ---- FDEs (spec 2.3) ---------------------------------------------------------- */
+/* ---- FDEs (2.3) ---------------------------------------------------------------- */
 
-static int sfu__fde_get(const sfu_section *sec, uint32_t idx, sfu_fde *f)
+/* Section offset of FDE record idx (idx < num_fdes: bounded at init). */
+SFU__INLINE uint32_t sfu__fde_rec(const sfu_section *s, const sfu_layout *L, uint32_t idx)
 {
-	uint32_t off, field;
-	uint64_t raw;
+	return s->fde_base + idx * (uint32_t)L->fde_size;
+}
 
-	off = sec->fde_base + idx * (uint32_t)sec->fde_size; /* bounded at init */
-	f->info2 = 0;
-	f->rep_size = 0;
-	f->signal = 0;
-	f->type = SFU_FDE_TYPE_DEFAULT;
+/* Run-time address of a function from the start field of its record (the
+ * first field in every version): from the section start, or (PCREL) from
+ * the field itself (2.3.1; V2 erratum 1).  `pcrel` is the all-ones mask
+ * when starts are PC-relative.  Address arithmetic wraps modulo 2^64 like
+ * the target's. */
+SFU__INLINE uint64_t sfu__start_at(const sfu_section *s, uint32_t rec, unsigned start_size, uint64_t pcrel, bool big)
+{
+	uint64_t raw = start_size == 8 ? sfu__ld64b(s->data, rec, big)
+	                               : (uint64_t)(int64_t)sfu__s32(sfu__ld32b(s->data, rec, big));
+	return s->addr + raw + (rec & pcrel);
+}
 
-	if (SFU__V3(sec)) {
-		uint32_t fo = sfu__ld32(sec, off + SFU_V3_FDE_FREOFF), attr;
-		raw = sfu__ld64(sec, off + SFU_V3_FDE_START);
-		f->size = sfu__ld32(sec, off + SFU_V3_FDE_SIZE_F);
-		/* The attribute sits at the FRE offset, inside the FRE sub-section. */
-		if (!sfu__in(sec->fre_len, fo, SFU_V3_ATTR_SIZE))
-			return SFU_E_FDE_FREOFF;
-		attr = sec->fre_base + fo;
-		f->num_fres = sfu__ld16(sec, attr + SFU_V3_ATTR_NFRES);
-		f->info = sec->data[attr + SFU_V3_ATTR_INFO];
-		f->info2 = sec->data[attr + SFU_V3_ATTR_INFO2];
-		f->rep_size = sec->data[attr + SFU_V3_ATTR_REPSIZE];
-		f->fre_off = fo + SFU_V3_ATTR_SIZE;
-		f->signal = (uint8_t)SFU_FDE_INFO_SIGNAL(f->info);
-		/* Unknown types, and FLEX when compiled out, are refused, never
-		 * read as something else. */
-		if (SFU_FDE_INFO2_TYPE(f->info2) > (SFU_FLEX ? SFU_FDE_TYPE_FLEX : SFU_FDE_TYPE_DEFAULT) ||
-		    (f->info2 & 0xe0u))
-			return SFU_E_FDE_TYPE;
-		f->type = (uint8_t)SFU_FDE_INFO2_TYPE(f->info2);
-		field = off + SFU_V3_FDE_START;
-	} else {
-		raw = (uint64_t)(int64_t)sfu__s32(sfu__ld32(sec, off + SFU_V12_FDE_START));
-		f->size = sfu__ld32(sec, off + SFU_V12_FDE_SIZE_F);
-		f->fre_off = sfu__ld32(sec, off + SFU_V12_FDE_FREOFF);
-		f->num_fres = sfu__ld32(sec, off + SFU_V12_FDE_NFRES);
-		f->info = sec->data[off + SFU_V12_FDE_INFO];
-		if (sec->version == SFU_VERSION_2)
-			f->rep_size = sec->data[off + SFU_V2_FDE_REPSIZE];
-		if (f->fre_off > sec->fre_len)
-			return SFU_E_FDE_FREOFF;
-		field = off + SFU_V12_FDE_START;
-	}
+SFU__INLINE uint64_t sfu__pcrel_mask(const sfu_section *s)
+{
+	return s->pcrel ? ~(uint64_t)0 : 0u;
+}
 
-	/* Function start: from the section start, or (PCREL) from the field
-	 * itself (spec 2.3.1, V2 erratum 1).  Address arithmetic wraps modulo
-	 * 2^64 like the target's. */
-	f->start = sec->addr + raw + (sec->pcrel ? field : 0u);
+SFU__HOT int sfu__fde_decode(const sfu_section *s, const sfu_layout *L, uint32_t idx, sfu_fde *f, bool big)
+{
+	uint32_t rec = sfu__fde_rec(s, L, idx), fo, at;
+
+	fo = sfu__ld32b(s->data, rec + L->freoff_at, big);
+	f->start = sfu__start_at(s, rec, L->start_size, sfu__pcrel_mask(s), big);
+	f->size = sfu__ld32b(s->data, rec + L->size_at, big);
+	/* The attribute (V3) lies at the FRE offset, inside the FRE
+	 * sub-section; elsewhere the offset must stay inside it. */
+	if (!sfu__in(s->fre_len, fo, L->attr_size))
+		return SFU_E_FDE_FREOFF;
+	at = L->attr_at ? rec + L->attr_at : s->fre_base + fo;
+	f->num_fres = L->nfres_size == 2 ? sfu__ld16b(s->data, at, big) : sfu__ld32b(s->data, at, big);
+	f->info = s->data[at + L->info_at];
+	f->info2 = L->info2_at ? s->data[at + L->info2_at] : 0u;
+	f->rep_size = L->rep_at ? s->data[at + L->rep_at] : 0u;
+	f->fre_off = fo + L->attr_size;
+	f->signal = (uint8_t)((L->rules & SFU_LAYOUT_SIGNAL) ? SFU_FDE_INFO_SIGNAL(f->info) : 0u);
 	f->fre_type = (uint8_t)SFU_FDE_INFO_FRE_TYPE(f->info);
 	f->pctype = (uint8_t)SFU_FDE_INFO_PCTYPE(f->info);
 	f->pauth_key = (uint8_t)SFU_FDE_INFO_PAUTH_KEY(f->info);
+	f->type = (uint8_t)SFU_FDE_INFO2_TYPE(f->info2);
+	/* Unknown types, and FLEX when compiled out, are refused, never read
+	 * as something else. */
+	if (f->type > (SFU_FLEX ? SFU_FDE_TYPE_FLEX : SFU_FDE_TYPE_DEFAULT) || (f->info2 & 0xe0u))
+		return SFU_E_FDE_TYPE;
 	if (f->fre_type > SFU_FRE_TYPE_ADDR4)
 		return SFU_E_FRE_TYPE;
-	if (f->pctype == SFU_FDE_PCTYPE_MASK && sec->version != SFU_VERSION_1 && f->rep_size == 0)
+	if (f->pctype == SFU_FDE_PCTYPE_MASK && L->rep_at && f->rep_size == 0)
 		return SFU_E_REP_SIZE;
 	/* Each FRE needs at least 2 bytes; a count that cannot fit is corrupt
 	 * (fre_off <= fre_len was checked above). */
-	if ((uint64_t)f->num_fres * 2u > (uint64_t)(sec->fre_len - f->fre_off))
+	if ((uint64_t)f->num_fres * 2u > (uint64_t)(s->fre_len - f->fre_off))
 		return SFU_E_FRE_COUNT;
 	return SFU_OK;
+}
+
+static int sfu__fde_get(const sfu_section *s, uint32_t idx, sfu_fde *f)
+{
+	return sfu__fde_decode(s, SFU__LAY(s), idx, f, SFU__BIG(s));
 }
 
 SFU__FN int sfu_fde_get(const sfu_section *sec, uint32_t idx, sfu_fde *f)
@@ -897,38 +1123,35 @@ SFU__FN int sfu_fde_get(const sfu_section *sec, uint32_t idx, sfu_fde *f)
 	return sfu__fde_get(sec, idx, f);
 }
 
-/* ---- FREs (spec 2.4) ---------------------------------------------------------- */
+/* ---- FREs (2.4) ---------------------------------------------------------------- */
 
-/* Bytes per data word by the info byte's size field; 0 = invalid. */
-static const uint8_t sfu__wsize[4] = { 1, 2, 4, 0 };
-
-static uint32_t sfu__addr_bytes(unsigned fre_type)
+SFU__INLINE uint32_t sfu__addr_bytes(unsigned fre_type)
 {
 	return fre_type == SFU_FRE_TYPE_ADDR1 ? 1u : fre_type == SFU_FRE_TYPE_ADDR2 ? 2u : 4u;
 }
 
-static int sfu__fre_get(const sfu_section *sec, const sfu_fde *fde, uint32_t off, sfu_fre *fre)
+static int sfu__fre_get(const sfu_section *s, const sfu_fde *fde, uint32_t off, sfu_fre *fre)
 {
-	uint32_t end = sec->fre_base + sec->fre_len, pos, ab, ws;
+	uint32_t end = s->fre_base + s->fre_len, pos, ab, wc;
 
-	if (off > sec->fre_len)
+	if (off > s->fre_len)
 		return SFU_E_FRE_TRUNC;
-	pos = sec->fre_base + off;
+	pos = s->fre_base + off;
 	ab = sfu__addr_bytes(fde->fre_type);
 	if (!sfu__in(end, pos, ab + 1u))
 		return SFU_E_FRE_TRUNC;
-	fre->start = sfu__ldn(sec, pos, ab);
-	fre->info = sec->data[pos + ab];
+	fre->start = sfu__ldn(s, pos, ab);
+	fre->info = s->data[pos + ab];
 	pos += ab + 1u;
-	ws = sfu__wsize[SFU_FRE_INFO_WSIZE(fre->info)];
-	if (!ws)
+	wc = SFU_FRE_INFO_WSIZE(fre->info);
+	if (wc > SFU_FRE_WSIZE_4B)
 		return SFU_E_WORD_SIZE;
-	fre->wsize = (uint8_t)ws;
+	fre->wsize = (uint8_t)(1u << wc);
 	fre->count = (uint8_t)SFU_FRE_INFO_COUNT(fre->info);
-	if (!sfu__in(end, pos, fre->count * ws))
+	if (!sfu__in(end, pos, (uint32_t)fre->count << wc))
 		return SFU_E_FRE_TRUNC;
 	fre->words = pos;
-	fre->next = pos + fre->count * ws - sec->fre_base;
+	fre->next = pos + ((uint32_t)fre->count << wc) - s->fre_base;
 	return SFU_OK;
 }
 
@@ -939,12 +1162,12 @@ SFU__FN int sfu_fre_get(const sfu_section *sec, const sfu_fde *fde, uint32_t off
 	return sfu__fre_get(sec, fde, off, fre);
 }
 
-SFU__INLINE int32_t sfu__fre_word(const sfu_section *sec, const sfu_fre *fre, unsigned i)
+SFU__INLINE int32_t sfu__fre_word(const sfu_section *s, const sfu_fre *fre, unsigned i)
 {
 	if (i >= fre->count)
 		return 0;
 	/* In bounds: sfu_fre_get checked words + count * wsize. */
-	return sfu__sext(sfu__ldn(sec, fre->words + i * fre->wsize, fre->wsize), fre->wsize);
+	return sfu__wordb(s->data, fre->words + i * fre->wsize, fre->wsize, SFU__BIG(s));
 }
 
 SFU__FN int32_t sfu_fre_word(const sfu_section *sec, const sfu_fre *fre, unsigned i)
@@ -954,6 +1177,27 @@ SFU__FN int32_t sfu_fre_word(const sfu_section *sec, const sfu_fre *fre, unsigne
 	return sfu__fre_word(sec, fre, i);
 }
 
+/* s390x stores the CFA offset scaled down and adjusted (3.1.3). */
+static int sfu__s390x_cfa(int32_t w, int32_t *off)
+{
+	int64_t o = SFU_S390X_CFA_DECODE((int64_t)w);
+	if (o < INT32_MIN || o > INT32_MAX)
+		return SFU_E_FRE_WORDS;
+	*off = (int32_t)o;
+	return SFU_OK;
+}
+
+/* ---- rows (3.1, 3.2) -------------------------------------------------------- */
+
+/* What a general row carries besides the SFU_CROW_* flags: a FLEX row
+ * (then cfa_off is the index of its section among those searched, ra_off
+ * the section offset of its data words, fp_off its FRE info byte), and V2
+ * s390x RA / FP words naming the register that holds the value. */
+#define SFU__CROW_FLEX 0x200u
+#define SFU__CROW_RA_REG 0x400u
+#define SFU__CROW_FP_REG 0x800u
+
+#if SFU_FLEX
 static bool sfu__is_sp(unsigned abi, unsigned long r)
 {
 	return (SFU__AMD64(abi) && r == SFU_DWARF_AMD64_SP) || (SFU__AARCH64(abi) && r == SFU_DWARF_AARCH64_SP) ||
@@ -966,11 +1210,11 @@ static bool sfu__is_fp(unsigned abi, unsigned long r)
 	       (SFU__S390X(abi) && r == SFU_DWARF_S390X_FP);
 }
 
-/* One FLEX (control, offset) pair into a rule (spec 3.2).  The control word
+/* One FLEX (control, offset) pair into a rule (3.2).  The control word
  * is unsigned: undo the sign extension of its width. */
-SFU__INLINE int sfu__flex_rule(unsigned abi, uint32_t wsize, int32_t ctl_word, int32_t off, bool is_cfa, sfu_rule *r)
+static int sfu__flex_rule(unsigned abi, uint32_t ws, int32_t ctl_word, int32_t off, bool is_cfa, sfu_rule *r)
 {
-	uint32_t ctl = (uint32_t)ctl_word & (wsize == 4 ? 0xffffffffu : ((1u << (8u * wsize)) - 1u));
+	uint32_t ctl = (uint32_t)ctl_word & (ws == 4 ? 0xffffffffu : ((1u << (8u * ws)) - 1u));
 	unsigned long regnum = SFU_FLEX_REGNUM(ctl);
 	r->off = off;
 	r->kind = SFU_FLEX_DEREF_P(ctl) ? SFU_RULE_DEREF : SFU_RULE_OFF;
@@ -991,153 +1235,209 @@ SFU__INLINE int sfu__flex_rule(unsigned abi, uint32_t wsize, int32_t ctl_word, i
 	return SFU_OK;
 }
 
-/* The RA or FP entry of a FLEX FRE at data word *i, if any words are left:
- * a (control, offset) pair, or one 0 control word of padding that leaves
- * the rule as it is.  Advances *i. */
-SFU__INLINE int sfu__flex_next(const sfu_section *sec, const sfu_fre *fre, unsigned abi, unsigned *i, sfu_rule *r)
+/* The rules of a FLEX FRE (3.2) whose info byte is `info` and whose data
+ * words (in bounds) start at section offset `words`: (control, offset)
+ * pairs for CFA, RA and FP; a lone 0 control word is padding for an entity
+ * with no rule, which keeps its default (RA: amd64 at the fixed offset,
+ * else in the link register; FP unchanged). */
+static int sfu__flex_rules(const sfu_section *s, uint32_t words, unsigned info, sfu_rule *cfa, sfu_rule *ra,
+                           sfu_rule *fp)
 {
-	int32_t ctl;
-	if (*i >= fre->count)
-		return SFU_OK;
-	ctl = sfu__fre_word(sec, fre, *i);
-	if (ctl == 0) {
-		*i += 1;
+	unsigned abi = s->abi, n = SFU_FRE_INFO_COUNT(info), ws = 1u << SFU_FRE_INFO_WSIZE(info), i = 2, e;
+	sfu_rule *rule[2], t;
+	int err;
+	if (!cfa) /* only check them */
+		cfa = ra = fp = &t;
+#define SFU__W(k) sfu__wordb(s->data, words + (k) * ws, ws, SFU__BIG(s))
+	ra->kind = SFU__AMD64(abi) ? SFU_RULE_DEREF : SFU_RULE_SAME;
+	ra->base = fp->base = SFU_REG_CFA;
+	ra->off = SFU__AMD64(abi) ? s->fixed_ra : 0;
+	fp->kind = SFU_RULE_SAME;
+	fp->off = 0;
+	if (n < 2)
+		return SFU_E_FRE_WORDS;
+	err = sfu__flex_rule(abi, ws, SFU__W(0), SFU__W(1), true, cfa);
+	/* s390x: the CFA offset is stored scaled and adjusted in FLEX FDEs as
+	 * in default ones (observed: sid gas, objdump 2.47). */
+	if (!err && SFU__S390X(abi))
+		err = sfu__s390x_cfa(SFU__W(1), &cfa->off);
+	rule[0] = ra;
+	rule[1] = fp;
+	for (e = 0; e < 2 && !err && i < n; e++) {
+		int32_t ctl = SFU__W(i);
+		if (ctl == 0) {
+			i += 1;
+		} else if (i + 1 >= n) {
+			err = SFU_E_FRE_WORDS;
+		} else {
+			err = sfu__flex_rule(abi, ws, ctl, SFU__W(i + 1), false, rule[e]);
+			i += 2;
+		}
+	}
+#undef SFU__W
+	if (!err && i != n)
+		err = SFU_E_FRE_WORDS;
+	return err;
+}
+#endif
+
+/* A V2 s390x word naming a register: a negative word or a number past the
+ * DWARF range is corrupt, not a register to truncate. */
+SFU__INLINE bool sfu__s390x_reg_ok(int32_t w)
+{
+	return w >= 0 && SFU_V2_S390X_WORD_REGNUM((uint32_t)w) <= SFU_REG_DWARF_MAX;
+}
+
+/* The row of an FRE (info byte `info`, data words from section offset
+ * `words` on, in bounds) of FDE f, as a compact row: every DEFAULT FDE row
+ * (3.1), in the one place that reads them.  FLEX rows and V2 s390x register
+ * rules are marked SFU_CROW_GENERAL (the register rules checked here, the
+ * FLEX rules by the caller).  A row no reader may accept gets its error
+ * (SFU_E_FRE_WORDS). */
+SFU__HOT int sfu__crow(const sfu_section *s, const sfu_layout *L, const sfu_fde *f, unsigned info, uint32_t words,
+                       bool big, sfu_crow *r)
+{
+	unsigned abi = s->abi, n = SFU_FRE_INFO_COUNT(info), ws = 1u << SFU_FRE_INFO_WSIZE(info);
+	bool s390x = SFU__S390X(abi), s390x_regs = s390x && (L->rules & SFU_LAYOUT_S390X_REGS);
+	uint32_t flags;
+	int32_t w;
+	int err;
+
+	flags = (SFU__AARCH64(abi) ? SFU_CROW_ALIGN16 : 0u) | (s390x ? SFU_CROW_SP_S390X : 0u) |
+	        (f->signal ? SFU_CROW_SIGNAL : 0u) | (SFU_FRE_INFO_MANGLED_RA(info) ? SFU_CROW_MANGLED : 0u) |
+	        (SFU_FRE_INFO_BASE_REG(info) == SFU_BASE_REG_SP ? 0u : SFU_CROW_CFA_FP);
+	r->cfa_off = r->ra_off = r->fp_off = 0;
+	r->flags = flags;
+	/* No data words: the RA is undefined, this is the outermost frame (V2
+	 * erratum 2; 2.4.1). */
+	if (n == 0) {
+		r->flags = flags | SFU_CROW_RA_UNDEF;
 		return SFU_OK;
 	}
-	if (*i + 1 >= fre->count)
+#if SFU_FLEX
+	if (f->type == SFU_FDE_TYPE_FLEX) {
+		/* (Its rules are checked by the caller: sfu__crow_at, or
+		 * sfu__row_from_fre, which decodes them.) */
+		r->ra_off = (int32_t)words;
+		r->fp_off = (int32_t)info;
+		r->flags = flags | SFU_CROW_GENERAL | SFU__CROW_FLEX;
+		return SFU_OK;
+	}
+#endif
+	/* Word 0: the CFA offset (s390x: scaled and adjusted, 3.1.3).  amd64:
+	 * the RA at the header's fixed offset, word 1 the FP slot; aarch64 and
+	 * s390x: word 1 the RA slot (s390x: 0 is padding, the RA not saved),
+	 * word 2 the FP slot; V2 s390x: an odd RA/FP word is (DWARF register
+	 * << 1) | 1, the register holding the value. */
+	if (n > (SFU__AMD64(abi) ? 2u : 3u))
 		return SFU_E_FRE_WORDS;
-	*i += 2;
-	return sfu__flex_rule(abi, fre->wsize, ctl, sfu__fre_word(sec, fre, *i - 1), false, r);
-}
-
-/* s390x stores the CFA offset scaled down and adjusted (spec 3.1.3). */
-static int sfu__s390x_cfa(int32_t w, int32_t *off)
-{
-	int64_t o = SFU_S390X_CFA_DECODE((int64_t)w);
-	if (o < INT32_MIN || o > INT32_MAX)
-		return SFU_E_FRE_WORDS;
-	*off = (int32_t)o;
+	w = sfu__wordb(s->data, words, ws, big);
+	if (s390x) {
+		err = sfu__s390x_cfa(w, &r->cfa_off);
+		if (err)
+			return err;
+	} else {
+		r->cfa_off = w;
+	}
+	if (SFU__AMD64(abi)) {
+		flags |= SFU_CROW_RA_SAVED;
+		r->ra_off = s->fixed_ra;
+	} else if (n >= 2) {
+		w = r->ra_off = sfu__wordb(s->data, words + ws, ws, big);
+		if (s390x_regs && SFU_V2_S390X_WORD_IS_REGNUM(w)) {
+			if (!sfu__s390x_reg_ok(w))
+				return SFU_E_FRE_WORDS;
+			flags |= SFU_CROW_GENERAL | SFU__CROW_RA_REG;
+		} else if (!s390x || w != SFU_S390X_RA_OFFSET_INVALID) {
+			flags |= SFU_CROW_RA_SAVED;
+		}
+	}
+	if (n == (SFU__AMD64(abi) ? 2u : 3u)) {
+		w = r->fp_off = sfu__wordb(s->data, words + (n - 1u) * ws, ws, big);
+		if (s390x_regs && SFU_V2_S390X_WORD_IS_REGNUM(w)) {
+			if (!sfu__s390x_reg_ok(w))
+				return SFU_E_FRE_WORDS;
+			flags |= SFU_CROW_GENERAL | SFU__CROW_FP_REG;
+		} else {
+			flags |= SFU_CROW_FP_SAVED;
+		}
+	}
+	r->flags = flags;
 	return SFU_OK;
 }
 
-/* V2 s390x: an odd RA/FP word is (DWARF register << 1) | 1, the register
- * holding the value.  A negative word or a number past the DWARF range is
- * corrupt, not a register to truncate. */
-static int sfu__s390x_regnum(int32_t w, sfu_rule *r)
+/* The row of the FRE whose header is at section offset `at` (the lookup
+ * checked the header is in the FRE sub-section; 0: a V3 FDE without FREs,
+ * which marks an outermost frame), as the walk applies it. */
+SFU__INLINE int sfu__crow_at(const sfu_section *s, const sfu_layout *L, const sfu_fde *f, uint32_t at, bool big,
+                             sfu_crow *r)
 {
-	if (w < 0 || SFU_V2_S390X_WORD_REGNUM((uint32_t)w) > SFU_REG_DWARF_MAX)
-		return SFU_E_FRE_WORDS;
-	r->kind = SFU_RULE_OFF;
-	r->base = (uint16_t)SFU_V2_S390X_WORD_REGNUM((uint32_t)w);
-	r->off = 0;
-	return SFU_OK;
+	unsigned info = 0;
+	uint32_t words = 0;
+	int err;
+	if (at) {
+		at += sfu__addr_bytes(f->fre_type);
+		info = s->data[at];
+		words = at + 1u;
+		if (SFU_FRE_INFO_WSIZE(info) > SFU_FRE_WSIZE_4B)
+			return SFU_E_WORD_SIZE;
+		if (!sfu__in(s->fre_base + s->fre_len, words, SFU_FRE_INFO_COUNT(info) << SFU_FRE_INFO_WSIZE(info)))
+			return SFU_E_FRE_TRUNC;
+	}
+	err = sfu__crow(s, L, f, info, words, big, r);
+#if SFU_FLEX
+	if (!err && (r->flags & SFU__CROW_FLEX))
+		err = sfu__flex_rules(s, words, info, NULL, NULL, NULL); /* a row no reader may accept */
+#endif
+	if (!SFU_COMPACT)
+		r->flags |= SFU_CROW_GENERAL; /* the reference: everything through the rules */
+	return err;
 }
 
-static int sfu__row_from_fre(const sfu_section *sec, const sfu_fde *fde, const sfu_fre *fre, sfu_row *row)
+/* The general rules of a row that is not FLEX: the compact row's, written
+ * out (V2 s390x register words as register rules). */
+static void sfu__crow_rules(const sfu_crow *c, sfu_rule *cfa, sfu_rule *ra, sfu_rule *fp)
 {
-	unsigned abi = sec->abi, n = fre->count;
-	bool s390x = SFU__S390X(abi), amd64 = SFU__AMD64(abi);
+	uint32_t f = c->flags;
+	cfa->kind = SFU_RULE_OFF;
+	cfa->base = (f & SFU_CROW_CFA_FP) ? SFU_REG_FP : SFU_REG_SP;
+	cfa->off = c->cfa_off;
+	ra->kind = (f & SFU_CROW_RA_UNDEF) ? SFU_RULE_UNDEF : (f & SFU_CROW_RA_SAVED) ? SFU_RULE_DEREF : SFU_RULE_SAME;
+	ra->base = fp->base = SFU_REG_CFA;
+	ra->off = (f & SFU_CROW_RA_SAVED) ? c->ra_off : 0;
+	fp->kind = (f & SFU_CROW_FP_SAVED) ? SFU_RULE_DEREF : SFU_RULE_SAME;
+	fp->off = (f & SFU_CROW_FP_SAVED) ? c->fp_off : 0;
+	if (f & SFU__CROW_RA_REG) {
+		ra->kind = SFU_RULE_OFF;
+		ra->base = (uint16_t)SFU_V2_S390X_WORD_REGNUM((uint32_t)c->ra_off);
+	}
+	if (f & SFU__CROW_FP_REG) {
+		fp->kind = SFU_RULE_OFF;
+		fp->base = (uint16_t)SFU_V2_S390X_WORD_REGNUM((uint32_t)c->fp_off);
+	}
+}
 
+/* The general form of a row: the compact row's rules written out, or the
+ * FLEX rules. */
+static int sfu__row_from_fre(const sfu_section *s, const sfu_fde *fde, const sfu_fre *fre, sfu_row *row)
+{
+	sfu_crow c;
+	int err = sfu__crow(s, SFU__LAY(s), fde, fre->info, fre->words, SFU__BIG(s), &c);
+	if (err)
+		return err;
 	row->func_start = fde->start;
 	row->func_size = fde->size;
 	row->fre_start = fre->start;
-	row->abi = (uint8_t)abi;
-	row->mangled_ra = (uint8_t)SFU_FRE_INFO_MANGLED_RA(fre->info);
+	row->abi = s->abi;
+	row->mangled_ra = (c.flags & SFU_CROW_MANGLED) ? 1u : 0u;
 	row->signal = fde->signal;
 	row->flex = SFU_FLEX && fde->type == SFU_FDE_TYPE_FLEX;
-	row->sp_from_cfa = (int16_t)(s390x ? SFU_S390X_SP_VAL_OFFSET : 0);
-	row->cfa.kind = SFU_RULE_OFF;
-	row->cfa.base = SFU_FRE_INFO_BASE_REG(fre->info) == SFU_BASE_REG_SP ? SFU_REG_SP : SFU_REG_FP;
-	row->cfa.off = 0;
-	row->fp.kind = SFU_RULE_SAME;
-	row->fp.base = SFU_REG_CFA;
-	row->fp.off = 0;
-	row->ra.base = SFU_REG_CFA;
-	row->ra.off = 0;
-
-	/* No data words: the RA is undefined, this is the outermost frame (V2
-	 * erratum 2; V3 spec 2.4.1). */
-	if (n == 0) {
-		row->ra.kind = SFU_RULE_UNDEF;
-		return SFU_OK;
-	}
-	/* Default RA: amd64 at the fixed CFA offset; elsewhere still in the link
-	 * register unless the FRE says where it was saved. */
-	if (amd64) {
-		row->ra.kind = SFU_RULE_DEREF;
-		row->ra.off = sec->fixed_ra;
-	} else {
-		row->ra.kind = SFU_RULE_SAME;
-	}
-
-	if (row->flex) {
-		/* (ctl, off) pairs for CFA, RA, FP; a lone 0 control word is
-		 * padding for an entity with no rule (spec 3.2). */
-		unsigned i = 2;
-		int err;
-		if (n < 2)
-			return SFU_E_FRE_WORDS;
-		err = sfu__flex_rule(abi, fre->wsize, sfu__fre_word(sec, fre, 0), sfu__fre_word(sec, fre, 1), true, &row->cfa);
-		if (err)
-			return err;
-		if (s390x) {
-			/* The CFA offset is stored scaled and adjusted in FLEX FDEs
-			 * as in default ones (observed: sid gas, objdump 2.47). */
-			err = sfu__s390x_cfa(sfu__fre_word(sec, fre, 1), &row->cfa.off);
-			if (err)
-				return err;
-		}
-		err = sfu__flex_next(sec, fre, abi, &i, &row->ra);
-		if (!err)
-			err = sfu__flex_next(sec, fre, abi, &i, &row->fp);
-		if (err)
-			return err;
-		if (i != n)
-			return SFU_E_FRE_WORDS;
-		return SFU_OK;
-	}
-
-	/* Default FDE (spec 3.1). */
-	if (n > 3 || (amd64 && n > 2))
-		return SFU_E_FRE_WORDS;
-	if (s390x) {
-		int err = sfu__s390x_cfa(sfu__fre_word(sec, fre, 0), &row->cfa.off);
-		if (err)
-			return err;
-	} else {
-		row->cfa.off = sfu__fre_word(sec, fre, 0);
-	}
-	if (amd64) {
-		if (n >= 2) {
-			row->fp.kind = SFU_RULE_DEREF;
-			row->fp.off = sfu__fre_word(sec, fre, 1);
-		}
-		return SFU_OK;
-	}
-	if (n >= 2) {
-		int32_t w = sfu__fre_word(sec, fre, 1);
-		if (s390x && w == SFU_S390X_RA_OFFSET_INVALID) {
-			row->ra.kind = SFU_RULE_SAME; /* padding: RA not saved */
-		} else if (s390x && sec->version == SFU_VERSION_2 && SFU_V2_S390X_WORD_IS_REGNUM(w)) {
-			int err = sfu__s390x_regnum(w, &row->ra); /* RA held in a register */
-			if (err)
-				return err;
-		} else {
-			row->ra.kind = SFU_RULE_DEREF;
-			row->ra.off = w;
-		}
-	}
-	if (n >= 3) {
-		int32_t w = sfu__fre_word(sec, fre, 2);
-		if (s390x && sec->version == SFU_VERSION_2 && SFU_V2_S390X_WORD_IS_REGNUM(w)) {
-			int err = sfu__s390x_regnum(w, &row->fp); /* FP held in a register */
-			if (err)
-				return err;
-		} else {
-			row->fp.kind = SFU_RULE_DEREF;
-			row->fp.off = w;
-		}
-	}
+	row->sp_from_cfa = (int16_t)((c.flags & SFU_CROW_SP_S390X) ? SFU_S390X_SP_VAL_OFFSET : 0);
+#if SFU_FLEX
+	if (c.flags & SFU__CROW_FLEX)
+		return sfu__flex_rules(s, fre->words, fre->info, &row->cfa, &row->ra, &row->fp);
+#endif
+	sfu__crow_rules(&c, &row->cfa, &row->ra, &row->fp);
 	return SFU_OK;
 }
 
@@ -1148,66 +1448,174 @@ SFU__FN int sfu_row_from_fre(const sfu_section *sec, const sfu_fde *fde, const s
 	return sfu__row_from_fre(sec, fde, fre, row);
 }
 
-/* ---- lookup -------------------------------------------------------------------- */
+/* ---- indexes in caller memory ------------------------------------------------ */
 
-/* Function start address of FDE idx, without decoding the rest. */
-SFU__INLINE uint64_t sfu__fde_start(const sfu_section *sec, uint32_t idx)
+/* The head of an index, at the start of the caller's memory; then
+ * (SFU_INDEX_ROWS) rows[n] and starts[n], then blocks[nblocks + 1].
+ * Block b holds the code offsets [b << shift, (b + 1) << shift) from
+ * base.  SFU_INDEX_FDES: blocks[b] is the number of FDEs starting at or
+ * before the block's first byte, so the FDE covering a PC in block b is
+ * among blocks[b] - 1 .. blocks[b + 1] - 1.  SFU_INDEX_ROWS: entry i
+ * holds the row for offsets [starts[i], starts[i + 1]) (the last one up
+ * to the end), and blocks[b] is the entry holding the block's first byte. */
+struct sfu_index {
+	uint64_t base;    /* lowest function start */
+	uint32_t span;    /* bytes of code from base that the FDEs cover */
+	uint32_t nblocks; /* blocks of 2^shift bytes covering the span */
+	uint32_t n;       /* SFU_INDEX_ROWS: entries; else 0 */
+	uint8_t kind, shift;
+};
+
+/* A packed row that is no row: the lookup finds nothing here (NOINFO), or
+ * must ask the section (SLOW: PC-mask FDEs, rows that do not pack). */
+#define SFU__P_SPECIAL (SFU_CROW_RA_SAVED | SFU_CROW_RA_UNDEF)
+#define SFU__P_NOINFO 0
+#define SFU__P_SLOW 1
+
+SFU__INLINE void sfu__unpack(const sfu_packed_row *p, sfu_crow *r)
 {
-	uint32_t off = sec->fde_base + idx * (uint32_t)sec->fde_size;
-	uint64_t raw = SFU__V3(sec) ? sfu__ld64(sec, off) : (uint64_t)(int64_t)sfu__s32(sfu__ld32(sec, off));
-	return sec->addr + raw + (sec->pcrel ? off : 0u);
+	r->cfa_off = (int32_t)(p->cfa >> 8) - 0x800000;
+	r->flags = p->cfa & 0xffu;
+	r->ra_off = p->ra_off;
+	r->fp_off = p->fp_off;
 }
 
-static int sfu__find_fde(const sfu_section *sec, uint64_t pc, sfu_fde *fde, uint32_t *idx)
+#if SFU_CACHE || SFU_INDEX
+/* Pack r; false if it does not fit. */
+static bool sfu__pack(const sfu_crow *r, sfu_packed_row *p)
 {
-	uint32_t i;
+	if ((r->flags & ~0xffu) || r->cfa_off < -0x800000 || r->cfa_off > 0x7fffff || r->ra_off < -0x8000 ||
+	    r->ra_off > 0x7fff || r->fp_off < -0x8000 || r->fp_off > 0x7fff)
+		return false;
+	p->cfa = (uint32_t)(r->cfa_off + 0x800000) << 8 | r->flags;
+	p->ra_off = (int16_t)r->ra_off;
+	p->fp_off = (int16_t)r->fp_off;
+	return true;
+}
+#endif
+
+#if SFU_INDEX
+SFU__INLINE const sfu_packed_row *sfu__ix_rows(const struct sfu_index *ix)
+{
+	return (const sfu_packed_row *)(const void *)(ix + 1);
+}
+
+SFU__INLINE const uint32_t *sfu__ix_starts(const struct sfu_index *ix)
+{
+	return (const uint32_t *)(const void *)(sfu__ix_rows(ix) + ix->n);
+}
+
+SFU__INLINE const uint32_t *sfu__ix_blocks(const struct sfu_index *ix)
+{
+	return sfu__ix_starts(ix) + ix->n;
+}
+#endif
+
+/* ---- lookup ------------------------------------------------------------------ */
+
+/* Where speed is asked for, the lookup is compiled once per byte order,
+ * start field and FRE address size (constants in each copy); -Os keeps one
+ * copy that reads them. */
+#ifdef __OPTIMIZE_SIZE__
+#define SFU__SPECIALIZE 0
+#else
+#define SFU__SPECIALIZE 1
+#endif
+
+/* Of the FDEs [lo, hi) of a sorted section, the number starting at or
+ * before pc, plus lo (*cnt).  Every probe is checked against the starts
+ * already seen: a section that lies about its order is reported
+ * (SFU_E_UNSORTED), not half-searched.  A probe at or below pc only needs
+ * the check against the lower start seen, one above pc only against the
+ * upper. */
+SFU__INLINE int sfu__bsearch(const sfu_section *s, const sfu_layout *L, uint64_t pc, uint32_t lo, uint32_t hi,
+                             uint64_t pcrel, bool big, uint32_t *cnt)
+{
+	uint64_t lo_v = 0, hi_v = UINT64_MAX;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2u; /* num_fdes < 2^28: no overflow */
+		uint64_t v = sfu__start_at(s, sfu__fde_rec(s, L, mid), L->start_size, pcrel, big);
+		if (v <= pc) {
+			if (v < lo_v)
+				return SFU_E_UNSORTED;
+			lo = mid + 1u;
+			lo_v = v;
+		} else {
+			if (v > hi_v)
+				return SFU_E_UNSORTED;
+			hi = mid;
+			hi_v = v;
+		}
+	}
+	*cnt = lo;
+	return SFU_OK;
+}
+
+SFU__INLINE int sfu__find_fde_lb(const sfu_section *s, const sfu_layout *L, uint64_t pc, sfu_fde *f, uint32_t *idx,
+                                 bool big)
+{
+	uint32_t i, lo = 0, hi = s->num_fdes;
 	int err;
 
-	if (sec->flags & SFU_F_FDE_SORTED) {
-		/* Largest i with start(i) <= pc.  Every probe is checked against the
-		 * starts already seen: a section that lies about its order is
-		 * reported, not half-searched. */
-		uint32_t lo = 0, hi = sec->num_fdes;
-		uint64_t lo_v = 0, hi_v = UINT64_MAX;
-		while (lo < hi) {
-			uint32_t mid = (lo + hi) / 2u; /* num_fdes < 2^28: no overflow */
-			uint64_t v = sfu__fde_start(sec, mid);
-			if (v < lo_v || v > hi_v)
-				return SFU_E_UNSORTED;
-			if (v <= pc) {
-				lo = mid + 1u;
-				lo_v = v;
-			} else {
-				hi = mid;
-				hi_v = v;
-			}
-		}
-		if (lo == 0)
+#if SFU_INDEX
+	/* An index (built only for FDEs in address order without overlap,
+	 * where the first FDE covering pc is the last starting at or before
+	 * it) narrows the search to the FDEs of pc's block. */
+	if (s->index) {
+		const struct sfu_index *ix = s->index;
+		const uint32_t *blk = sfu__ix_blocks(ix);
+		uint64_t off = pc - ix->base;
+		uint32_t b;
+		if (off >= ix->span)
 			return SFU_E_NOINFO;
-		i = lo - 1u;
-		err = sfu__fde_get(sec, i, fde);
-		if (err)
-			return err;
-		if (pc - fde->start >= (uint64_t)fde->size)
-			return SFU_E_NOINFO; /* a gap between functions */
-	} else {
-		for (i = 0; i < sec->num_fdes; i++) {
+		b = (uint32_t)(off >> ix->shift);
+		if (ix->kind == SFU_INDEX_FDES && b < ix->nblocks) {
+			hi = blk[b + 1u] < hi ? blk[b + 1u] : hi;
+			lo = blk[b] < hi ? blk[b] : hi;
+		}
+	} else
+#endif
+	if (!(s->flags & SFU_F_FDE_SORTED)) {
+		uint64_t pcrel = sfu__pcrel_mask(s);
+		for (i = 0; i < s->num_fdes; i++) {
 			/* Cheap range test first; decode (and check) only a match. */
-			uint64_t start = sfu__fde_start(sec, i);
-			uint32_t size = sfu__ld32(sec, sec->fde_base + i * (uint32_t)sec->fde_size +
-			                                   (SFU__V3(sec) ? SFU_V3_FDE_SIZE_F : SFU_V12_FDE_SIZE_F));
-			if (pc - start < (uint64_t)size)
+			uint32_t rec = sfu__fde_rec(s, L, i);
+			uint64_t start = sfu__start_at(s, rec, L->start_size, pcrel, big);
+			if (pc - start < (uint64_t)sfu__ld32b(s->data, rec + L->size_at, big))
 				break;
 		}
-		if (i == sec->num_fdes)
+		if (i == s->num_fdes)
 			return SFU_E_NOINFO;
-		err = sfu__fde_get(sec, i, fde);
-		if (err)
-			return err;
+		goto found;
 	}
+	/* Largest i with start(i) <= pc (compiled for both kinds of start
+	 * where speed is asked for). */
+	if (SFU__SPECIALIZE && s->pcrel)
+		err = sfu__bsearch(s, L, pc, lo, hi, ~(uint64_t)0, big, &i);
+	else if (SFU__SPECIALIZE)
+		err = sfu__bsearch(s, L, pc, lo, hi, 0, big, &i);
+	else
+		err = sfu__bsearch(s, L, pc, lo, hi, sfu__pcrel_mask(s), big, &i);
+	if (err)
+		return err;
+	if (i-- == 0)
+		return SFU_E_NOINFO;
+found:
+	err = sfu__fde_decode(s, L, i, f, big);
+	if (err)
+		return err;
+	if (pc - f->start >= (uint64_t)f->size)
+		return SFU_E_NOINFO; /* a gap between functions */
 	if (idx)
 		*idx = i;
 	return SFU_OK;
+}
+
+static int sfu__locate(const sfu_section *s, uint64_t pc, sfu_fde *f, uint32_t *idx, uint32_t *at);
+
+SFU__INLINE int sfu__find_fde(const sfu_section *s, uint64_t pc, sfu_fde *f, uint32_t *idx)
+{
+	return sfu__locate(s, pc, f, idx, NULL);
 }
 
 SFU__FN int sfu_find_fde(const sfu_section *sec, uint64_t pc, sfu_fde *fde, uint32_t *idx)
@@ -1217,80 +1625,112 @@ SFU__FN int sfu_find_fde(const sfu_section *sec, uint64_t pc, sfu_fde *fde, uint
 	return sfu__find_fde(sec, pc, fde, idx);
 }
 
-/* The row for pc in one section.  The FRE scan reads only each FRE's start
- * and info byte (every FRE up to the first past the PC is still fully
- * bounds- and order-checked), then decodes the one that applies. */
-static int sfu__find_row(const sfu_section *sec, uint64_t pc, sfu_row *row)
+/* The FRE of f that applies at PC offset pcoff (2.4; 2.3.3.1 for the PC
+ * types): the last one starting at or before it; for V1 PC-mask FDEs the
+ * last whose start is a mask of it ((pcoff & start) == start, V1 "The
+ * SFrame FDE types").  The scan reads each FRE's start and info byte, each
+ * header only after checking it lies in the FRE sub-section, checks the
+ * order and word size of every FRE it passes (so it steps over them as
+ * sfu_fre_get would, and a run past the end shows at the next header), and
+ * stops at the first FRE past pcoff; the chosen FRE's data words are
+ * checked where they are read.  ab: bytes of an FRE start.  *at: the chosen
+ * FRE's section offset. */
+SFU__INLINE int sfu__fre_scan(const sfu_section *s, const sfu_layout *L, const sfu_fde *f, uint32_t pcoff,
+                              uint32_t ab, bool big, uint32_t *at)
+{
+	uint32_t k, start, prev = 0, best = 0, info, wc;
+	uint64_t pos = (uint64_t)s->fre_base + f->fre_off;
+	/* The last offset at which an FRE header still fits. */
+	int64_t last = (int64_t)s->fre_base + (int64_t)s->fre_len - (int64_t)(ab + 1u);
+	bool bits = f->pctype == SFU_FDE_PCTYPE_MASK && (L->rules & SFU_LAYOUT_MASK_BITS);
+
+	for (k = f->num_fres; k; k--) {
+		if ((int64_t)pos > last)
+			return SFU_E_FRE_TRUNC;
+		start = sfu__ldnb(s->data, (uint32_t)pos, ab, big);
+		if (bits) {
+			if (start < prev)
+				return SFU_E_FRE_ORDER;
+			if ((pcoff & start) == start)
+				best = (uint32_t)pos;
+		} else if (start - prev > pcoff - prev) {
+			/* One test for both ways out (prev <= pcoff holds). */
+			if (start < prev)
+				return SFU_E_FRE_ORDER;
+			break; /* past pcoff */
+		} else {
+			best = (uint32_t)pos;
+		}
+		info = s->data[pos + ab];
+		wc = SFU_FRE_INFO_WSIZE(info);
+		if (wc > SFU_FRE_WSIZE_4B)
+			return SFU_E_WORD_SIZE;
+		prev = start;
+		pos += ab + 1u + (SFU_FRE_INFO_COUNT(info) << wc);
+		/* A PC-mask scan reads every FRE and may choose none of the
+		 * last: each must fit whole. */
+		if (bits && (int64_t)pos > last + (int64_t)(ab + 1u))
+			return SFU_E_FRE_TRUNC;
+	}
+	if (!best)
+		return SFU_E_NOINFO;
+	/* The chosen FRE lies inside the FRE sub-section: the scan checked it. */
+	SFU_ASSERT(best >= s->fre_base + f->fre_off && best < s->fre_base + s->fre_len);
+	*at = best;
+	return SFU_OK;
+}
+
+/* The FDE covering pc (*idx: its index, if idx) and, if at, its FRE for pc
+ * (*at, its section offset; 0 for a V3 FDE without FREs, which marks an
+ * outermost frame). */
+SFU__INLINE int sfu__locate_lb(const sfu_section *s, const sfu_layout *L, uint64_t pc, sfu_fde *f, uint32_t *idx,
+                               uint32_t *at, bool big)
+{
+	uint32_t pcoff;
+	int err = sfu__find_fde_lb(s, L, pc, f, idx, big);
+	if (err || !at)
+		return err;
+	if (f->num_fres == 0) {
+		*at = 0;
+		return (L->rules & SFU_LAYOUT_EMPTY_OUTERMOST) ? SFU_OK : SFU_E_NOINFO;
+	}
+	pcoff = (uint32_t)(pc - f->start);
+	if (f->pctype == SFU_FDE_PCTYPE_MASK && f->rep_size)
+		pcoff %= f->rep_size;
+	if (SFU__SPECIALIZE && f->fre_type == SFU_FRE_TYPE_ADDR1)
+		return sfu__fre_scan(s, L, f, pcoff, 1, big, at);
+	if (SFU__SPECIALIZE && f->fre_type == SFU_FRE_TYPE_ADDR2)
+		return sfu__fre_scan(s, L, f, pcoff, 2, big, at);
+	if (SFU__SPECIALIZE)
+		return sfu__fre_scan(s, L, f, pcoff, 4, big, at);
+	return sfu__fre_scan(s, L, f, pcoff, sfu__addr_bytes(f->fre_type), big, at);
+}
+
+static int sfu__locate(const sfu_section *s, uint64_t pc, sfu_fde *f, uint32_t *idx, uint32_t *at)
+{
+	return sfu__locate_lb(s, SFU__LAY(s), pc, f, idx, at, SFU__BIG(s));
+}
+
+static int sfu__find_row(const sfu_section *s, uint64_t pc, sfu_row *row)
 {
 	sfu_fde fde;
 	sfu_fre fre;
-	uint32_t k, pos, end, best = 0, prev = 0, pcoff, ab;
-	bool have = false, mask_v1;
-	int err;
-
-	err = sfu__find_fde(sec, pc, &fde, NULL);
+	uint32_t at;
+	int err = sfu__locate(s, pc, &fde, NULL, &at);
 	if (err)
 		return err;
-	if (fde.num_fres == 0) {
-		/* V3: a DEFAULT FDE with no FREs marks an outermost frame. */
-		if (!SFU__V3(sec))
-			return SFU_E_NOINFO;
+	if (at == 0) {
 		fre.start = 0;
 		fre.info = 0;
 		fre.count = 0;
 		fre.wsize = 1;
 		fre.words = 0;
-		return sfu__row_from_fre(sec, &fde, &fre, row);
+	} else {
+		err = sfu__fre_get(s, &fde, at - s->fre_base, &fre);
+		if (err)
+			return err;
 	}
-	pcoff = (uint32_t)(pc - fde.start);
-	if (fde.pctype == SFU_FDE_PCTYPE_MASK && fde.rep_size)
-		pcoff %= fde.rep_size;
-	/* V1 has no repeat size: its PC-mask FRE starts are masks, matching
-	 * when (PC & start) >= start, i.e. == start (V1 spec, "The SFrame FDE
-	 * types"); the last match wins. */
-	mask_v1 = fde.pctype == SFU_FDE_PCTYPE_MASK && sec->version == SFU_VERSION_1;
-	ab = sfu__addr_bytes(fde.fre_type);
-	end = sec->fre_base + sec->fre_len;
-	pos = sec->fre_base + fde.fre_off;
-	for (k = 0; k < fde.num_fres; k++) {
-		uint32_t start, ws, len;
-		unsigned info;
-		if (!sfu__in(end, pos, ab + 1u))
-			return SFU_E_FRE_TRUNC;
-		start = sfu__ldn(sec, pos, ab);
-		info = sec->data[pos + ab];
-		ws = sfu__wsize[SFU_FRE_INFO_WSIZE(info)];
-		if (!ws)
-			return SFU_E_WORD_SIZE;
-		len = ab + 1u + SFU_FRE_INFO_COUNT(info) * ws;
-		if (!sfu__in(end, pos, len))
-			return SFU_E_FRE_TRUNC;
-		if (k && start < prev)
-			return SFU_E_FRE_ORDER;
-		if (mask_v1) {
-			if ((pcoff & start) == start) {
-				best = pos;
-				have = true;
-			}
-			prev = start;
-			pos += len;
-			continue;
-		}
-		if (start > pcoff)
-			break;
-		prev = start;
-		best = pos;
-		have = true;
-		pos += len;
-	}
-	if (!have)
-		return SFU_E_NOINFO;
-	/* The chosen FRE lies inside the FRE sub-section: the scan checked it. */
-	SFU_ASSERT(best >= sec->fre_base + fde.fre_off && best < sec->fre_base + sec->fre_len);
-	err = sfu__fre_get(sec, &fde, best - sec->fre_base, &fre);
-	if (err)
-		return err;
-	return sfu__row_from_fre(sec, &fde, &fre, row);
+	return sfu__row_from_fre(s, &fde, &fre, row);
 }
 
 SFU__FN int sfu_find_row(const sfu_section *sec, uint64_t pc, sfu_row *row)
@@ -1302,7 +1742,7 @@ SFU__FN int sfu_find_row(const sfu_section *sec, uint64_t pc, sfu_row *row)
 
 /* First section that covers pc; a corrupt section is reported unless
  * another one covers pc. */
-SFU__INLINE int sfu__find_row_n(const sfu_section *secs, size_t nsecs, uint64_t pc, sfu_row *row)
+static int sfu__find_row_n(const sfu_section *secs, size_t nsecs, uint64_t pc, sfu_row *row)
 {
 	size_t i;
 	int first_err = SFU_E_NOINFO;
@@ -1323,43 +1763,153 @@ SFU__FN int sfu_find_row_n(const sfu_section *secs, size_t nsecs, uint64_t pc, s
 	return sfu__find_row_n(secs, nsecs, pc, row);
 }
 
+/* The compact row for pc by the search: FDE, FRE, row, all in one piece
+ * so the FDE stays in registers. */
+SFU__INLINE int sfu__find_crow_lb(const sfu_section *s, const sfu_layout *L, uint64_t pc, bool big, sfu_crow *r)
+{
+	sfu_fde fde;
+	uint32_t at;
+	int err = sfu__locate_lb(s, L, pc, &fde, NULL, &at, big);
+	if (err)
+		return err;
+	return sfu__crow_at(s, L, &fde, at, big, r);
+}
+
+#if SFU__SPECIALIZE
+/* One copy of the search per byte order... */
+SFU__INLINE int sfu__find_crow_l(const sfu_section *s, const sfu_layout *L, uint64_t pc, sfu_crow *r)
+{
+	if (SFU__BIG(s))
+		return sfu__find_crow_lb(s, L, pc, true, r);
+	return sfu__find_crow_lb(s, L, pc, false, r);
+}
+#endif
+
+/* The compact row for pc in one section: from its row index if it has
+ * one, else by the search. */
+static int sfu__find_crow(const sfu_section *s, uint64_t pc, sfu_crow *r)
+{
+#if SFU_INDEX
+	const struct sfu_index *ix = s->index;
+	if (ix && ix->kind == SFU_INDEX_ROWS) {
+		/* The entry holding off lies between the entries holding its
+		 * block's first byte and the next block's. */
+		const uint32_t *starts = sfu__ix_starts(ix), *blk = sfu__ix_blocks(ix);
+		const sfu_packed_row *p;
+		uint64_t off = pc - ix->base;
+		uint32_t i, j, b;
+		if (off >= ix->span)
+			return SFU_E_NOINFO;
+		b = (uint32_t)(off >> ix->shift);
+		if (b >= ix->nblocks || ix->n == 0)
+			return SFU_E_NOINFO; /* (a damaged index; never built) */
+		j = blk[b + 1u] < ix->n ? blk[b + 1u] : ix->n - 1u;
+		i = blk[b] < j ? blk[b] : j;
+		while (i < j && starts[i + 1u] <= off)
+			i++;
+		p = &sfu__ix_rows(ix)[i];
+		if ((p->cfa & 0xffu) != SFU__P_SPECIAL) {
+			sfu__unpack(p, r);
+			return SFU_OK;
+		}
+		if (p->ra_off == SFU__P_NOINFO)
+			return SFU_E_NOINFO;
+		/* SLOW: ask the section. */
+	}
+#endif
+#if SFU__SPECIALIZE
+	/* ... and per layout: the version dispatch of the hot path, once per
+	 * lookup, on the table init chose from (the lowest version compiled
+	 * in is the fall-through). */
+	if (SFU_V3 && (SFU_V1 || SFU_V2) && s->version == SFU_VERSION_3)
+		return sfu__find_crow_l(s, &sfu__layouts[2], pc, r);
+	if (SFU_V2 && SFU_V1 && s->version == SFU_VERSION_2)
+		return sfu__find_crow_l(s, &sfu__layouts[1], pc, r);
+	return sfu__find_crow_l(s, &sfu__layouts[SFU_V1 ? 0 : SFU_V2 ? 1 : 2], pc, r);
+#else
+	{
+		/* -Os: the one copy of the search, and the row. */
+		sfu_fde fde;
+		uint32_t at;
+		int err = sfu__locate(s, pc, &fde, NULL, &at);
+		if (err)
+			return err;
+		return sfu__crow_at(s, SFU__LAY(s), &fde, at, SFU__BIG(s), r);
+	}
+#endif
+}
+
+/* The same over sections, with sfu__find_row_n's rule for errors. */
+SFU__INLINE int sfu__find_crow_n(const sfu_section *secs, size_t nsecs, uint64_t pc, sfu_crow *r)
+{
+	size_t i;
+	int first_err = SFU_E_NOINFO;
+	for (i = 0; i < nsecs; i++) {
+		int err = sfu__find_crow(&secs[i], pc, r);
+		if (err == SFU_OK) {
+			if (r->flags & SFU__CROW_FLEX)
+				r->cfa_off = (int32_t)i; /* where its words are */
+			return SFU_OK;
+		}
+		if (err != SFU_E_NOINFO && first_err == SFU_E_NOINFO)
+			first_err = err;
+	}
+	return first_err;
+}
+
+SFU__FN int sfu_find_crow(const sfu_section *secs, size_t nsecs, uint64_t pc, sfu_crow *row)
+{
+	if ((!secs && nsecs) || !row)
+		return SFU_E_ARG;
+	return sfu__find_crow_n(secs, nsecs, pc, row);
+}
+
 /* ---- whole-section validation ------------------------------------------------ */
 
-SFU__FN int sfu_section_validate(const sfu_section *sec, uint32_t *bad_fde)
+static int sfu__validate(const sfu_section *s, uint32_t *bad_fde)
 {
 	uint32_t i, k, total = 0;
-	uint64_t prev_start = 0;
+	uint64_t prev_start = 0, prev_size = 0;
 	int err = SFU_OK;
 
-	if (!sec)
-		return SFU_E_ARG;
-	for (i = 0; i < sec->num_fdes; i++) {
+	for (i = 0; i < s->num_fdes; i++) {
 		sfu_fde fde;
 		sfu_fre fre;
 		sfu_row row;
 		uint32_t off, prev = 0, budget;
-		err = sfu__fde_get(sec, i, &fde);
+		err = sfu__fde_get(s, i, &fde);
 		if (err)
 			break;
-		if ((sec->flags & SFU_F_FDE_SORTED) && i && fde.start < prev_start) {
-			err = SFU_E_UNSORTED;
-			break;
+		if ((s->flags & SFU_F_FDE_SORTED) && i) {
+			/* Sorted, and (no producer emits otherwise) each function
+			 * starts at or after the end of the one before. */
+			if (fde.start < prev_start) {
+				err = SFU_E_UNSORTED;
+				break;
+			}
+			if (fde.start - prev_start < prev_size) {
+				err = SFU_E_OVERLAP;
+				break;
+			}
 		}
 		prev_start = fde.start;
+		prev_size = fde.size;
 		/* The FREs of all FDEs must add up to the header's count, which
 		 * init bounded by the FRE sub-section's size.  Scanning no more
 		 * than what is left of that count keeps validation linear in the
 		 * section size even when FDEs share one block of FREs. */
-		budget = fde.num_fres < sec->num_fres - total ? fde.num_fres : sec->num_fres - total;
+		budget = fde.num_fres < s->num_fres - total ? fde.num_fres : s->num_fres - total;
 		off = fde.fre_off;
 		for (k = 0; k < budget && !err; k++) {
-			err = sfu__fre_get(sec, &fde, off, &fre);
+			err = sfu__fre_get(s, &fde, off, &fre);
 			if (err)
 				break;
 			if (k && fre.start < prev)
 				err = SFU_E_FRE_ORDER;
+			else if (fde.pctype == SFU_FDE_PCTYPE_INC && fre.start > fde.size)
+				err = SFU_E_FRE_START;
 			else
-				err = sfu__row_from_fre(sec, &fde, &fre, &row);
+				err = sfu__row_from_fre(s, &fde, &fre, &row);
 			prev = fre.start;
 			off = fre.next;
 		}
@@ -1369,12 +1919,231 @@ SFU__FN int sfu_section_validate(const sfu_section *sec, uint32_t *bad_fde)
 			break;
 		total += fde.num_fres;
 	}
-	if (!err && total != sec->num_fres)
+	if (!err && total != s->num_fres)
 		err = SFU_E_FRE_COUNT;
 	if (err && bad_fde)
 		*bad_fde = i;
 	return err;
 }
+
+SFU__FN int sfu_section_validate(const sfu_section *sec, uint32_t *bad_fde)
+{
+	if (!sec)
+		return SFU_E_ARG;
+	return sfu__validate(sec, bad_fde);
+}
+
+/* ---- building an index --------------------------------------------------------- */
+
+#if SFU_INDEX
+/* The code an index covers: [*base, *base + *span).  Only for a section
+ * that validates, with FDEs in address order, none overlapping or wrapping
+ * around the address space (then the FDE covering a PC is the last one
+ * starting at or before it, for the binary search and the linear one
+ * alike), and under 4 GiB of code. */
+static int sfu__index_span(const sfu_section *s, uint64_t *base, uint32_t *span)
+{
+	uint64_t end = 0;
+	uint32_t i;
+	sfu_fde f;
+	int err = sfu__validate(s, NULL);
+	if (err)
+		return err;
+	*base = 0;
+	for (i = 0; i < s->num_fdes; i++) {
+		(void)sfu__fde_get(s, i, &f); /* validated */
+		if (f.start + f.size < f.start || (i && f.start < end))
+			return SFU_E_NOINDEX;
+		if (i == 0)
+			*base = f.start;
+		end = f.start + f.size;
+	}
+	if (end - *base > 0xffffffffu)
+		return SFU_E_NOINDEX;
+	*span = (uint32_t)(end - *base);
+	return SFU_OK;
+}
+
+/* The entries of a row index, in offset order (e.rows NULL: only count). */
+struct sfu__emit {
+	sfu_packed_row *rows;
+	uint32_t *starts;
+	uint32_t n, last_off;
+	sfu_packed_row last;
+};
+
+static void sfu__emit(struct sfu__emit *e, uint32_t off, const sfu_packed_row *p)
+{
+	if (e->n && e->last_off == off)
+		e->n--; /* a later FRE at the same offset replaces the row */
+	else if (e->n && e->last.cfa == p->cfa && e->last.ra_off == p->ra_off && e->last.fp_off == p->fp_off)
+		return; /* the same row goes on */
+	if (e->rows) {
+		e->rows[e->n].cfa = p->cfa;
+		e->rows[e->n].ra_off = p->ra_off;
+		e->rows[e->n].fp_off = p->fp_off;
+		e->starts[e->n] = off;
+	}
+	e->last.cfa = p->cfa;
+	e->last.ra_off = p->ra_off;
+	e->last.fp_off = p->fp_off;
+	e->last_off = off;
+	e->n++;
+}
+
+SFU__INLINE void sfu__special(sfu_packed_row *p, int16_t what)
+{
+	p->cfa = SFU__P_SPECIAL;
+	p->ra_off = what;
+	p->fp_off = 0;
+}
+
+/* Every row of a validated, indexable section, as entries: gaps between
+ * functions and PCs before a function's first FRE find nothing; PC-mask
+ * FDEs and rows that do not pack send the lookup to the section. */
+static void sfu__compile(const sfu_section *s, uint64_t base, struct sfu__emit *e)
+{
+	sfu_packed_row noinfo, slow, p;
+	uint64_t prev_end = base;
+	uint32_t i, k, off;
+	sfu_fde f;
+	sfu_fre fre;
+	sfu_crow r;
+
+	sfu__special(&noinfo, SFU__P_NOINFO);
+	sfu__special(&slow, SFU__P_SLOW);
+	e->n = 0;
+	for (i = 0; i < s->num_fdes; i++) {
+		(void)sfu__fde_get(s, i, &f); /* validated */
+		if (f.size == 0)
+			continue; /* covers nothing */
+		if (f.start > prev_end)
+			sfu__emit(e, (uint32_t)(prev_end - base), &noinfo);
+		prev_end = f.start + f.size;
+		off = (uint32_t)(f.start - base);
+		if (f.pctype == SFU_FDE_PCTYPE_MASK) {
+			sfu__emit(e, off, &slow);
+			continue;
+		}
+		if (f.num_fres == 0) {
+			if ((SFU__LAY(s)->rules & SFU_LAYOUT_EMPTY_OUTERMOST) && sfu__crow_at(s, SFU__LAY(s), &f, 0, SFU__BIG(s), &r) == SFU_OK &&
+			    sfu__pack(&r, &p))
+				sfu__emit(e, off, &p);
+			else
+				sfu__emit(e, off, &noinfo);
+			continue;
+		}
+		/* Before the first FRE: nothing (replaced by an FRE at 0). */
+		sfu__emit(e, off, &noinfo);
+		for (k = 0; k < f.num_fres; k++) {
+			uint32_t at = f.fre_off;
+			(void)sfu__fre_get(s, &f, at, &fre); /* validated */
+			f.fre_off = fre.next;
+			if (fre.start >= f.size)
+				break; /* covers nothing, nor do those after it */
+			if (sfu__crow_at(s, SFU__LAY(s), &f, s->fre_base + at, SFU__BIG(s), &r) == SFU_OK && sfu__pack(&r, &p))
+				sfu__emit(e, off + fre.start, &p);
+			else
+				sfu__emit(e, off + fre.start, &slow);
+		}
+	}
+	sfu__emit(e, (uint32_t)(prev_end - base), &noinfo);
+}
+
+/* Size (and, with ix, contents) of an index of s. */
+static int sfu__index(const sfu_section *s, unsigned kind, struct sfu_index *ix, size_t *bytes)
+{
+	struct sfu__emit e;
+	uint64_t base;
+	uint32_t span, n = 0, nb, target, shift, b, j;
+	uint32_t *blk;
+	int err;
+
+	if (kind != SFU_INDEX_FDES && kind != SFU_INDEX_ROWS)
+		return SFU_E_ARG;
+	err = sfu__index_span(s, &base, &span);
+	if (err)
+		return err;
+	e.rows = NULL;
+	e.starts = NULL;
+	if (kind == SFU_INDEX_ROWS) {
+		sfu__compile(s, base, &e);
+		n = e.n;
+	}
+	/* About one FDE, or two entries, a block: a lookup takes a probe or
+	 * two of the search, or a step or two of the scan. */
+	target = kind == SFU_INDEX_ROWS ? n / 2u : s->num_fdes;
+	if (target == 0)
+		target = 1;
+	for (shift = 0; shift < 32u && span && (((uint64_t)span - 1u) >> shift) + 1u > target; shift++)
+		;
+	nb = span ? (uint32_t)(((uint64_t)span - 1u) >> shift) + 1u : 0u;
+	*bytes = sizeof *ix + (size_t)n * (sizeof(sfu_packed_row) + 4u) + ((size_t)nb + 1u) * 4u;
+	if (!ix)
+		return SFU_OK;
+	ix->base = base;
+	ix->span = span;
+	ix->nblocks = nb;
+	ix->n = n;
+	ix->kind = (uint8_t)kind;
+	ix->shift = (uint8_t)shift;
+	e.rows = (sfu_packed_row *)(void *)(ix + 1);
+	e.starts = (uint32_t *)(void *)(e.rows + n);
+	blk = e.starts + n;
+	if (kind == SFU_INDEX_ROWS) {
+		sfu__compile(s, base, &e);
+		SFU_ASSERT(e.n == n);
+		for (b = 0, j = 0; b <= nb; b++) {
+			uint64_t boff = (uint64_t)b << shift;
+			while (j + 1u < n && e.starts[j + 1u] <= boff)
+				j++;
+			blk[b] = j;
+		}
+	} else {
+		uint64_t pcrel = sfu__pcrel_mask(s);
+		for (b = 0, j = 0; b <= nb; b++) {
+			uint64_t boff = (uint64_t)b << shift;
+			if (boff >= span) {
+				j = s->num_fdes;
+			} else {
+				while (j < s->num_fdes &&
+				       sfu__start_at(s, sfu__fde_rec(s, SFU__LAY(s), j), SFU__LAY(s)->start_size, pcrel, SFU__BIG(s)) - base <= boff)
+					j++;
+			}
+			blk[b] = j;
+		}
+	}
+	return SFU_OK;
+}
+
+SFU__FN int sfu_index_size(const sfu_section *sec, unsigned kind, size_t *bytes)
+{
+	if (!sec || !bytes)
+		return SFU_E_ARG;
+	return sfu__index(sec, kind, NULL, bytes);
+}
+
+SFU__FN int sfu_index_build(sfu_section *sec, unsigned kind, void *mem, size_t bytes)
+{
+	size_t need;
+	int err;
+	if (!sec)
+		return SFU_E_ARG;
+	sec->index = NULL;
+	if (kind == SFU_INDEX_NONE)
+		return SFU_OK;
+	if (!mem || ((uintptr_t)mem & 7u))
+		return SFU_E_ARG;
+	err = sfu__index(sec, kind, NULL, &need);
+	if (!err && bytes < need)
+		err = SFU_E_ARG;
+	if (!err)
+		err = sfu__index(sec, kind, (struct sfu_index *)mem, &need);
+	if (!err)
+		sec->index = (const struct sfu_index *)mem;
+	return err;
+}
+#endif /* SFU_INDEX */
 
 /* ---- the walk ------------------------------------------------------------------- */
 
@@ -1399,41 +2168,6 @@ SFU__INLINE int sfu__read(const sfu_cursor *c, uint64_t addr, uint64_t *out)
 	if (addr & 7u)
 		return SFU_E_ALIGN;
 	return SFU__PORT_READ(c, addr, out) ? SFU_E_READ : SFU_OK;
-}
-
-/* Value of rule r in the current frame (spec 3.2 "Recovery Rules"). */
-SFU__INLINE int sfu__apply(const sfu_cursor *c, const sfu_rule *r, uint64_t cfa, uint64_t *v)
-{
-	uint64_t b;
-	switch (r->base) {
-	case SFU_REG_SP: b = c->regs.sp; break;
-	case SFU_REG_FP:
-		if (!c->fp_ok)
-			return SFU_E_UNSAFE; /* lost to a refused read earlier */
-		b = c->regs.fp;
-		break;
-	case SFU_REG_CFA: b = cfa; break;
-	default:
-		/* Any other register is known only in a frame whose full register
-		 * set we were given (spec appendix A, ERR_SFRAME_UNSAFE_UNWIND). */
-		if (!c->full || !c->regs.dwarf || r->base >= c->regs.ndwarf)
-			return SFU_E_UNSAFE;
-		if (c->regs.dwarf_map) {
-			/* A trap frame in the kernel's own layout: the port checked
-			 * every word of it before handing it over. */
-			int16_t at = c->regs.dwarf_map[r->base];
-			if (at < 0 || (at & 7))
-				return SFU_E_UNSAFE;
-			b = c->regs.dwarf[(uint16_t)at / 8u];
-		} else {
-			b = c->regs.dwarf[r->base];
-		}
-	}
-	b += (uint64_t)(int64_t)r->off;
-	if (r->kind == SFU_RULE_DEREF)
-		return sfu__read(c, b, v);
-	*v = b;
-	return SFU_OK;
 }
 
 /* Make the stack holding sp the current one (c->stack_lo/hi).  False if
@@ -1507,96 +2241,214 @@ SFU__FN int sfu_cursor_init(sfu_cursor *c, const sfu_section *secs, size_t nsecs
 	return SFU_OK;
 }
 
-/* Check the caller's SP against the callee's: the stack must move toward its
- * base (higher addresses on every supported ABI), stay on the frame's stack
- * and stay aligned. */
-SFU__INLINE int sfu__check_sp(const sfu_cursor *c, uint64_t new_sp, uint64_t cfa, unsigned abi)
+/* The one stack check, before anything is read from the caller's frame:
+ * the CFA aligned, the stack moving toward its base (higher addresses on
+ * every supported ABI), still on the frame's stack.  Equal SPs are allowed
+ * only out of a frame with full registers (a leaf that has not pushed
+ * anything yet); otherwise two frames could repeat. */
+SFU__INLINE int sfu__check_sp(const sfu_cursor *c, uint64_t sp, uint64_t cfa, unsigned align)
 {
-	if (cfa & (sfu__align(abi) - 1u))
+	if (cfa & (align - 1u)) /* align: a power of two */
 		return SFU_E_ALIGN;
-	/* Equal is allowed only out of a frame with full registers (a leaf that
-	 * has not pushed anything yet); otherwise two frames could repeat. */
-	if (new_sp < c->regs.sp || (new_sp == c->regs.sp && !c->full))
+	if (sp < c->regs.sp || (sp == c->regs.sp && !c->full))
 		return SFU_E_WRONG_WAY;
-	if (!sfu__on_stack(c, new_sp))
+	if (!sfu__on_stack(c, sp))
 		return SFU_E_STACK_BOUNDS;
 	return SFU_OK;
 }
 
-#if SFU_CACHE
-SFU__FN int sfu_cache_init(sfu_cache *cache, sfu_cache_entry *slots, size_t n)
+/* The one frame update: the cursor moves to the caller.  Registers other
+ * than PC, SP, FP are unknown there (a trap frame sets them after). */
+SFU__INLINE void sfu__commit(sfu_cursor *c, uint64_t pc, uint64_t sp, uint64_t fp, bool fp_ok, uint64_t cfa,
+                             unsigned how, bool exact)
 {
-	size_t i, p = 2;
-	if (!cache || !slots || n < 2)
-		return SFU_E_ARG;
-	while (p <= n / 2u && p < 0x80000000u)
-		p *= 2u;
-	cache->slots = slots;
-	cache->mask = (uint32_t)(p - 1u);
-	cache->hits = cache->misses = 0;
-	for (i = 0; i < p; i++)
-		slots[i].key = 0;
-	return SFU_OK;
+	c->regs.pc = pc;
+	c->regs.sp = sp;
+	c->regs.fp = fp;
+	c->regs.ra = 0;
+	c->regs.dwarf = NULL;
+	c->regs.ndwarf = 0;
+	c->regs.dwarf_map = NULL;
+	c->fp_ok = fp_ok;
+	c->cfa = cfa;
+	c->exact = exact;
+	c->full = 0;
+	c->how = (uint8_t)how;
+	c->depth++;
+	SFU_ASSERT(c->depth < SFU_DEPTH_CAP);
 }
 
-/* Row for pc through the cache: sets of two slots; a miss fills the slot
- * the miss counter points at.  *out points into the cache (or at tmp). */
-static int sfu__cache_find(sfu_cursor *c, uint64_t pc, sfu_row *tmp, const sfu_row **out)
+/* Out of a frame by its SFrame row in compact form (3.1; appendix A). */
+SFU__INLINE int sfu__from_row(sfu_cursor *c, const sfu_crow *r)
 {
-	sfu_cache *cache = c->cache;
-	uint64_t key = pc + 1u;
-	uint32_t set = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 40) & cache->mask & ~1u;
-	sfu_cache_entry *s = &cache->slots[set];
+	uint32_t f = r->flags;
+	uint64_t cfa, sp, ra, fp;
+	bool fp_ok;
 	int err;
-	if (key == 0) { /* pc UINT64_MAX: its key would be the "empty" mark */
-		*out = tmp;
-		return sfu__find_row_n(c->secs, c->nsecs, pc, tmp);
+
+	if (f & SFU_CROW_RA_UNDEF)
+		return SFU_END;
+	/* The RA still in the link register is known only where every
+	 * register is. */
+	if (!(f & SFU_CROW_RA_SAVED) && !c->full)
+		return SFU_E_UNSAFE;
+	if (f & SFU_CROW_CFA_FP) {
+		if (!c->fp_ok)
+			return SFU_E_UNSAFE; /* lost to a refused read earlier */
+		cfa = c->regs.fp;
+	} else {
+		cfa = c->regs.sp;
 	}
-	if (s[0].key == key || s[1].key == key) {
-		cache->hits++;
-		*out = &s[s[0].key == key ? 0 : 1].row;
-		return SFU_OK;
-	}
-	cache->misses++;
-	s += cache->misses & 1u;
-	s->key = 0;
-	err = sfu__find_row_n(c->secs, c->nsecs, pc, &s->row);
-	if (err) {
-		*out = tmp;
+	cfa += (uint64_t)(int64_t)r->cfa_off;
+	sp = cfa + ((f & SFU_CROW_SP_S390X) ? (uint64_t)(int64_t)SFU_S390X_SP_VAL_OFFSET : 0u);
+	err = sfu__check_sp(c, sp, cfa, 8u + ((f & SFU_CROW_ALIGN16) >> 3)); /* 16 or 8 */
+	if (err)
 		return err;
+	if (f & SFU_CROW_RA_SAVED) {
+		err = sfu__read(c, cfa + (uint64_t)(int64_t)r->ra_off, &ra);
+		if (err)
+			return err;
+	} else {
+		ra = c->regs.ra;
 	}
-	s->key = key;
-	*out = &s->row;
+	/* The caller's FP is needed only if a later frame's CFA or rules use
+	 * it.  Compilers leave stale FP rules in some epilogues (gcc's DRAP
+	 * epilogue keeps "FP at *(FP)" after the restore), so a refused FP
+	 * read does not end the walk: the FP becomes unknown, and a later rule
+	 * that needs it stops with SFU_E_UNSAFE. */
+	if (f & SFU_CROW_FP_SAVED) {
+		fp_ok = sfu__read(c, cfa + (uint64_t)(int64_t)r->fp_off, &fp) == SFU_OK;
+		if (!fp_ok)
+			fp = 0;
+	} else {
+		fp = c->regs.fp;
+		fp_ok = c->fp_ok;
+	}
+	if ((f & SFU_CROW_MANGLED) && c->port->strip_ra)
+		ra = c->port->strip_ra(c->port->ctx, ra);
+	if (ra == 0)
+		return SFU_END; /* RA of 0: conventional end of the stack */
+	/* Out of a signal trampoline the caller was interrupted: exact PC. */
+	sfu__commit(c, ra, sp, fp, fp_ok, cfa, SFU_HOW_SFRAME, (f & SFU_CROW_SIGNAL) != 0);
+	return SFU_OK;
+}
+
+#if SFU__GENERAL_STEP
+/* Whether rule r's base register is one this frame does not have (only
+ * SP, CFA and, unless a refused read lost it, FP are known in a caller
+ * frame; any other register only in a frame whose full register set we
+ * were given: appendix A, ERR_SFRAME_UNSAFE_UNWIND). */
+static bool sfu__unknown(const sfu_cursor *c, const sfu_rule *r)
+{
+	if (r->kind == SFU_RULE_SAME || r->kind == SFU_RULE_UNDEF)
+		return false;
+	switch (r->base) {
+	case SFU_REG_SP:
+	case SFU_REG_CFA: return false;
+	case SFU_REG_FP: return !c->fp_ok;
+	default: return !c->full || !c->regs.dwarf || r->base >= c->regs.ndwarf;
+	}
+}
+
+/* Value of rule r in the current frame (3.2; appendix A). */
+static int sfu__apply(const sfu_cursor *c, const sfu_rule *r, uint64_t cfa, uint64_t *v)
+{
+	uint64_t b;
+	switch (r->base) {
+	case SFU_REG_SP: b = c->regs.sp; break;
+	case SFU_REG_FP:
+		if (!c->fp_ok)
+			return SFU_E_UNSAFE; /* lost to a refused read earlier */
+		b = c->regs.fp;
+		break;
+	case SFU_REG_CFA: b = cfa; break;
+	default:
+		/* Any other register is known only in a frame whose full register
+		 * set we were given (appendix A, ERR_SFRAME_UNSAFE_UNWIND). */
+		if (!c->full || !c->regs.dwarf || r->base >= c->regs.ndwarf)
+			return SFU_E_UNSAFE;
+		if (c->regs.dwarf_map) {
+			/* A trap frame in the kernel's own layout: the port checked
+			 * every word of it before handing it over. */
+			int16_t at = c->regs.dwarf_map[r->base];
+			if (at < 0 || (at & 7))
+				return SFU_E_UNSAFE;
+			b = c->regs.dwarf[(uint16_t)at / 8u];
+		} else {
+			b = c->regs.dwarf[r->base];
+		}
+	}
+	b += (uint64_t)(int64_t)r->off;
+	if (r->kind == SFU_RULE_DEREF)
+		return sfu__read(c, b, v);
+	*v = b;
+	return SFU_OK;
+}
+
+/* Out of a frame by the general rules of its row (FLEX FDEs, V2 s390x
+ * register rules; every row with SFU_COMPACT 0): the same steps as
+ * sfu__from_row, any rule.  r says where a FLEX row's words are. */
+static SFU__NOINLINE int sfu__from_general(sfu_cursor *c, sfu_crow r)
+{
+	sfu_rule cfa_r, ra_r, fp_r;
+	uint64_t cfa, sp, ra, fp;
+	bool fp_ok = true;
+	int err;
+
+	if (r.flags & SFU_CROW_RA_UNDEF)
+		return SFU_END;
+#if SFU_FLEX
+	if (r.flags & SFU__CROW_FLEX)
+		(void)sfu__flex_rules(&c->secs[r.cfa_off], (uint32_t)r.ra_off, (unsigned)r.fp_off, &cfa_r, &ra_r, &fp_r);
+	else
+#endif
+		sfu__crow_rules(&r, &cfa_r, &ra_r, &fp_r);
+	if (ra_r.kind == SFU_RULE_SAME && !c->full)
+		return SFU_E_UNSAFE;
+	/* A rule that needs a register this frame does not have is the reason
+	 * the walk stops, whatever the stack check would say of the CFA. */
+	if (sfu__unknown(c, &ra_r) || sfu__unknown(c, &fp_r))
+		return SFU_E_UNSAFE;
+	err = sfu__apply(c, &cfa_r, 0, &cfa);
+	if (err)
+		return err;
+	sp = cfa + ((r.flags & SFU_CROW_SP_S390X) ? (uint64_t)(int64_t)SFU_S390X_SP_VAL_OFFSET : 0u);
+	err = sfu__check_sp(c, sp, cfa, 8u + ((r.flags & SFU_CROW_ALIGN16) >> 3));
+	if (err)
+		return err;
+	if (ra_r.kind == SFU_RULE_SAME) {
+		ra = c->regs.ra;
+	} else {
+		err = sfu__apply(c, &ra_r, cfa, &ra);
+		if (err)
+			return err;
+	}
+	if (fp_r.kind == SFU_RULE_SAME) {
+		fp = c->regs.fp;
+		fp_ok = c->fp_ok;
+	} else {
+		err = sfu__apply(c, &fp_r, cfa, &fp);
+		if (err == SFU_E_READ || err == SFU_E_ALIGN) {
+			fp = 0;
+			fp_ok = false;
+		} else if (err) {
+			return err;
+		}
+	}
+	if ((r.flags & SFU_CROW_MANGLED) && c->port->strip_ra)
+		ra = c->port->strip_ra(c->port->ctx, ra);
+	if (ra == 0)
+		return SFU_END;
+	sfu__commit(c, ra, sp, fp, fp_ok, cfa, SFU_HOW_SFRAME, (r.flags & SFU_CROW_SIGNAL) != 0);
 	return SFU_OK;
 }
 #endif
-
-SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu_row *tmp, const sfu_row **out)
-{
-#if SFU_CACHE
-	if (c->cache)
-		return sfu__cache_find(c, pc, tmp, out);
-#endif
-	/* A lookup that succeeds writes every field; clearing them first only
-	 * keeps gcc's -Wmaybe-uninitialized (gcc 14, -O2, -Werror builds of
-	 * users) from seeing a path that does not exist.  Field by field: no
-	 * memset in a freestanding image. */
-	tmp->func_start = 0;
-	tmp->func_size = tmp->fre_start = 0;
-	tmp->cfa.kind = tmp->ra.kind = tmp->fp.kind = SFU_RULE_UNDEF;
-	tmp->cfa.base = tmp->ra.base = tmp->fp.base = SFU_REG_CFA;
-	tmp->cfa.off = tmp->ra.off = tmp->fp.off = 0;
-	tmp->abi = tmp->mangled_ra = tmp->signal = tmp->flex = 0;
-	tmp->sp_from_cfa = 0;
-	*out = tmp;
-	return sfu__find_row_n(c->secs, c->nsecs, pc, tmp);
-}
 
 /* Out of PC 0 reached by a call through a null pointer (the call happened,
  * the callee never ran): amd64's call pushed the return address, so it is
  * at [SP] and the caller's SP is SP + 8; aarch64 and s390x branch-and-link
  * left it in the link register and did not touch SP. */
-static SFU__NOINLINE int sfu__null_call_step(sfu_cursor *c)
+static SFU__NOINLINE int sfu__from_null_call(sfu_cursor *c)
 {
 	uint64_t ra, sp = c->regs.sp;
 	int err;
@@ -1610,26 +2462,17 @@ static SFU__NOINLINE int sfu__null_call_step(sfu_cursor *c)
 	}
 	if (ra == 0)
 		return SFU_END;
-	if (!sfu__on_stack(c, sp))
-		return SFU_E_STACK_BOUNDS;
-	c->regs.pc = ra;
-	c->regs.sp = sp;
-	c->regs.ra = 0;
-	c->regs.dwarf = NULL;
-	c->regs.ndwarf = 0;
-	c->regs.dwarf_map = NULL;
-	c->cfa = sp;
-	c->exact = 0;
-	c->full = 0;
-	c->how = SFU_HOW_NULL_CALL;
-	c->depth++;
+	err = sfu__check_sp(c, sp, sp, 1);
+	if (err)
+		return err;
+	sfu__commit(c, ra, sp, c->regs.fp, c->fp_ok, sp, SFU_HOW_NULL_CALL, false);
 	return SFU_OK;
 }
 
 /* Exception vector code has no SFrame info; the port knows the trap frame
  * there.  Out of line: its register block stays off the common path's
  * stack. */
-static SFU__NOINLINE int sfu__trap_step(sfu_cursor *c)
+static SFU__NOINLINE int sfu__from_trap(sfu_cursor *c)
 {
 	sfu_regs t;
 	int kind;
@@ -1658,28 +2501,105 @@ static SFU__NOINLINE int sfu__trap_step(sfu_cursor *c)
 		if (!sfu__pick_stack(c, t.sp))
 			return SFU_E_STACK_BOUNDS;
 	}
-	c->regs.pc = t.pc;
-	c->regs.sp = t.sp;
-	c->regs.fp = t.fp;
+	sfu__commit(c, t.pc, t.sp, t.fp, true, t.sp, SFU_HOW_TRAP, true);
 	c->regs.ra = t.ra;
 	c->regs.dwarf = t.dwarf;
 	c->regs.ndwarf = t.ndwarf;
 	c->regs.dwarf_map = t.dwarf_map;
-	c->cfa = t.sp;
-	c->exact = 1;
 	c->full = 1;
-	c->fp_ok = 1;
-	c->how = SFU_HOW_TRAP;
-	c->depth++;
 	return SFU_OK;
 }
 
-static int sfu__step(sfu_cursor *c)
+#if SFU_FP_FALLBACK
+/* Frame record where a PC has no SFrame info: amd64 [rbp] = saved rbp,
+ * [rbp+8] = RA; aarch64 [x29] = saved x29, [x29+8] = x30.  (s390x has
+ * none.) */
+static SFU__NOINLINE int sfu__from_fp(sfu_cursor *c)
 {
-	sfu_row tmp;
-	const sfu_row *row;
-	uint64_t cfa, ra, fp, sp;
-	uint8_t how = SFU_HOW_SFRAME, next_exact = 0, fp_ok = 1;
+	uint64_t fp, ra, cfa = c->regs.fp + 16u;
+	int err = sfu__check_sp(c, cfa, cfa, sfu__align(c->abi));
+	if (err)
+		return err;
+	err = sfu__read(c, c->regs.fp, &fp);
+	if (!err)
+		err = sfu__read(c, c->regs.fp + 8u, &ra);
+	if (err)
+		return err;
+	if (ra == 0)
+		return SFU_END;
+	sfu__commit(c, ra, cfa, fp, true, cfa, SFU_HOW_FP, false);
+	return SFU_OK;
+}
+#endif
+
+#if SFU_CACHE
+SFU__FN int sfu_cache_init(sfu_cache *cache, sfu_cache_entry *slots, size_t n)
+{
+	size_t i, p = 2;
+	if (!cache || !slots || n < 2)
+		return SFU_E_ARG;
+	while (p <= n / 2u && p < 0x80000000u)
+		p *= 2u;
+	cache->slots = slots;
+	cache->mask = (uint32_t)(p - 1u);
+	cache->hits = cache->misses = 0;
+	for (i = 0; i < p; i++)
+		slots[i].key = 0;
+	return SFU_OK;
+}
+
+/* A miss: the lookup, and the row into the slot the miss counter points
+ * at, if it packs. */
+static SFU__NOINLINE int sfu__cache_miss(sfu_cursor *c, sfu_cache_entry *s, uint64_t key, sfu_crow *r)
+{
+	int err;
+	c->cache->misses++;
+	err = sfu__find_crow_n(c->secs, c->nsecs, key - 1u, r);
+	if (err == SFU_OK && sfu__pack(r, &s[c->cache->misses & 1u].row))
+		s[c->cache->misses & 1u].key = key;
+	return err;
+}
+#endif
+
+/* The row for lookup PC pc: through the cache (sets of two slots keyed
+ * by pc + 1, 0 meaning empty), or from the sections.  (Where speed is
+ * asked for, the out-of-line calls fill t, so that *r, the step's, can stay
+ * in registers; where size is, they fill *r: less stack.) */
+SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu_crow *r)
+{
+#ifdef __OPTIMIZE_SIZE__
+	sfu_crow *t = r;
+#else
+	sfu_crow tt, *t = &tt;
+#endif
+	int err;
+#if SFU_CACHE
+	sfu_cache *cache = c->cache;
+	uint64_t key = pc + 1u;
+	if (cache && key) { /* pc UINT64_MAX: its key would be the "empty" mark */
+		sfu_cache_entry *s = &cache->slots[(uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 40) & (cache->mask - 1u)];
+		if (s[0].key == key || s[1].key == key) {
+			cache->hits++;
+			sfu__unpack(&s[s[0].key == key ? 0 : 1].row, r);
+			return SFU_OK;
+		}
+		err = sfu__cache_miss(c, s, key, t);
+	} else
+#endif
+	{
+		err = sfu__find_crow_n(c->secs, c->nsecs, pc, t);
+	}
+	r->cfa_off = t->cfa_off;
+	r->ra_off = t->ra_off;
+	r->fp_off = t->fp_off;
+	r->flags = t->flags;
+	return err;
+}
+
+SFU__INLINE int sfu__step(sfu_cursor *c)
+{
+	sfu_crow r;
+	uint64_t lpc;
 	int err;
 
 	if (c->user)
@@ -1688,7 +2608,7 @@ static int sfu__step(sfu_cursor *c)
 		return SFU_E_DEPTH;
 	/* Every later frame's SP was checked when the walk got there; this
 	 * catches a first frame on none of the port's stacks. */
-	if (!sfu__on_stack(c, c->regs.sp))
+	if (c->depth == 0 && !sfu__on_stack(c, c->regs.sp))
 		return SFU_E_STACK_BOUNDS;
 	if (c->regs.pc == 0) {
 		/* PC 0 with all registers known (first frame, trap frame) is a
@@ -1697,144 +2617,87 @@ static int sfu__step(sfu_cursor *c)
 		 * stack. */
 		if (!c->full)
 			return SFU_END;
-		return sfu__null_call_step(c);
+		return sfu__from_null_call(c);
 	}
-
 	/* A return address may be the first byte of the next function (after a
 	 * call to a noreturn function): look the caller up at ra - 1.  The
 	 * first frame and interrupted frames have an exact PC. */
-	err = sfu__lookup(c, c->exact ? c->regs.pc : c->regs.pc - 1u, &tmp, &row);
-	/* The vector code's call into its handler is reached as a return
-	 * address; an exact PC there is code the vector interrupted. */
-	if (err == SFU_E_NOINFO && c->port->trap && !c->exact) {
-		err = sfu__trap_step(c);
-		if (err != SFU_E_NOINFO)
-			return err;
-	}
-#if SFU_FP_FALLBACK
-	if (err == SFU_E_NOINFO && c->abi != 0 && c->abi != SFU_ABI_S390X_BE && c->regs.fp != 0 && c->fp_ok) {
-		/* Frame record: amd64 [rbp] = saved rbp, [rbp+8] = RA; aarch64
-		 * [x29] = saved x29, [x29+8] = x30.  (s390x has none.) */
-		err = sfu__read(c, c->regs.fp, &fp);
-		if (!err)
-			err = sfu__read(c, c->regs.fp + 8u, &ra);
-		if (err)
-			return err;
-		cfa = c->regs.fp + 16u;
-		sp = cfa;
-		how = SFU_HOW_FP;
-		err = sfu__check_sp(c, sp, cfa, c->abi);
-		if (err)
-			return err;
-		goto done;
-	}
-#endif
-	if (err)
-		return err;
-
-	/* CFA, then RA and FP relative to it (spec appendix A). */
-	err = sfu__apply(c, &row->cfa, 0, &cfa);
-	if (err)
-		return err;
-	switch (row->ra.kind) {
-	case SFU_RULE_UNDEF:
-		return SFU_END;
-	case SFU_RULE_SAME:
-		/* RA still in the link register: true only where we know it. */
-		if (!c->full)
-			return SFU_E_UNSAFE;
-		ra = c->regs.ra;
-		break;
-	default:
-		err = sfu__apply(c, &row->ra, cfa, &ra);
-		if (err)
-			return err;
-	}
-	if (row->fp.kind == SFU_RULE_SAME) {
-		fp = c->regs.fp;
-		fp_ok = c->fp_ok;
-	} else {
-		/* The caller's FP is needed only if a later frame's CFA or rules
-		 * use it.  Compilers leave stale FP rules in some epilogues (gcc's
-		 * DRAP epilogue keeps "FP at *(FP)" after the restore), so a
-		 * refused FP read does not end the walk: the FP becomes unknown,
-		 * and a later rule that needs it stops with SFU_E_UNSAFE. */
-		err = sfu__apply(c, &row->fp, cfa, &fp);
-		if (err == SFU_E_READ || err == SFU_E_ALIGN) {
-			fp = 0;
-			fp_ok = 0;
-		} else if (err) {
-			return err;
+	lpc = c->regs.pc - (c->exact ? 0u : 1u);
+	err = sfu__lookup(c, lpc, &r);
+	if (err == SFU_E_NOINFO) {
+		/* The vector code's call into its handler is reached as a
+		 * return address; an exact PC there is code the vector
+		 * interrupted. */
+		if (c->port->trap && !c->exact) {
+			err = sfu__from_trap(c);
+			if (err != SFU_E_NOINFO)
+				return err;
 		}
+#if SFU_FP_FALLBACK
+		if (c->abi != 0 && !SFU__S390X(c->abi) && c->regs.fp != 0 && c->fp_ok)
+			return sfu__from_fp(c);
+#endif
 	}
-	if (row->mangled_ra && c->port->strip_ra)
-		ra = c->port->strip_ra(c->port->ctx, ra);
-	sp = cfa + (uint64_t)(int64_t)row->sp_from_cfa;
-	err = sfu__check_sp(c, sp, cfa, row->abi);
 	if (err)
 		return err;
-	/* Out of a signal trampoline the caller was interrupted: exact PC. */
-	next_exact = row->signal;
-#if SFU_FP_FALLBACK
-done:
+#if SFU__GENERAL_STEP
+	if (r.flags & SFU_CROW_GENERAL)
+		return sfu__from_general(c, r);
 #endif
-	if (ra == 0)
-		return SFU_END; /* RA of 0: conventional end of the stack */
-	c->regs.pc = ra;
-	c->regs.sp = sp;
-	c->regs.fp = fp;
-	c->regs.ra = 0;
-	c->regs.dwarf = NULL;
-	c->regs.ndwarf = 0;
-	c->regs.dwarf_map = NULL;
-	c->fp_ok = fp_ok;
-	c->cfa = cfa;
-	c->exact = next_exact;
-	c->full = 0;
-	c->how = how;
-	c->depth++;
-	SFU_ASSERT(c->depth < SFU_DEPTH_CAP);
-	return SFU_OK;
+	return sfu__from_row(c, &r);
+}
+
+/* The walk of sfu_backtrace and sfu_backtrace_cached, and the step of
+ * sfu_cursor_step (one, given its cursor): one frame holds the cursor and
+ * the step, so the deepest stack is a frame shallower. */
+static SFU__NOINLINE int sfu__walk(sfu_cursor *one, const sfu_section *secs, size_t nsecs, void *cache,
+                                   const sfu_port *port, const sfu_regs *regs, sfu_frame *frames, size_t max,
+                                   size_t *n)
+{
+	sfu_cursor own, *c = one ? one : &own;
+	size_t k = 0;
+	int err;
+	if (!one) {
+		if (!n || (!frames && max))
+			return SFU_E_ARG;
+		*n = 0;
+		err = sfu_cursor_init(c, secs, nsecs, port, regs);
+		if (err)
+			return err;
+#if SFU_CACHE
+		c->cache = (sfu_cache *)cache;
+#else
+		(void)cache;
+#endif
+	}
+	for (;;) {
+		if (!one) {
+			if (k == max)
+				return SFU_E_FULL;
+			frames[k].pc = c->regs.pc;
+			frames[k].sp = c->regs.sp;
+			frames[k].cfa = c->cfa;
+			frames[k].how = c->how;
+			frames[k].flags = (uint8_t)(c->exact * SFU_FRAME_EXACT | c->user * SFU_FRAME_USER); /* (0 or 1 each) */
+			*n = ++k;
+		}
+		err = sfu__step(c);
+		if (err || one)
+			return err;
+	}
 }
 
 SFU__FN int sfu_cursor_step(sfu_cursor *c)
 {
 	if (!c || !c->port)
 		return SFU_E_ARG;
-	return sfu__step(c);
-}
-
-static int sfu__walk(sfu_cursor *c, sfu_frame *frames, size_t max, size_t *n)
-{
-	size_t k = 0;
-	int err;
-	for (;;) {
-		if (k == max)
-			return SFU_E_FULL;
-		frames[k].pc = c->regs.pc;
-		frames[k].sp = c->regs.sp;
-		frames[k].cfa = c->cfa;
-		frames[k].how = c->how;
-		frames[k].flags = (uint8_t)((c->exact ? SFU_FRAME_EXACT : 0u) | (c->user ? SFU_FRAME_USER : 0u));
-		*n = ++k;
-		err = sfu__step(c);
-		if (err)
-			return err;
-	}
+	return sfu__walk(c, NULL, 0, NULL, NULL, NULL, NULL, 0, NULL);
 }
 
 SFU__FN int sfu_backtrace(const sfu_section *secs, size_t nsecs, const sfu_port *port,
                           const sfu_regs *regs, sfu_frame *frames, size_t max, size_t *n)
 {
-	sfu_cursor c;
-	int err;
-	if (!n || (!frames && max))
-		return SFU_E_ARG;
-	*n = 0;
-	err = sfu_cursor_init(&c, secs, nsecs, port, regs);
-	if (err)
-		return err;
-	return sfu__walk(&c, frames, max, n);
+	return sfu__walk(NULL, secs, nsecs, NULL, port, regs, frames, max, n);
 }
 
 #if SFU_CACHE
@@ -1842,16 +2705,7 @@ SFU__FN int sfu_backtrace_cached(const sfu_section *secs, size_t nsecs, sfu_cach
                                  const sfu_port *port, const sfu_regs *regs, sfu_frame *frames,
                                  size_t max, size_t *n)
 {
-	sfu_cursor c;
-	int err;
-	if (!n || (!frames && max))
-		return SFU_E_ARG;
-	*n = 0;
-	err = sfu_cursor_init(&c, secs, nsecs, port, regs);
-	if (err)
-		return err;
-	c.cache = cache;
-	return sfu__walk(&c, frames, max, n);
+	return sfu__walk(NULL, secs, nsecs, cache, port, regs, frames, max, n);
 }
 #endif
 

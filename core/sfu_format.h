@@ -1,10 +1,11 @@
 /* sfu_format.h - the SFrame on-disk format, in one place.
  *
  * Offsets, sizes, constants and bit accessors for SFrame versions 1, 2 and 3
- * (../shared/spec: sframe-spec-v1.texi, sframe-spec-v2.info.txt,
- * sframe-spec-v3.txt).  Nothing here reads memory: core/sfu.h reads every
- * field through one bounds-checked cursor, in the section's byte order, and
- * uses these names for where the fields are and what their bits mean.
+ * (the SFrame specification, version 1; version 2 with its errata 1 and 2;
+ * version 3; sections are numbered as in the version 3 document).  Nothing
+ * here reads memory: core/sfu.h reads every field through one
+ * bounds-checked cursor, in the section's byte order, and uses these names
+ * for where the fields are and what their bits mean.
  *
  * Section layout (all versions, spec 2):
  *
@@ -71,6 +72,7 @@
 #define SFU_V3_FDE_SIZE 16
 #define SFU_V3_ATTR_SIZE 5
 
+/* The function start is the first field of every version's record. */
 #define SFU_V12_FDE_START 0   /* int32 */
 #define SFU_V12_FDE_SIZE_F 4  /* uint32 */
 #define SFU_V12_FDE_FREOFF 8  /* uint32 */

@@ -11,8 +11,8 @@
  *
  * Build with -DBENCH_LIBUNWIND=1 for the libunwind binary (libunwind
  * exports its own _Unwind_* symbols, so it cannot share a binary with
- * libgcc's unwinder), 0 for the libgcc one.  With -DBENCH_SFX=1 a second
- * sfu build (the experimental header, prefix sfx_) is measured too.
+ * libgcc's unwinder), 0 for the libgcc one.  The sfu builds it links are
+ * listed in bench.h; -DBENCH_BASE=0 leaves out the baseline core (bas_).
  *
  * Output, one line per measurement, for test/bench/report.py:
  *   CHECK depth=D ok frames=N
@@ -37,35 +37,66 @@
 #define LIB_NAME "libgcc"
 #endif
 
-#include "bench.h"
+#include "host.h"
 
-#ifndef BENCH_SFX
-#define BENCH_SFX 0
+#ifndef BENCH_BASE
+#define BENCH_BASE 1
 #endif
 
 #define NOINLINE __attribute__((noinline, noclone))
-#define PT_SFRAME 0x6474e554 /* PT_GNU_SFRAME, not in every <elf.h> yet */
 
 uint64_t chain_run(int which, int depth, uint64_t x, void (*leaf)(void *), void *arg);
 
-enum { U_FP, U_SFU, U_SFU_CACHE, U_SFX, U_SFX_CACHE, U_LIB, U_COUNT };
-static const char *const unw_name[U_COUNT] = {
-	"fp", "sfu", "sfu+cache", "sfu-exp", "sfu-exp+cache", LIB_NAME,
+/* The sfu builds (bench.h), as tables. */
+struct build {
+	int (*setup)(const struct bench_sec *, size_t, char *, size_t);
+	int (*version)(size_t);
+	uint32_t (*nfdes)(size_t);
+	int (*has)(int);
+	size_t (*index_bytes)(int);
+	size_t (*walk)(const struct bench_regs *, int, int *);
+	uint64_t (*pc)(size_t);
 };
+#define BUILD(p) { p##_setup, p##_version, p##_nfdes, p##_has, p##_index_bytes, p##_walk, p##_pc }
+enum { B_SFU, B_SFX, B_SFR, B_SFN, B_BAS, B_COUNT };
+static const struct build builds[B_COUNT] = {
+	BUILD(sfu), BUILD(sfx), BUILD(sfr), BUILD(sfn),
+#if BENCH_BASE
+	BUILD(bas),
+#else
+	{ 0 },
+#endif
+};
+
+/* The unwinders: the frame-pointer floor, sfu builds in one mode each, the
+ * library.  Names are what report.py prints. */
+enum {
+	U_FP, U_SFU, U_FDEIDX, U_ROWIDX, U_CACHE, U_CACHE_READ, U_ROWIDX_READ, U_UNSAFE, U_BASE, U_BASE_CACHE, U_LIB,
+	U_COUNT
+};
+static const struct {
+	const char *name;
+	int build, mode; /* -1: not sfu */
+} unw[U_COUNT] = {
+	{ "fp", -1, 0 },
+	{ "sfu", B_SFU, BENCH_COLD },
+	{ "sfu+fdeidx", B_SFX, BENCH_FDEIDX },
+	{ "sfu+rowidx", B_SFX, BENCH_ROWIDX },
+	{ "sfu+cache", B_SFX, BENCH_CACHE },
+	{ "sfu+cache/read", B_SFR, BENCH_CACHE },
+	{ "sfu+rowidx/read", B_SFR, BENCH_ROWIDX },
+	{ "sfu/unsafe", B_SFN, BENCH_COLD },
+	{ "base", B_BAS, BENCH_COLD },
+	{ "base+cache", B_BAS, BENCH_CACHE },
+	{ LIB_NAME, -1, 0 },
+};
+#define unw_name(u) (unw[u].name)
 
 static int have[U_COUNT];
 static uint64_t stack_hi;
 static size_t lib_extra; /* frames of its own the library unwinder reports first */
 static uint64_t scratch[BENCH_MAX_FRAMES + 8];
 static int sfu_why;
-
-void bench_fmt(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-}
 
 static void die(const char *fmt, ...)
 {
@@ -79,18 +110,6 @@ static void die(const char *fmt, ...)
 }
 
 /* ---- the unwinders ------------------------------------------------------- */
-
-#if defined(__x86_64__)
-#define CAPTURE(r)                                                                    \
-	__asm__ volatile("lea 0(%%rip), %0\n\tmov %%rsp, %1\n\tmov %%rbp, %2"           \
-	                 : "=r"((r).pc), "=r"((r).sp), "=r"((r).fp))
-#elif defined(__aarch64__)
-#define CAPTURE(r)                                                                    \
-	__asm__ volatile("adr %0, .\n\tmov %1, sp\n\tmov %2, x29"                       \
-	                 : "=r"((r).pc), "=r"((r).sp), "=r"((r).fp))
-#else
-#error "x86_64 or aarch64"
-#endif
 
 /* The floor: follow the frame-record chain ([fp] = caller's fp, [fp+8] =
  * return address on both x86_64 and aarch64), with the same stack bounds
@@ -135,24 +154,14 @@ static NOINLINE size_t do_unwind(int u, size_t max, uint64_t *out)
 	struct bench_regs r;
 	r.stack_hi = stack_hi;
 	r.max = max;
+	if (unw[u].build >= 0) {
+		CAPTURE(r);
+		return builds[unw[u].build].walk(&r, unw[u].mode, &sfu_why);
+	}
 	switch (u) {
 	case U_FP:
 		CAPTURE(r);
 		return fp_walk(&r, out);
-	case U_SFU:
-		CAPTURE(r);
-		return sfu_walk(&r, 0, &sfu_why);
-	case U_SFU_CACHE:
-		CAPTURE(r);
-		return sfu_walk(&r, 1, &sfu_why);
-#if BENCH_SFX
-	case U_SFX:
-		CAPTURE(r);
-		return sfx_walk(&r, 0, &sfu_why);
-	case U_SFX_CACHE:
-		CAPTURE(r);
-		return sfx_walk(&r, 1, &sfu_why);
-#endif
 	case U_LIB: {
 #if BENCH_LIBUNWIND
 		int n = unw_backtrace((void **)out, (int)(max + lib_extra));
@@ -170,12 +179,8 @@ static NOINLINE size_t do_unwind(int u, size_t max, uint64_t *out)
 
 static uint64_t pc_of(int u, const uint64_t *out, size_t k)
 {
-	if (u == U_SFU || u == U_SFU_CACHE)
-		return sfu_pc(k);
-#if BENCH_SFX
-	if (u == U_SFX || u == U_SFX_CACHE)
-		return sfx_pc(k);
-#endif
+	if (unw[u].build >= 0)
+		return builds[unw[u].build].pc(k);
 	if (u == U_LIB)
 		return out[k + lib_extra];
 	return out[k];
@@ -224,7 +229,7 @@ static NOINLINE void check(size_t depth)
 
 	/* Fill the caches: the walks checked below come from them. */
 	for (u = 0; u < U_COUNT; u++)
-		if (have[u] && (u == U_SFU_CACHE || u == U_SFX_CACHE))
+		if (have[u] && unw[u].build >= 0 && unw[u].mode == BENCH_CACHE)
 			check_walk(u, depth);
 
 	for (u = 0; u < U_COUNT; u++) {
@@ -235,8 +240,8 @@ static NOINLINE void check(size_t depth)
 		if (u == U_LIB)
 			n -= n >= lib_extra ? lib_extra : n;
 		if (n != depth) {
-			fprintf(stderr, "bench: ERROR: %s took %zu frames, wanted %zu", unw_name[u], n, depth);
-			if (u != U_FP && u != U_LIB)
+			fprintf(stderr, "bench: ERROR: %s took %zu frames, wanted %zu", unw_name(u), n, depth);
+			if (unw[u].build >= 0)
 				fprintf(stderr, " (sfu stop code %d)", sfu_why);
 			fputc('\n', stderr);
 			bad = 1;
@@ -251,7 +256,7 @@ static NOINLINE void check(size_t depth)
 			uint64_t pc = pc_of(u, scratch, k);
 			if (pc != ref[k]) {
 				fprintf(stderr, "bench: ERROR: %s disagrees with the frame-pointer walk at depth %zu, frame %zu: %#llx, wanted %#llx\n",
-				        unw_name[u], depth, k, (unsigned long long)pc, (unsigned long long)ref[k]);
+				        unw_name(u), depth, k, (unsigned long long)pc, (unsigned long long)ref[k]);
 				bad = 1;
 				break;
 			}
@@ -262,7 +267,7 @@ static NOINLINE void check(size_t depth)
 	printf("CHECK depth=%zu ok frames=%zu unwinders=", depth, depth);
 	for (u = 0; u < U_COUNT; u++)
 		if (have[u])
-			printf("%s%s", unw_name[u], u + 1 < U_COUNT ? "," : "");
+			printf("%s%s", unw_name(u), u + 1 < U_COUNT ? "," : "");
 	printf(" %s_extra_frames=%zu\n", LIB_NAME, lib_extra);
 }
 
@@ -285,7 +290,7 @@ static NOINLINE void count(size_t depth)
 			if (rep)
 				CALLGRIND_TOGGLE_COLLECT;
 		}
-		snprintf(name, sizeof name, "unw=%s depth=%zu frames=%zu", unw_name[u], depth, depth);
+		snprintf(name, sizeof name, "unw=%s depth=%zu frames=%zu", unw_name(u), depth, depth);
 		CALLGRIND_DUMP_STATS_AT(name);
 	}
 }
@@ -303,7 +308,7 @@ static NOINLINE double batch(int u, size_t depth, long k)
 	long i;
 	for (i = 0; i < k; i++)
 		if (do_unwind(u, depth, scratch) < depth)
-			die("%s stopped early while timing", unw_name[u]);
+			die("%s stopped early while timing", unw_name(u));
 	return (now_ns() - t0) / (double)k;
 }
 
@@ -339,7 +344,7 @@ static NOINLINE void timing(size_t depth, int samples)
 		if (!have[u])
 			continue;
 		qsort(t[u], (size_t)samples, sizeof t[u][0], cmp_double);
-		printf("TIME unw=%s depth=%zu frames=%zu ns_per_frame=%.3f batch=%ld samples=%d\n", unw_name[u], depth,
+		printf("TIME unw=%s depth=%zu frames=%zu ns_per_frame=%.3f batch=%ld samples=%d\n", unw_name(u), depth,
 		       depth, t[u][samples / 2] / (double)depth, k[u], samples);
 	}
 }
@@ -363,50 +368,10 @@ static NOINLINE void at_leaf(void *arg)
 
 /* ---- setup --------------------------------------------------------------- */
 
-struct found {
-	struct bench_sec secs[BENCH_MAX_SECS];
-	size_t n;
-};
-
-static int phdr_cb(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	struct found *f = (struct found *)arg;
-	int i;
-	(void)size;
-	for (i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *p = &info->dlpi_phdr[i];
-		if (p->p_type != PT_SFRAME || f->n == BENCH_MAX_SECS)
-			continue;
-		f->secs[f->n].addr = info->dlpi_addr + p->p_vaddr;
-		f->secs[f->n].size = p->p_memsz;
-		f->secs[f->n].name = info->dlpi_name[0] ? strdup(info->dlpi_name) : "(main program)";
-		f->n++;
-	}
-	return 0;
-}
-
-static uint64_t find_stack_top(void)
-{
-	FILE *m = fopen("/proc/self/maps", "r");
-	char line[512];
-	unsigned long lo, hi;
-	uint64_t top = 0;
-	if (!m)
-		die("cannot open /proc/self/maps");
-	while (fgets(line, sizeof line, m))
-		if (strstr(line, "[stack]") && sscanf(line, "%lx-%lx", &lo, &hi) == 2)
-			top = hi;
-	fclose(m);
-	if (!top)
-		die("no [stack] in /proc/self/maps");
-	return top;
-}
-
 int main(int argc, char **argv)
 {
 	static const size_t default_depths[] = { 16, 64, 256 };
 	size_t depths[16], ndepths = 0, i;
-	struct found f = { 0 };
 	struct bench_sec ordered[BENCH_MAX_SECS];
 	size_t nord = 0;
 	char err[256];
@@ -435,32 +400,30 @@ int main(int argc, char **argv)
 	if (getenv("BENCH_PROFILE"))
 		cg = 0;
 
-	stack_hi = find_stack_top();
-	dl_iterate_phdr(phdr_cb, &f);
-	/* The chain library first: nearly every lookup is there. */
-	for (i = 0; i < f.n; i++)
-		if (strstr(f.secs[i].name, "libchain"))
-			ordered[nord++] = f.secs[i];
+	stack_hi = host_stack_top();
+	if (!stack_hi)
+		die("no [stack] in /proc/self/maps");
+	nord = host_sframe_sections(ordered);
 	if (!nord)
 		die("libchain has no PT_GNU_SFRAME segment (was it built with -Wa,--gsframe?)");
-	for (i = 0; i < f.n; i++)
-		if (!strstr(f.secs[i].name, "libchain"))
-			ordered[nord++] = f.secs[i];
-	if (sfu_setup(ordered, nord, err, sizeof err))
-		die("sfu: %s", err);
-	have[U_FP] = have[U_SFU] = have[U_LIB] = 1;
-	have[U_SFU_CACHE] = sfu_has_cache();
-#if BENCH_SFX
-	if (sfx_setup(ordered, nord, err, sizeof err))
-		die("sfu-exp: %s", err);
-	have[U_SFX] = 1;
-	have[U_SFX_CACHE] = sfx_has_cache();
-#endif
+	for (a = 0; a < B_COUNT; a++) {
+		if (!builds[a].setup)
+			continue;
+		if (builds[a].setup(ordered, nord, err, sizeof err))
+			die("sfu build %d: %s", a, err);
+	}
+	have[U_FP] = have[U_LIB] = 1;
+	for (a = 0; a < U_COUNT; a++)
+		if (unw[a].build >= 0 && builds[unw[a].build].setup)
+			have[a] = builds[unw[a].build].has(unw[a].mode);
+	for (a = 0; a < U_COUNT; a++)
+		if (have[a] && unw[a].build >= 0 && builds[unw[a].build].index_bytes(unw[a].mode))
+			printf("INDEX unw=%s bytes=%zu\n", unw_name(a), builds[unw[a].build].index_bytes(unw[a].mode));
 	/* BENCH_ONLY=name: keep only that unwinder (and the floor and the
 	 * library, which check() needs), for profiling one of them. */
 	if (getenv("BENCH_ONLY"))
 		for (a = 0; a < U_COUNT; a++)
-			if (a != U_FP && a != U_LIB && strcmp(unw_name[a], getenv("BENCH_ONLY")))
+			if (a != U_FP && a != U_LIB && strcmp(unw_name(a), getenv("BENCH_ONLY")))
 				have[a] = 0;
 	for (i = 0; i < nord; i++)
 		printf("SECTION %s version=%d size=%zu fdes=%u\n", ordered[i].name, sfu_version(i), ordered[i].size,

@@ -1,5 +1,5 @@
-/* Shared between the benchmark harness (bench.c) and its sfu builds
- * (sfu_tu.c, compiled once per header under test). */
+/* Shared between the benchmark harness (bench.c, count.c) and its sfu
+ * builds (sfu_tu.c, compiled once per configuration under test). */
 #ifndef BENCH_H
 #define BENCH_H
 
@@ -23,17 +23,30 @@ struct bench_regs {
 	size_t max;
 };
 
+/* How a build walks: no cache and no index, its row cache, its sections
+ * with an FDE index, with a row index. */
+enum { BENCH_COLD, BENCH_CACHE, BENCH_FDEIDX, BENCH_ROWIDX, BENCH_MODES };
+
 void bench_fmt(char *buf, size_t len, const char *fmt, ...);
+void *bench_alloc(size_t bytes); /* 8-byte aligned, never freed */
 
 #define BENCH_DECLARE(p)                                                                  \
 	int p##_setup(const struct bench_sec *s, size_t n, char *err, size_t errlen);        \
 	int p##_version(size_t i);                                                            \
 	uint32_t p##_nfdes(size_t i);                                                         \
-	int p##_has_cache(void);                                                              \
-	size_t p##_walk(const struct bench_regs *r, int use_cache, int *why);                 \
+	int p##_has(int mode);                                                                \
+	size_t p##_index_bytes(int mode);                                                     \
+	size_t p##_walk(const struct bench_regs *r, int mode, int *why);                      \
 	uint64_t p##_pc(size_t k);
 
+/* The builds: the core with every default (sfu), with the cache and the
+ * indexes (sfx), with those and an inlined port read (sfr), with every
+ * default but SFU_SAFE_CODEGEN=0 (sfn), and the core of the baseline commit
+ * with its cache (bas). */
 BENCH_DECLARE(sfu)
 BENCH_DECLARE(sfx)
+BENCH_DECLARE(sfr)
+BENCH_DECLARE(sfn)
+BENCH_DECLARE(bas)
 
 #endif

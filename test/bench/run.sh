@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# make bench: speed per frame of sfu against a frame-pointer walk, libgcc's
+# make bench: speed per frame of sfu, in several configurations and beside
+# the core of a baseline commit, against a frame-pointer walk, libgcc's
 # _Unwind_Backtrace and libunwind's unw_backtrace, on the same stacks.
 #
 #   1. test/bench/gen-chain.py writes build/bench/chain.c: BENCH_FUNCS (2400)
@@ -8,21 +9,28 @@
 #   2. Each toolchain generation builds it into build/bench/V<n>/libchain.so
 #      with -Wa,--gsframe, keeping .eh_frame and frame pointers:
 #      bookworm gcc 12 -> SFrame V1, trixie gcc 14 -> V2, sid gcc 16 -> V3.
-#   3. The host harness (test/bench/bench.c, gcc 12) loads it and, at the
-#      leaf of chains of depth 16, 64 and 256, first checks that every
-#      unwinder returns the same PCs, then counts instructions (valgrind
-#      --tool=callgrind, one warm call, collected only around the unwind
-#      call) and times them (median of BENCH_SAMPLES batches).
-#   4. test/bench/report.py prints the table (also in build/bench/table.txt).
-#
-# If test/bench/core-proposal.diff applies to core/, the patched copy
-# (build/bench/exp/core/sfu.h) is measured too, as "sfu-exp" and, with its
-# lookup cache, "sfu-exp+cache".
+#   3. The host harness (test/bench/bench.c, gcc 12) links five sfu builds
+#      (test/bench/bench.h): the core with every default (cold walks), with
+#      the row cache and the indexes (each index kind, the cache), with
+#      those and an inlined port read (SFU_READ), with SFU_SAFE_CODEGEN=0,
+#      and the core of the baseline commit BENCH_BASE_REV (default 4730010,
+#      the last core before the compact-row rework; from git) with its
+#      cache.  At the leaf of chains of depth 16, 64 and 256 it first checks
+#      that every unwinder returns the same PCs, then counts instructions
+#      (valgrind --tool=callgrind, one warm call, collected only around the
+#      unwind call) and times them (median of BENCH_SAMPLES batches).
+#   4. aarch64 (BENCH_AARCH64=1): the same harness under qemu-aarch64 checks
+#      the PCs and times (emulated, not comparable to hardware); then
+#      test/bench/count.c counts the instructions one walk executes with
+#      SFU_SAFE_CODEGEN=1 and =0 (qemu -singlestep logs one line per
+#      instruction; the lines between two marks are counted).
+#   5. test/bench/report.py prints the table (also in build/bench/table.txt),
+#      ending with one line per figure:
+#        bench: <unwinder> <config> <instructions per frame>
 #
 # Environment: BENCH_GENS (default "V1 V2 V3"), BENCH_SAMPLES (201),
-# BENCH_DEPTHS (16,64,256), BENCH_FUNCS (2400), BENCH_AARCH64 (1: also run
-# the aarch64 build under qemu-aarch64, a correctness check plus timings
-# that are NOT comparable to hardware).
+# BENCH_DEPTHS (16,64,256), BENCH_FUNCS (2400), BENCH_AARCH64 (1),
+# BENCH_BASE_REV (4730010; empty: no baseline).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd -P)
@@ -32,6 +40,7 @@ SAMPLES=${BENCH_SAMPLES:-201}
 DEPTHS=${BENCH_DEPTHS:-16,64,256}
 FUNCS=${BENCH_FUNCS:-2400}
 AARCH64=${BENCH_AARCH64:-1}
+BASE_REV=${BENCH_BASE_REV-4730010}
 
 fail() { echo "bench: $*" >&2; exit 1; }
 
@@ -42,7 +51,6 @@ have_cmd() { command -v "$1" >/dev/null 2>&1 || missing="$missing $2"; }
 have_cmd gcc gcc
 have_cmd python3 python3
 have_cmd valgrind valgrind
-have_cmd patch patch
 have_file /usr/include/valgrind/callgrind.h valgrind
 have_file /usr/include/x86_64-linux-gnu/libunwind.h libunwind-dev
 if [ "$AARCH64" = 1 ]; then
@@ -67,6 +75,20 @@ done
 mkdir -p "$B/out"
 rm -f "$B"/out/*
 
+# ---- the baseline core, from git ------------------------------------------------
+HAVE_BASE=0
+rm -rf "$B/base"
+if [ -n "$BASE_REV" ]; then
+	mkdir -p "$B/base/core"
+	if git show "$BASE_REV:core/sfu.h" >"$B/base/core/sfu.h" 2>/dev/null &&
+		git show "$BASE_REV:core/sfu_format.h" >"$B/base/core/sfu_format.h" 2>/dev/null; then
+		HAVE_BASE=1
+		echo "$BASE_REV" >"$B/out/base-rev"
+	else
+		echo "bench: note: no core at $BASE_REV in this repository's history; no baseline columns" >&2
+	fi
+fi
+
 # ---- the call-chain library, once per generation -----------------------------
 python3 test/bench/gen-chain.py "$B/chain.c.new" --funcs "$FUNCS"
 if cmp -s "$B/chain.c.new" "$B/chain.c"; then rm "$B/chain.c.new"; else mv "$B/chain.c.new" "$B/chain.c"; fi
@@ -85,39 +107,37 @@ build_chain() { # gen suite cc outdir
 		fail "building libchain.so with $s failed"
 }
 
-# ---- the experimental header (core + core-proposal.diff) ----------------------
-SFX=0
-rm -rf "$B/exp"
-if [ -s test/bench/core-proposal.diff ]; then
-	mkdir -p "$B/exp"
-	cp -r core "$B/exp/core"
-	if (cd "$B/exp" && patch -p1 --quiet --forward <"$ROOT/test/bench/core-proposal.diff" >patch.log 2>&1); then
-		SFX=1
-	else
-		echo "bench: note: test/bench/core-proposal.diff does not apply to core/ (merged or stale); measuring core only" >&2
-	fi
-fi
-
 HFLAGS="-O2 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -Wa,--gsframe -Wall -Wextra -Werror -Itest/bench"
+# The sfu builds of bench.h: prefix, header directory, knobs.
+sfu_builds() {
+	echo "sfu core"
+	echo "sfx core -DSFU_CACHE=1 -DSFU_INDEX=1"
+	echo "sfr core -DSFU_CACHE=1 -DSFU_INDEX=1 -DBENCH_INLINE_READ"
+	echo "sfn core -DSFU_SAFE_CODEGEN=0"
+	[ $HAVE_BASE = 1 ] && echo "bas $B/base/core -DSFU_CACHE=1"
+	return 0
+}
+build_tus() { # cc outdir [extra flags]: the sfu builds' objects, listed on stdout
+	local cc=$1 out=$2 p dir knobs
+	shift 2
+	while read -r p dir knobs; do
+		# shellcheck disable=SC2086
+		$cc $HFLAGS "$@" $knobs -I"$dir" -c "-DBENCH_NAME(x)=${p}_##x" -o "$out/$p.o" test/bench/sfu_tu.c >&2 ||
+			fail "compiling the $p build with $cc failed"
+		echo "$out/$p.o"
+	done < <(sfu_builds)
+}
 build_harness() { # cc outdir [extra flags]
-	local cc=$1 out=$2; shift 2
-	local objs="$out/sfu.o"
-	# The cache knob, where the header has one (core once merged, or the
-	# experimental copy).
-	local cache=""
-	grep -q 'SFU_CACHE' core/sfu.h && cache="-DSFU_CACHE=1"
-	$cc $HFLAGS "$@" $cache -Icore -c '-DBENCH_NAME(x)=sfu_##x' -o "$out/sfu.o" test/bench/sfu_tu.c
-	if [ $SFX = 1 ]; then
-		cache=""
-		grep -q 'SFU_CACHE' "$B/exp/core/sfu.h" && cache="-DSFU_CACHE=1"
-		$cc $HFLAGS "$@" $cache -I"$B/exp/core" -c '-DBENCH_NAME(x)=sfx_##x' -o "$out/sfx.o" test/bench/sfu_tu.c
-		objs="$objs $out/sfx.o"
-	fi
-	$cc $HFLAGS "$@" -DBENCH_SFX=$SFX -DBENCH_LIBUNWIND=0 -o "$out/bench-libgcc" test/bench/bench.c $objs \
+	local cc=$1 out=$2 objs
+	shift 2
+	objs=$(build_tus "$cc" "$out" "$@" | tr '\n' ' ')
+	# shellcheck disable=SC2086
+	$cc $HFLAGS "$@" -DBENCH_BASE=$HAVE_BASE -DBENCH_LIBUNWIND=0 -o "$out/bench-libgcc" test/bench/bench.c $objs \
 		-L"$out" -lchain -Wl,-rpath,'$ORIGIN'
 	if [ "$cc" = gcc ]; then
-		$cc $HFLAGS "$@" -DBENCH_SFX=$SFX -DBENCH_LIBUNWIND=1 -o "$out/bench-libunwind" test/bench/bench.c $objs \
-			-L"$out" -lchain -Wl,-rpath,'$ORIGIN' -lunwind
+		# shellcheck disable=SC2086
+		$cc $HFLAGS "$@" -DBENCH_BASE=$HAVE_BASE -DBENCH_LIBUNWIND=1 -o "$out/bench-libunwind" test/bench/bench.c \
+			$objs -L"$out" -lchain -Wl,-rpath,'$ORIGIN' -lunwind
 	fi
 }
 
@@ -140,17 +160,32 @@ for g in $GENS; do
 	run_one "$g-libunwind" "$B/$g/bench-libunwind"
 done
 
-# ---- aarch64 under qemu-aarch64: agreement, and emulated time only ------------
+# ---- aarch64 under qemu-aarch64 -------------------------------------------------
 if [ "$AARCH64" = 1 ]; then
+	export QEMU_LD_PREFIX=/usr/aarch64-linux-gnu
 	for g in $GENS; do
 		s=$(suite_of "$g")
-		build_chain "$g" "$s" aarch64-linux-gnu-gcc "$B/$g-aarch64"
-		build_harness aarch64-linux-gnu-gcc "$B/$g-aarch64"
+		o=$B/$g-aarch64
+		build_chain "$g" "$s" aarch64-linux-gnu-gcc "$o"
+		build_harness aarch64-linux-gnu-gcc "$o"
 		tag="$g-aarch64-libgcc"
 		echo "bench: $tag: check and emulated timing (qemu-aarch64)" >&2
-		QEMU_LD_PREFIX=/usr/aarch64-linux-gnu qemu-aarch64 "$B/$g-aarch64/bench-libgcc" --depths "$DEPTHS" \
-			--samples 21 >"$B/out/$tag.qemu" 2>"$B/out/$tag.err" ||
+		qemu-aarch64 "$o/bench-libgcc" --depths "$DEPTHS" --samples 21 >"$B/out/$tag.qemu" 2>"$B/out/$tag.err" ||
 			{ cat "$B/out/$tag.err" >&2; fail "$tag failed"; }
+		# Instruction counts with and without the safe code generation.
+		aarch64-linux-gnu-gcc $HFLAGS -no-pie -o "$o/count" test/bench/count.c "$o/sfu.o" "$o/sfn.o" \
+			-L"$o" -lchain -Wl,-rpath,'$ORIGIN'
+		text=$(readelf -SW "$o/count" | awk '$2 == ".text" { print "0x" $4 "+0x" $6 }')
+		echo "bench: $g-aarch64: counting instructions (qemu-aarch64 -singlestep)" >&2
+		# The log (stderr) goes through awk; the program's lines to a file.
+		qemu-aarch64 -singlestep -d exec,nochain -dfilter "$text" "$o/count" --depth 64 2>&1 \
+			>"$B/out/$g-aarch64.count" |
+			awk '/\] bench_mark$/ { m[n++] = NR } END {
+				if (n != 6) { print "MARKS " n; exit 1 }
+				empty = m[1] - m[0]
+				printf "INSNS build=sfu insns=%d\n", m[3] - m[2] - empty
+				printf "INSNS build=sfn insns=%d\n", m[5] - m[4] - empty
+			}' >>"$B/out/$g-aarch64.count" || fail "$g-aarch64: counting failed ($(tail -1 "$B/out/$g-aarch64.count"))"
 	done
 fi
 

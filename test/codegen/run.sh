@@ -16,6 +16,7 @@ for arch in aarch64 x86_64; do
 /* The core and the port, with every port callback referenced (so emitted). */
 #define SFU_IMPLEMENTATION
 #define SFU_CACHE 1
+#define SFU_INDEX 1
 #define SFU_ERROR_STRINGS 1
 #include "sfu_port_$arch.h"
 sfu_port codegen_port = SFU_PORT_INIT(NULL, 0, 0);

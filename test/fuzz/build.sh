@@ -4,16 +4,16 @@
 #   . test/fuzz/build.sh
 #   fuzz_build_one OUTDIR HARNESS || ...   (from the top of the repository)
 #
-# Each harness links the core in six configurations (core_*.c, each
+# Each harness links the core in seven configurations (core_*.c, each
 # SFU_STATIC; wc_core.h).  On failure fuzz_build_one leaves the reason in
 # $FUZZ_BUILD_ERR.
 
 FUZZ_HARNESSES="fuzz_decode fuzz_walk fuzz_gen"
 FUZZ_CC=${FUZZ_CC:-clang}
-FUZZ_CFLAGS="-std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+FUZZ_CFLAGS="-std=c99 -g -O2 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
  -fno-omit-frame-pointer -Wall -Wextra -Werror -Wno-unused-function -Icore -Itest/fuzz"
 FUZZ_CORES="test/fuzz/core_default.c test/fuzz/core_fpfb.c test/fuzz/core_min.c test/fuzz/core_cache.c \
- test/fuzz/core_v3be.c test/fuzz/core_v1.c"
+ test/fuzz/core_v3be.c test/fuzz/core_v1.c test/fuzz/core_general.c"
 FUZZ_APT="apt-get install -y clang libfuzzer-14-dev libclang-rt-14-dev"
 
 # clang that can link -fsanitize=fuzzer?  Sets FUZZ_BUILD_ERR if not.

@@ -20,13 +20,13 @@
 
 #include "fz.h"
 #include "model.h"
-#include "wc_core.h"
+#include "wc.h"
 
 #define DC_MAX_PCS 2048
 
 static inline int dc_is_section_error(int err)
 {
-	return err >= SFU_E_EMPTY && err <= SFU_E_UNSORTED;
+	return err >= SFU_E_EMPTY && err <= SFU_E_FRE_START;
 }
 
 /* The first error of the section, computed with the per-item API in the
@@ -34,14 +34,19 @@ static inline int dc_is_section_error(int err)
 static inline int dc_validate_by_hand(const struct wc_core *core, const sfu_section *sec, uint32_t *bad)
 {
 	uint32_t i, k, total = 0;
-	uint64_t prev_start = 0;
+	uint64_t prev_start = 0, prev_size = 0;
 	for (i = 0; i < sec->num_fdes; i++) {
 		sfu_fde fde;
 		uint32_t off, prev = 0, budget;
 		int err = core->fde_get(sec, i, &fde);
 		if (!err && (sec->flags & SFU_F_FDE_SORTED) && i && fde.start < prev_start)
 			err = SFU_E_UNSORTED;
+		/* Sorted means in order and apart: a function starts at or after
+		 * the end of the one before. */
+		if (!err && (sec->flags & SFU_F_FDE_SORTED) && i && fde.start - prev_start < prev_size)
+			err = SFU_E_OVERLAP;
 		prev_start = fde.start;
+		prev_size = fde.size;
 		off = fde.fre_off;
 		/* The contract keeps validation linear: an FDE whose FREs would
 		 * take the running total past the header's count is a count
@@ -55,6 +60,8 @@ static inline int dc_validate_by_hand(const struct wc_core *core, const sfu_sect
 				break;
 			if (k && fre.start < prev)
 				err = SFU_E_FRE_ORDER;
+			else if (fde.pctype == SFU_FDE_PCTYPE_INC && fre.start > fde.size)
+				err = SFU_E_FRE_START;
 			else
 				err = core->row_from_fre(sec, &fde, &fre, &row);
 			prev = fre.start;
@@ -79,20 +86,8 @@ static inline int dc_sec_eq(const sfu_section *a, const sfu_section *b)
 	       a->fre_base == b->fre_base && a->fre_len == b->fre_len && a->num_fdes == b->num_fdes &&
 	       a->num_fres == b->num_fres && a->version == b->version && a->flags == b->flags && a->abi == b->abi &&
 	       a->big == b->big && a->fixed_fp == b->fixed_fp && a->fixed_ra == b->fixed_ra &&
-	       a->aux_len == b->aux_len && a->fde_size == b->fde_size && a->pcrel == b->pcrel && a->end == b->end;
-}
-
-static inline int dc_rule_eq(const sfu_rule *a, const sfu_rule *b)
-{
-	return a->kind == b->kind && a->base == b->base && a->off == b->off;
-}
-
-static inline int dc_row_eq(const sfu_row *a, const sfu_row *b)
-{
-	return a->func_start == b->func_start && a->func_size == b->func_size && a->fre_start == b->fre_start &&
-	       dc_rule_eq(&a->cfa, &b->cfa) && dc_rule_eq(&a->ra, &b->ra) && dc_rule_eq(&a->fp, &b->fp) &&
-	       a->abi == b->abi && a->mangled_ra == b->mangled_ra && a->signal == b->signal && a->flex == b->flex &&
-	       a->sp_from_cfa == b->sp_from_cfa;
+	       a->aux_len == b->aux_len && a->layout->fde_size == b->layout->fde_size &&
+	       a->layout->rules == b->layout->rules && a->pcrel == b->pcrel && a->end == b->end;
 }
 
 /* PCs worth asking about: the given ones, and around every FDE and FRE. */
@@ -150,7 +145,7 @@ static inline void dc_check_opts(const uint8_t *data, size_t size, uint64_t addr
 		FZ_REQUIRE(ea == eb, "SFU_OPT_START_PCREL changed whether FDE %u decodes", i);
 		if (ea)
 			continue;
-		FZ_REQUIRE(b.start == a.start + (plain->pcrel ? 0u : (uint64_t)plain->fde_base + (uint64_t)i * plain->fde_size) &&
+		FZ_REQUIRE(b.start == a.start + (plain->pcrel ? 0u : (uint64_t)plain->fde_base + (uint64_t)i * plain->layout->fde_size) &&
 		               b.size == a.size && b.num_fres == a.num_fres && b.fre_off == a.fre_off,
 		           "SFU_OPT_START_PCREL: FDE %u start is not relative to its field", i);
 	}
@@ -264,7 +259,7 @@ static inline void dc_check_reduced(const struct wc_core *r, const uint8_t *data
 				           "build %s: data word %u differs", r->name, w);
 			xa = core->row_from_fre(full, &a, &fa, &ra);
 			xb = r->row_from_fre(&rs, &b, &fb, &rb);
-			FZ_REQUIRE(xa == xb && (xa || dc_row_eq(&ra, &rb)), "build %s: sfu_row_from_fre differs (%d vs %d)",
+			FZ_REQUIRE(xa == xb && (xa || tr_row_eq(&ra, &rb)), "build %s: sfu_row_from_fre differs (%d vs %d)",
 			           r->name, xb, xa);
 			off = fa.next;
 		}
@@ -275,7 +270,7 @@ static inline void dc_check_reduced(const struct wc_core *r, const uint8_t *data
 		if (!r->flex && ((xa == SFU_OK && ra.flex) || (xa != SFU_OK && xb == SFU_E_FDE_TYPE)))
 			FZ_REQUIRE(xb == SFU_E_FDE_TYPE, "build %s: lookup in a FLEX FDE gives %d", r->name, xb);
 		else
-			FZ_REQUIRE(xa == xb && (xa || dc_row_eq(&ra, &rb)), "build %s: sfu_find_row(0x%llx) says %d, the full build %d",
+			FZ_REQUIRE(xa == xb && (xa || tr_row_eq(&ra, &rb)), "build %s: sfu_find_row(0x%llx) says %d, the full build %d",
 			           r->name, (unsigned long long)pcs[p], xb, xa);
 	}
 }
@@ -346,6 +341,87 @@ static inline void dc_check_args(void)
 	           "sfu_backtrace with a NULL argument");
 	FZ_REQUIRE(c->backtrace(&sec, 1, &port, &regs, NULL, 0, &n) == SFU_E_FULL && n == 0,
 	           "sfu_backtrace with no room: SFU_E_FULL and no frame");
+	{
+		sfu_crow cr;
+		size_t bytes;
+		uint64_t mem[8];
+		FZ_REQUIRE(c->find_crow(NULL, 1, 0, &cr) == SFU_E_ARG && c->find_crow(&sec, 1, 0, NULL) == SFU_E_ARG &&
+		               c->find_crow(NULL, 0, 0, &cr) == SFU_E_NOINFO,
+		           "sfu_find_crow misuse");
+		FZ_REQUIRE(wc_core_cache.index_size(NULL, SFU_INDEX_ROWS, &bytes) == SFU_E_ARG &&
+		               wc_core_cache.index_size(&sec, SFU_INDEX_ROWS, NULL) == SFU_E_ARG &&
+		               wc_core_cache.index_size(&sec, 9, &bytes) == SFU_E_ARG &&
+		               wc_core_cache.index_build(NULL, SFU_INDEX_ROWS, mem, sizeof mem) == SFU_E_ARG &&
+		               wc_core_cache.index_build(&sec, SFU_INDEX_ROWS, NULL, sizeof mem) == SFU_E_ARG,
+		           "sfu_index_size/sfu_index_build misuse");
+		FZ_REQUIRE(wc_core_cache.index_build(&sec, SFU_INDEX_NONE, NULL, 0) == SFU_OK && !sec.index,
+		           "SFU_INDEX_NONE");
+	}
+}
+
+/* Compact rows against general rows, and indexed lookups against plain
+ * ones, at every interesting PC: an index builds exactly where the section
+ * validates and its FDEs are in address order without overlap, within
+ * 4 GiB; what it answers is what the search answers. */
+static inline void dc_check_compact_and_index(const sfu_section *sec, int verr, const uint64_t *pcs, size_t npcs)
+{
+	static const unsigned kinds[2] = { SFU_INDEX_FDES, SFU_INDEX_ROWS };
+	const struct wc_core *core = &wc_core_default, *ic = &wc_core_cache;
+	sfu_section ix[2];
+	void *mem[2] = { NULL, NULL };
+	int built[2] = { 0, 0 };
+	unsigned k;
+	size_t p;
+
+	for (k = 0; k < 2; k++) {
+		size_t bytes = 0;
+		int err = ic->index_size(sec, kinds[k], &bytes);
+		ix[k] = *sec;
+		ix[k].index = NULL;
+		FZ_REQUIRE(err != SFU_OK || verr == SFU_OK, "an index was sized for a section that does not validate (%d)", verr);
+		FZ_REQUIRE(err == SFU_OK || err == SFU_E_NOINDEX || err == verr,
+		           "sfu_index_size says %d, sfu_section_validate %d", err, verr);
+		if (err)
+			continue;
+		mem[k] = malloc(bytes + 8u);
+		if (!mem[k])
+			abort();
+		err = ic->index_build(&ix[k], kinds[k], mem[k], bytes);
+		FZ_REQUIRE(err == SFU_OK, "sfu_index_build failed (%d) where sfu_index_size succeeded", err);
+		/* An index needs the memory it asked for, aligned. */
+		FZ_REQUIRE(ic->index_build(&ix[k], kinds[k], (uint8_t *)mem[k] + 4, bytes) == SFU_E_ARG && !ix[k].index,
+		           "sfu_index_build took misaligned memory");
+		FZ_REQUIRE(!bytes || ic->index_build(&ix[k], kinds[k], mem[k], bytes - 1u) == SFU_E_ARG,
+		           "sfu_index_build took less memory than it asked for");
+		FZ_REQUIRE(ic->index_build(&ix[k], kinds[k], mem[k], bytes) == SFU_OK, "sfu_index_build does not rebuild");
+		built[k] = 1;
+	}
+	for (p = 0; p < npcs; p++) {
+		sfu_crow c, ci;
+		sfu_row r, ri;
+		sfu_fde f, fi;
+		uint32_t i0 = 0, i1 = 0;
+		int ec = core->find_crow(sec, 1, pcs[p], &c), er = core->find_row_n(sec, 1, pcs[p], &r);
+		int ef = core->find_fde(sec, pcs[p], &f, &i0);
+		FZ_REQUIRE(ec == er, "sfu_find_crow says %d, sfu_find_row_n %d at 0x%llx", ec, er, (unsigned long long)pcs[p]);
+		FZ_REQUIRE(ec != SFU_OK || tr_crow_is_row(&c, &r), "the compact row (flags 0x%x) is not the general row at 0x%llx",
+		           c.flags, (unsigned long long)pcs[p]);
+		for (k = 0; k < 2; k++) {
+			int e1, e2, e3;
+			if (!built[k])
+				continue;
+			e1 = ic->find_crow(&ix[k], 1, pcs[p], &ci);
+			e2 = ic->find_row_n(&ix[k], 1, pcs[p], &ri);
+			e3 = ic->find_fde(&ix[k], pcs[p], &fi, &i1);
+			FZ_REQUIRE(e1 == ec && (ec || tr_crow_eq(&c, &ci)), "index kind %u: compact row %d (0x%x), plain %d (0x%x)",
+			           kinds[k], e1, ci.flags, ec, c.flags);
+			FZ_REQUIRE(e2 == er && (er || tr_row_eq(&r, &ri)), "index kind %u: general row %d, plain %d", kinds[k], e2, er);
+			FZ_REQUIRE(e3 == ef && (ef || (i1 == i0 && fi.start == f.start)), "index kind %u: FDE %d/%u, plain %d/%u",
+			           kinds[k], e3, i1, ef, i0);
+		}
+	}
+	free(mem[0]);
+	free(mem[1]);
 }
 
 /* Check one section (data, size, addr) with the default core, and the
@@ -419,7 +495,7 @@ static inline void dc_check_section(const uint8_t *data, size_t size, uint64_t a
 			ec = core->row_from_fre(&sec, &fde, &fre, &row);
 			FZ_REQUIRE(ec == er, "sfu_row_from_fre: %d, the spec model says %d (V%u abi %u %s, %u words of %u bytes)",
 			           ec, er, sec.version, sec.abi, in.flex ? "FLEX" : "DEFAULT", fre.count, fre.wsize);
-			FZ_REQUIRE(ec != SFU_OK || dc_row_eq(&row, &want),
+			FZ_REQUIRE(ec != SFU_OK || tr_row_eq(&row, &want),
 			           "sfu_row_from_fre: rules differ from the spec model (V%u abi %u %s, %u words of %u bytes)",
 			           sec.version, sec.abi, in.flex ? "FLEX" : "DEFAULT", fre.count, fre.wsize);
 			off = fre.next;
@@ -487,7 +563,17 @@ static inline void dc_check_section(const uint8_t *data, size_t size, uint64_t a
 			FZ_REQUIRE(row.fre_start <= pcoff, "row starts after the PC");
 			memset(&best, 0, sizeof best);
 			for (k = 0; k < fde.num_fres; k++) {
-				FZ_REQUIRE(core->fre_get(&sec, &fde, off, &fre) == SFU_OK, "FRE of a found row does not decode");
+				if (core->fre_get(&sec, &fde, off, &fre) != SFU_OK) {
+					/* The lookup reads no more of the first FRE past the
+					 * PC offset than its start. */
+					uint32_t at = sec.fre_base + off, ab = fde.fre_type == 0 ? 1u : fde.fre_type == 1 ? 2u : 4u, v = 0, j;
+					FZ_REQUIRE(!mask_v1 && off <= sec.fre_len && ab <= sec.fre_len - off,
+					           "FRE of a found row does not decode");
+					for (j = 0; j < ab; j++)
+						v |= (uint32_t)sec.data[at + (sec.big ? ab - 1u - j : j)] << (8u * j);
+					FZ_REQUIRE(v > pcoff, "FRE of a found row does not decode");
+					break;
+				}
 				off = fre.next;
 				if (mask_v1) {
 					if ((pcoff & fre.start) == fre.start) {
@@ -505,11 +591,12 @@ static inline void dc_check_section(const uint8_t *data, size_t size, uint64_t a
 				FZ_REQUIRE(fde.num_fres == 0 && sec.version == SFU_VERSION_3 && row.ra.kind == SFU_RULE_UNDEF,
 				           "a row was found where no FRE starts at or before the PC");
 			} else {
-				FZ_REQUIRE(core->row_from_fre(&sec, &fde, &best, &want) == SFU_OK && dc_row_eq(&row, &want),
+				FZ_REQUIRE(core->row_from_fre(&sec, &fde, &best, &want) == SFU_OK && tr_row_eq(&row, &want),
 				           "sfu_find_row did not return the FRE the PC type selects");
 			}
 		}
 	}
+	dc_check_compact_and_index(&sec, verr, pcs, n);
 	/* Reduced builds read what they support exactly as the full one. */
 	dc_check_reduced(&wc_core_min, data, size, addr, &sec, pcs, n);
 	dc_check_reduced(&wc_core_v3be, data, size, addr, &sec, pcs, n);

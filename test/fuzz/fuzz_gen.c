@@ -93,7 +93,7 @@ static void check_model(struct sfb_sec *s, const uint8_t *data, size_t n, const 
 			err = core->row_from_fre(&sec, &fde, &fre, &row);
 			FZ_REQUIRE(err == er, "sfu_row_from_fre: %d, the model says %d (V%u abi %u %s, FRE %u of FDE %u)", err, er,
 			           s->version, s->abi, d->flex ? "FLEX" : "DEFAULT", k, i);
-			FZ_REQUIRE(err != SFU_OK || dc_row_eq(&row, &exp),
+			FZ_REQUIRE(err != SFU_OK || tr_row_eq(&row, &exp),
 			           "sfu_row_from_fre: the rules differ from the model (V%u abi %u %s, FRE %u of FDE %u)",
 			           s->version, s->abi, d->flex ? "FLEX" : "DEFAULT", k, i);
 			off = fre.next;
@@ -144,7 +144,7 @@ static void check_model(struct sfb_sec *s, const uint8_t *data, size_t n, const 
 		}
 		ec = sfb_expect_row(s, d, r, &exp);
 		FZ_REQUIRE(err == ec, "sfu_find_row(0x%llx): %d, the model says %d", (unsigned long long)pcs[p], err, ec);
-		FZ_REQUIRE(err != SFU_OK || dc_row_eq(&row, &exp),
+		FZ_REQUIRE(err != SFU_OK || tr_row_eq(&row, &exp),
 		           "sfu_find_row(0x%llx) returned another row than the model's (FRE at +0x%x)",
 		           (unsigned long long)pcs[p], r->start);
 	}
@@ -294,6 +294,18 @@ static void walk(const uint8_t *data, size_t n, uint64_t addr, unsigned wflags, 
 		default: e.words[i] = v; break;
 		}
 	}
+	/* wflags bits 5-6: two more stacks (the image's lower and upper
+	 * quarters; trap frames may move there), registers through a
+	 * dwarf_map. */
+	if ((wflags >> 5) & 1u) {
+		e.nstacks = 2;
+		e.stacks[0].lo = e.img_lo + 8u * (e.nwords / 2u);
+		e.stacks[0].hi = wc_img_hi(&e) - 8u;
+		e.stacks[1].lo = e.img_lo;
+		e.stacks[1].hi = e.img_lo + 8u * (e.nwords / 4u);
+		e.stack_lo = e.stack_hi = 0;
+	}
+	e.use_map = (wflags >> 6) & 1u;
 	e.use_strip = (wflags >> 2) & 1u;
 	e.strip_mode = (wflags >> 3) & 1u ? WC_STRIP_AND : WC_STRIP_ID;
 	e.strip_mask = 0x0000ffffffffffffull;
@@ -302,8 +314,9 @@ static void walk(const uint8_t *data, size_t n, uint64_t addr, unsigned wflags, 
 	if (!chain.n) {
 		/* No code: walk from whatever registers. */
 		e.regs.pc = addr;
-		e.regs.sp = e.img_lo + 64u;
+		e.regs.sp = e.img_lo + 8u * (e.nwords / 2u) + 64u;
 	}
+	wc_finish(&e);
 	why = wc_check_walk(&e, &r);
 	FZ_REQUIRE(!why, "%s (core %s, rc %d, %zu frames)", why, e.core->name, r.rc, r.n);
 	if (expect_chain && chain.n) {

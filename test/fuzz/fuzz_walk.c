@@ -108,6 +108,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	default: break;
 	}
+	/* Several stacks: the image cut into equal parts (bounds bits 4-5),
+	 * the last part first so that [stack_lo, stack_hi] and stacks[] may
+	 * overlap. */
+	e.nstacks = (w.bounds >> 4) & 3u;
+	if (e.nstacks) {
+		uint64_t part = 8u * ((uint64_t)e.nwords / (e.nstacks + 1u) / 8u + 1u);
+		for (i = 0; i < e.nstacks; i++) {
+			e.stacks[i].lo = e.img_lo + part * (e.nstacks - i);
+			e.stacks[i].hi = e.stacks[i].lo + part - 8u;
+		}
+	}
+	e.use_map = (w.bounds >> 7) & 1u;
 	e.refuse_at = w.refuse_at;
 	e.use_trap = (w.flags >> 2) & 1u;
 	e.use_strip = (w.flags >> 3) & 1u;
@@ -124,6 +136,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		t->out.fp = untag(w.traps[i].out_fp, &e, &code);
 		t->out.ra = untag(w.traps[i].out_ra, &e, &code);
 		t->out.ndwarf = w.traps[i].any_sp >> 1;
+		/* Bounds bit 6: the last entry is a trap from user mode. */
+		t->user = ((w.bounds >> 6) & 1u) && i + 1 == w.ntraps;
 		rng.s = w.traps[i].out_pc ^ (uint64_t)i;
 		for (size_t j = 0; j < WC_MAX_DWARF; j++)
 			t->dwarf[j] = untag(((uint64_t)WI_TAG_STACK << 48) | wc_next(&rng), &e, &code);
@@ -159,6 +173,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		wc_chain_build(&e, &code, &rng, 1u + w.chain_len % WC_MAX_CHAIN, e.use_trap, &chain);
 	}
 
+	wc_finish(&e);
 	{
 		static struct wc_result r;
 		why = wc_check_walk(&e, &r);

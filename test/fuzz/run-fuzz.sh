@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # test/fuzz/run-fuzz.sh - fuzz every harness for FUZZ_SECONDS each (make fuzz).
 #
-#   FUZZ_SECONDS=180 bash test/fuzz/run-fuzz.sh
+#   FUZZ_SECONDS=180 FUZZ_JOBS=1 bash test/fuzz/run-fuzz.sh
 #
-# Builds the harnesses (build.sh), then runs each one, one after the
-# other, for FUZZ_SECONDS (default 180) on a working copy of its committed
-# corpus (build/fuzz/work/<harness>; the committed corpus is not touched).
+# Builds the harnesses (build.sh), then runs each one for FUZZ_SECONDS
+# (default 180; FUZZ_SECONDS_<harness> for one of them), FUZZ_JOBS
+# (default 1) harnesses at a time, in the order of build.sh, on a working
+# copy of its committed corpus (build/fuzz/work/<harness>; the committed
+# corpus is not touched).
 # A finding stops libFuzzer; the harness is restarted for the time left, up
 # to FUZZ_MAX_FINDINGS (default 3) distinct findings (by the failure's
 # message); the same failure twice ends that harness.  Every finding is copied into
@@ -17,7 +19,8 @@ set -u
 cd "$(dirname "$0")/../.."
 . test/fuzz/build.sh
 
-secs=${FUZZ_SECONDS:-180}
+all_secs=${FUZZ_SECONDS:-180}
+jobs=${FUZZ_JOBS:-1}
 max_findings=${FUZZ_MAX_FINDINGS:-3}
 out=build/fuzz
 bin=$out/bin
@@ -34,15 +37,16 @@ for h in $FUZZ_HARNESSES; do
 	fi
 done
 
-summary=""
-for h in $FUZZ_HARNESSES; do
-	work=$out/work/$h
-	art=$out/artifacts/$h
-	reg=test/fuzz/regressions/$h
+# fuzz_one HARNESS: fuzz it for $secs; its summary line into $out/$h.summary,
+# exit status non-zero on a finding.
+fuzz_one() {
+	local h=$1 work=$out/work/$1 art=$out/artifacts/$1 reg=test/fuzz/regressions/$1
+	local execs=0 edges=0 found=0 run=0 seen="" files="" status=0 start left log rc e c why crash sig sum dest
+	local v=FUZZ_SECONDS_$1 secs
+	secs=${!v:-$all_secs}
 	rm -rf "$work" "$art"
 	mkdir -p "$work" "$art" "$reg"
 	cp test/fuzz/corpus/$h/* "$work/" 2>/dev/null || true
-	execs=0 edges=0 found=0 run=0 seen="" files=""
 	start=$(date +%s)
 	while :; do
 		left=$((secs - ($(date +%s) - start)))
@@ -90,11 +94,34 @@ for h in $FUZZ_HARNESSES; do
 		(cd "$work" && sha1sum -- * 2>/dev/null | awk -v s="$sum" '$1 == s { print $2 }' | xargs -r rm -f --)
 		[ "$found" -lt "$max_findings" ] || break
 	done
-	line="$h: executions $execs, edges $edges, findings $found${files:+ ($(echo $files))}"
+	echo "$h: executions $execs in ${secs}s, edges $edges, findings $found${files:+ ($(echo $files))}" >"$out/$h.summary"
+	return $status
+}
+
+running=0
+for h in $FUZZ_HARNESSES; do
+	fuzz_one "$h" &
+	running=$((running + 1))
+	if [ "$running" -ge "$jobs" ]; then
+		wait -n || status=1
+		running=$((running - 1))
+	fi
+done
+while [ "$running" -gt 0 ]; do
+	wait -n || status=1
+	running=$((running - 1))
+done
+summary=""
+total=0
+for h in $FUZZ_HARNESSES; do
+	line=$(cat "$out/$h.summary" 2>/dev/null || echo "$h: no summary (see $out/$h.run*.log)")
 	echo "$line"
 	summary="$summary$line
 "
+	total=$((total + $(echo "$line" | sed -n 's/.*executions \([0-9]*\).*/\1/p')))
 done
-echo "=== fuzz summary (${secs}s per harness)"
+summary="${summary}total: executions $total
+"
+echo "=== fuzz summary ($jobs at a time)"
 printf '%s' "$summary"
 exit $status

@@ -9,7 +9,10 @@
  *               bit 6 start PC relative to an FDE, bit 7 build a call chain
  *   1    1    bits 0-1 bounds: 0 none, 1 the image, 2 lo/hi below, 3 image
  *               minus one word at each end; bit 2: the last section span
- *               goes through sfu_section_split; bit 3: SFU_OPT_START_PCREL
+ *               goes through sfu_section_split; bit 3: SFU_OPT_START_PCREL;
+ *               bits 4-5: N more stacks (sfu_port.stacks), the image cut
+ *               in N + 1 parts; bit 6: the last trap entry answers
+ *               SFU_TRAP_USER; bit 7: registers through a dwarf_map
  *   2    8x4  start registers pc, sp, fp, ra              (tagged, below)
  *   34   8    dwarf seed: the start frame's DWARF registers (0: none)
  *   42   8    stack image address (rounded down to 8)

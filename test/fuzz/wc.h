@@ -13,11 +13,20 @@
  *     with SFU_E_READ; SFU_E_READ never appears without a refusal;
  *   - a frame reached through SFrame comes from a lookup PC that has SFrame
  *     coverage (sfu_find_row_n succeeds on it), its CFA is aligned, the
- *     stack pointer never goes down and stays inside the declared bounds;
- *     a frame reached through a trap frame comes from a PC with no
- *     coverage and a trap hook that matched;
+ *     stack pointer never goes down and stays on the stack it was on
+ *     (several may be declared: sfu_port.stacks); a frame reached through a
+ *     trap frame comes from a PC with no coverage and a trap hook that
+ *     matched, and may be on another declared stack; a trap the hook says
+ *     ran in user mode is the last frame and the walk ends with
+ *     SFU_END_USER;
  *   - the same walk twice gives the same frames, the same reads and the
- *     same hook calls, and sfu_backtrace agrees with cursor_init/step.
+ *     same hook calls, and sfu_backtrace agrees with cursor_init/step;
+ *   - every other way to the same answer gives the same walk, read for read:
+ *     the row cache (small and roomy, cold and warm), the general rules
+ *     instead of compact rows (SFU_COMPACT 0), each kind of index, an index
+ *     and the cache together; and every lookup of the walk gives the same
+ *     row compact and general, indexed and not.
+ * Trap frames may hand over registers in a kernel's own order (dwarf_map).
  * A chain built by wc_chain_build is also walked back exactly. */
 #ifndef WC_H
 #define WC_H
@@ -28,6 +37,7 @@
 #include <string.h>
 
 #include "wc_core.h"
+#include "../common/rows.h"
 
 #define WC_MAX_WORDS 4096 /* stack image, 8-byte words */
 #define WC_MAX_TRAPS 4
@@ -35,6 +45,7 @@
 #define WC_MAX_FRAMES 320 /* > every SFU_DEPTH_CAP the harnesses build */
 #define WC_MAX_CODE 256
 #define WC_MAX_CHAIN 40
+#define WC_MAX_STACKS 4
 
 /* ---- deterministic PRNG (splitmix64) ------------------------------------ */
 
@@ -61,8 +72,12 @@ static inline uint64_t wc_below(struct wc_rng *r, uint64_t n)
 struct wc_trap {
 	uint64_t pc, sp; /* where the hook matches */
 	int any_sp;      /* match pc alone */
+	int user;        /* answer SFU_TRAP_USER (else SFU_TRAP_KERNEL) */
 	sfu_regs out;    /* what it returns; out.dwarf points into dwarf[] */
 	uint64_t dwarf[WC_MAX_DWARF];
+	/* With a map (env.use_map): the registers handed over in another
+	 * order, block[map[i] / 8] = dwarf[i], some not saved (wc_finish). */
+	uint64_t block[WC_MAX_DWARF];
 };
 
 enum wc_strip { WC_STRIP_ID, WC_STRIP_AND, WC_STRIP_OR, WC_STRIP_CONST, WC_STRIP_ZERO, WC_STRIP_MODES };
@@ -75,8 +90,15 @@ struct wc_env {
 	uint64_t img_lo;
 	size_t nwords;
 	uint64_t words[WC_MAX_WORDS];
-	/* Bounds declared to the core (sfu_port.stack_lo/hi). */
+	/* Bounds declared to the core (sfu_port.stack_lo/hi, .stacks). */
 	uint64_t stack_lo, stack_hi;
+	size_t nstacks;
+	sfu_stack stacks[WC_MAX_STACKS];
+	/* Registers handed over through a dwarf_map (wc_map): the start
+	 * registers' and every trap frame's. */
+	int use_map;
+	int16_t map[WC_MAX_DWARF];
+	uint64_t block[WC_MAX_DWARF];
 	uint32_t refuse_at; /* refuse the Nth port read (1-based); 0: never */
 	int use_trap, use_strip;
 	unsigned ntraps;
@@ -92,7 +114,7 @@ struct wc_env {
 struct wc_log {
 	uint32_t reads, refused, last_refused, outside, unaligned; /* last_refused: its read number */
 	uint64_t hash;
-	uint32_t trap_calls, trap_hits, strip_calls;
+	uint32_t trap_calls, trap_hits, strip_calls, trap_user;
 	const char *bad; /* a violation seen inside a hook */
 };
 
@@ -177,14 +199,73 @@ static inline int wc_port_trap(void *vctx, uint64_t pc, uint64_t sp, sfu_regs *o
 		const struct wc_trap *t = &e->traps[i];
 		if (t->pc == pc && (t->any_sp || t->sp == sp)) {
 			*out = t->out;
-			out->dwarf = t->dwarf;
+			out->dwarf = e->use_map ? t->block : t->dwarf;
+			out->dwarf_map = e->use_map ? e->map : NULL;
 			if (out->ndwarf > WC_MAX_DWARF)
 				out->ndwarf = WC_MAX_DWARF;
 			c->log.trap_hits++;
-			return 1;
+			c->log.trap_user += (uint32_t)(t->user != 0);
+			return t->user ? SFU_TRAP_USER : SFU_TRAP_KERNEL;
 		}
 	}
-	return 0;
+	return SFU_TRAP_NONE;
+}
+
+/* A kernel's register order: register i at byte offset map[i] of the
+ * block, every eleventh one not saved. */
+static inline void wc_map(struct wc_env *e)
+{
+	unsigned i;
+	for (i = 0; i < WC_MAX_DWARF; i++)
+		e->map[i] = (int16_t)(i % 11u == 5u ? -1 : (int)(8u * ((i * 7u + 3u) % WC_MAX_DWARF)));
+}
+
+/* Before walking: with a map, lay every register set out in its order. */
+static inline void wc_finish(struct wc_env *e)
+{
+	unsigned i, k;
+	if (!e->use_map)
+		return;
+	wc_map(e);
+	for (k = 0; k < e->ntraps && k < WC_MAX_TRAPS; k++)
+		for (i = 0; i < WC_MAX_DWARF; i++)
+			if (e->map[i] >= 0)
+				e->traps[k].block[e->map[i] / 8] = e->traps[k].dwarf[i];
+	if (e->regs.dwarf == e->dwarf) {
+		for (i = 0; i < WC_MAX_DWARF; i++)
+			if (e->map[i] >= 0)
+				e->block[e->map[i] / 8] = e->dwarf[i];
+		e->regs.dwarf = e->block;
+		e->regs.dwarf_map = e->map;
+	}
+}
+
+/* The stacks as the core sees them: which one holds sp (-1: [stack_lo,
+ * stack_hi], checked first; 0..: stacks[]; -2: none), and whether any is
+ * declared at all. */
+static inline int wc_bounded(const struct wc_env *e)
+{
+	return e->stack_lo || e->stack_hi || e->nstacks;
+}
+
+static inline int wc_stack_of(const struct wc_env *e, uint64_t sp)
+{
+	size_t j;
+	if ((e->stack_lo || e->stack_hi) && sp >= e->stack_lo && sp <= e->stack_hi)
+		return -1;
+	for (j = 0; j < e->nstacks; j++)
+		if (sp >= e->stacks[j].lo && sp <= e->stacks[j].hi)
+			return (int)j;
+	return -2;
+}
+
+static inline int wc_on_stack(const struct wc_env *e, int st, uint64_t sp)
+{
+	if (!wc_bounded(e))
+		return 1;
+	if (st == -1)
+		return sp >= e->stack_lo && sp <= e->stack_hi;
+	return st >= 0 && sp >= e->stacks[st].lo && sp <= e->stacks[st].hi;
 }
 
 static inline void wc_port_make(const struct wc_env *e, struct wc_ctx *ctx, sfu_port *p)
@@ -198,8 +279,8 @@ static inline void wc_port_make(const struct wc_env *e, struct wc_ctx *ctx, sfu_
 	p->ctx = ctx;
 	p->stack_lo = e->stack_lo;
 	p->stack_hi = e->stack_hi;
-	p->stacks = NULL;
-	p->nstacks = 0;
+	p->stacks = e->nstacks ? e->stacks : NULL;
+	p->nstacks = e->nstacks;
 }
 
 /* ---- the walk and its properties -------------------------------------- */
@@ -211,16 +292,12 @@ struct wc_result {
 	struct wc_log log;
 };
 
+static inline void wc_run_other(const struct wc_env *e, const struct wc_core *core, const sfu_section *secs,
+                                size_t nsecs, void *cache, struct wc_result *r);
+
 static inline void wc_run(const struct wc_env *e, struct wc_result *r)
 {
-	struct wc_ctx ctx;
-	sfu_port port;
-	size_t max = e->max_frames < WC_MAX_FRAMES ? e->max_frames : WC_MAX_FRAMES;
-	wc_port_make(e, &ctx, &port);
-	memset(r->frames, 0, sizeof r->frames);
-	r->n = 0;
-	r->rc = e->core->backtrace(e->secs, e->nsecs, &port, &e->regs, r->frames, max, &r->n);
-	r->log = ctx.log;
+	wc_run_other(e, e->core, e->secs, e->nsecs, NULL, r);
 }
 
 static inline unsigned wc_align_of(unsigned abi);
@@ -283,7 +360,9 @@ static inline const char *wc_cursor_agrees(const struct wc_env *e, const struct 
 		if (was_unknown && lr == SFU_OK && rc != SFU_E_DEPTH) { /* DEPTH: the step did nothing */
 			int ra_fp = row.ra.kind != SFU_RULE_SAME && row.ra.kind != SFU_RULE_UNDEF && row.ra.base == SFU_REG_FP;
 			int fp_fp = row.fp.kind != SFU_RULE_SAME && row.fp.base == SFU_REG_FP;
-			if (row.cfa.base == SFU_REG_FP && (rc != SFU_E_UNSAFE || ctx.log.reads != reads0))
+			/* (An outermost row ends the walk whatever its CFA.) */
+			if (row.cfa.base == SFU_REG_FP && row.ra.kind != SFU_RULE_UNDEF &&
+			    (rc != SFU_E_UNSAFE || ctx.log.reads != reads0))
 				return "a CFA based on an FP lost to a refused read did not stop with SFU_E_UNSAFE";
 			if ((ra_fp || fp_fp) && rc == SFU_OK)
 				return "a rule based on an FP lost to a refused read was used";
@@ -310,11 +389,134 @@ static inline unsigned wc_align_of(unsigned abi)
 	return (abi == SFU_ABI_AARCH64_LE || abi == SFU_ABI_AARCH64_BE) ? 16u : 8u;
 }
 
-static inline int wc_in_bounds(const struct wc_env *e, uint64_t sp)
+
+/* Section arrays with an index of one kind on every section that takes
+ * one (built by the index core, wc_core_cache); the memory lives until the
+ * next call. */
+struct wc_indexed {
+	sfu_section secs[8];
+	size_t n, built;
+	void *mem[8];
+};
+
+static inline const char *wc_index(const struct wc_env *e, unsigned kind, struct wc_indexed *x)
 {
-	if (!e->stack_lo && !e->stack_hi)
-		return 1;
-	return sp >= e->stack_lo && sp <= e->stack_hi;
+	const struct wc_core *ic = &wc_core_cache;
+	size_t i;
+	for (i = 0; i < 8; i++) {
+		free(x->mem[i]);
+		x->mem[i] = NULL;
+	}
+	x->n = e->nsecs < 8 ? e->nsecs : 8;
+	x->built = 0;
+	for (i = 0; i < x->n; i++) {
+		size_t bytes = 0;
+		int err;
+		x->secs[i] = e->secs[i];
+		x->secs[i].index = NULL;
+		err = ic->index_size(&x->secs[i], kind, &bytes);
+		if (err == SFU_E_ARG)
+			return "sfu_index_size refused a section sfu_section_init accepted";
+		if (err == SFU_OK && ic->section_validate(&x->secs[i], NULL) != SFU_OK)
+			return "sfu_index_size accepted a section that does not validate";
+		if (err)
+			continue;
+		x->mem[i] = malloc(bytes ? bytes : 1);
+		if (!x->mem[i])
+			abort();
+		if (ic->index_build(&x->secs[i], kind, x->mem[i], bytes - (bytes ? 1 : 0)) != SFU_E_ARG && bytes)
+			return "sfu_index_build took less memory than sfu_index_size asked for";
+		if (ic->index_build(&x->secs[i], kind, x->mem[i], bytes) != SFU_OK)
+			return "sfu_index_build failed where sfu_index_size succeeded";
+		x->built++;
+	}
+	return NULL;
+}
+
+/* Walk e with another core, other sections, a cache (or not). */
+static inline void wc_run_other(const struct wc_env *e, const struct wc_core *core, const sfu_section *secs,
+                                size_t nsecs, void *cache, struct wc_result *r)
+{
+	struct wc_ctx ctx;
+	sfu_port port;
+	size_t max = e->max_frames < WC_MAX_FRAMES ? e->max_frames : WC_MAX_FRAMES;
+	wc_port_make(e, &ctx, &port);
+	memset(r->frames, 0, sizeof r->frames);
+	r->n = 0;
+	r->rc = cache ? core->backtrace_cached(secs, nsecs, cache, &port, &e->regs, r->frames, max, &r->n)
+	              : core->backtrace(secs, nsecs, &port, &e->regs, r->frames, max, &r->n);
+	r->log = ctx.log;
+}
+
+static inline int wc_same(const struct wc_result *a, const struct wc_result *b)
+{
+	return a->rc == b->rc && a->n == b->n && memcmp(a->frames, b->frames, sizeof a->frames) == 0 &&
+	       a->log.reads == b->log.reads && a->log.hash == b->log.hash && a->log.trap_calls == b->log.trap_calls &&
+	       a->log.strip_calls == b->log.strip_calls;
+}
+
+/* Every other way to the same walk (see the top of the file), for a core
+ * with the default knobs (the index core and the general one share them). */
+static inline const char *wc_other_ways(const struct wc_env *e, const struct wc_result *a)
+{
+	static struct wc_indexed x[2];
+	static struct wc_result b;
+	static const unsigned kinds[2] = { SFU_INDEX_FDES, SFU_INDEX_ROWS };
+	const struct wc_core *ic = &wc_core_cache;
+	unsigned kk, t;
+	size_t k;
+	const char *why;
+
+	wc_run_other(e, &wc_core_general, e->secs, e->nsecs, NULL, &b);
+	if (!wc_same(a, &b))
+		return "the general rules walk differently from the compact rows";
+	if (e->core != ic) {
+		wc_run_other(e, ic, e->secs, e->nsecs, NULL, &b);
+		if (!wc_same(a, &b))
+			return "the core built with the cache and the indexes walks differently without them";
+	}
+	for (kk = 0; kk < 2; kk++) {
+		why = wc_index(e, kinds[kk], &x[kk]);
+		if (why)
+			return why;
+		wc_run_other(e, ic, x[kk].secs, x[kk].n, NULL, &b);
+		if (!wc_same(a, &b))
+			return kk ? "a walk with row indexes differs from the walk without"
+			          : "a walk with FDE indexes differs from the walk without";
+	}
+	/* The row index and the cache together, cold and warm. */
+	{
+		void *cache = ic->cache_new(8);
+		for (t = 0; t < 2; t++) {
+			wc_run_other(e, ic, x[1].secs, x[1].n, cache, &b);
+			if (!wc_same(a, &b))
+				return "a walk with the row index and the cache differs from the walk without";
+		}
+	}
+	/* Every lookup of the walk, and its neighbours: compact and general
+	 * rows agree, and so do indexed and plain lookups. */
+	for (k = 0; k < a->n; k++) {
+		uint64_t pc0 = (a->frames[k].flags & SFU_FRAME_EXACT) ? a->frames[k].pc : a->frames[k].pc - 1u;
+		int d;
+		for (d = -1; d <= 1; d++) {
+			uint64_t pc = pc0 + (uint64_t)(int64_t)d;
+			sfu_crow c, ci;
+			sfu_row r;
+			int ec = e->core->find_crow(e->secs, e->nsecs, pc, &c);
+			int er = e->core->find_row_n(e->secs, e->nsecs, pc, &r);
+			if (ec != er)
+				return "sfu_find_crow and sfu_find_row_n disagree";
+			if (ec == SFU_OK && !tr_crow_is_row(&c, &r))
+				return (c.flags & SFU_CROW_GENERAL) ? "a row marked general has only default rules"
+				                                     : "a compact row is not its general row";
+			for (kk = 0; kk < 2; kk++) {
+				int ei = ic->find_crow(x[kk].secs, x[kk].n, pc, &ci);
+				if (ei != ec || (ec == SFU_OK && !tr_crow_eq(&c, &ci)))
+					return "an indexed lookup gives another row";
+			}
+		}
+	}
+	return NULL;
 }
 
 /* Walk once and check every property; NULL if all hold, else what broke.
@@ -325,7 +527,7 @@ static inline const char *wc_check_walk(const struct wc_env *e, struct wc_result
 	const struct wc_core *core = e->core;
 	size_t max = e->max_frames < WC_MAX_FRAMES ? e->max_frames : WC_MAX_FRAMES;
 	size_t k;
-	int exact = 1, full = 1;
+	int exact = 1, full = 1, st;
 	const char *why;
 
 	wc_run(e, &a);
@@ -353,12 +555,19 @@ static inline const char *wc_check_walk(const struct wc_env *e, struct wc_result
 	if (a.log.trap_hits > a.n)
 		return "more trap hits than frames";
 
-	/* Frame by frame. */
+	if (a.log.trap_user > 1)
+		return "the walk went on after a frame that ran in user mode";
+
+	/* Frame by frame.  The first frame's stack: if it is on none of the
+	 * declared ones, the first step says so. */
 	if (a.n) {
 		if (a.frames[0].pc != e->regs.pc || a.frames[0].sp != e->regs.sp || a.frames[0].how != SFU_HOW_START ||
 		    a.frames[0].cfa != 0)
 			return "frame 0 is not the starting registers";
 	}
+	st = wc_stack_of(e, e->regs.sp);
+	if (a.n && wc_bounded(e) && st == -2 && !(a.n == 1 && (a.rc == SFU_E_STACK_BOUNDS || a.rc == SFU_E_FULL)))
+		return "a first frame on no declared stack did not stop the walk with SFU_E_STACK_BOUNDS";
 	for (k = 1; k < a.n; k++) {
 		const sfu_frame *p = &a.frames[k - 1], *f = &a.frames[k];
 		uint64_t lookup = exact ? p->pc : p->pc - 1u;
@@ -368,8 +577,21 @@ static inline const char *wc_check_walk(const struct wc_env *e, struct wc_result
 		 * (a call through a null pointer) may have PC 0. */
 		if (f->pc == 0 && f->how != SFU_HOW_TRAP)
 			return "a frame with PC 0 was reported (RA 0 ends the walk)";
-		if (!wc_in_bounds(e, f->sp))
-			return "a frame's SP is outside the declared stack";
+		/* A frame that ran in user mode is the last; nothing is known of
+		 * its stack. */
+		if (f->flags & SFU_FRAME_USER) {
+			if (f->how != SFU_HOW_TRAP || k + 1 != a.n || a.rc != SFU_END_USER)
+				return "a user-mode frame that is not the last trap frame of a walk ending with SFU_END_USER";
+		} else if (f->how == SFU_HOW_TRAP) {
+			/* A trap frame may lead to any declared stack. */
+			st = wc_stack_of(e, f->sp);
+			if (wc_bounded(e) && st == -2)
+				return "a trap frame's SP is on no declared stack";
+		} else if (!wc_on_stack(e, st, f->sp)) {
+			return "a frame left its stack other than through a trap frame";
+		}
+		if (a.rc == SFU_END_USER && !(a.frames[a.n - 1].flags & SFU_FRAME_USER))
+			return "SFU_END_USER without a user-mode frame";
 		/* The stack only moves toward its base, except across a trap
 		 * frame (exception stacks are separate stacks). */
 		if (f->how != SFU_HOW_TRAP && (f->sp < p->sp || (f->sp == p->sp && !full)))
@@ -392,7 +614,7 @@ static inline const char *wc_check_walk(const struct wc_env *e, struct wc_result
 				return "trap frame from a lookup PC that has SFrame info";
 			if (exact)
 				return "trap frame from an exact PC (the hook is for return addresses)";
-			if (f->sp == 0)
+			if (f->sp == 0 && !(f->flags & SFU_FRAME_USER))
 				return "trap frame with no stack pointer";
 			exact = 1;
 			full = 1;
@@ -465,6 +687,8 @@ static inline const char *wc_check_walk(const struct wc_env *e, struct wc_result
 			}
 		}
 	}
+	if (core == &wc_core_default || core == &wc_core_cache)
+		return wc_other_ways(e, &a);
 	return NULL;
 }
 
@@ -565,7 +789,8 @@ struct wc_chain {
 	size_t n;                          /* frames known */
 	uint64_t pc[WC_MAX_CHAIN + 2], sp[WC_MAX_CHAIN + 2], cfa[WC_MAX_CHAIN + 2];
 	uint8_t how[WC_MAX_CHAIN + 2];
-	int clean; /* the walk must stop with SFU_END after exactly n frames */
+	int clean;    /* the walk must stop with SFU_END after exactly n frames */
+	int end_user; /* ... with SFU_END_USER: the last frame ran in user mode */
 };
 
 struct wc_val {
@@ -629,7 +854,7 @@ static inline int wc_eval(struct wc_builder *b, const sfu_rule *ru, uint64_t sp,
 		base = fp->v;
 		break;
 	default:
-		if (!dwarf || ru->base >= WC_MAX_DWARF)
+		if (!dwarf || ru->base >= WC_MAX_DWARF || (b->e->use_map && b->e->map[ru->base] < 0))
 			return 0; /* the walk must refuse: SFU_E_UNSAFE */
 		if (!b->dset[ru->base]) {
 			dwarf[ru->base] = (ru->kind == SFU_RULE_OFF && !want_free ? want : wc_rand_stack(b)) - off;
@@ -681,15 +906,18 @@ static inline void wc_chain_build(struct wc_env *e, const struct wc_code *code, 
 	static struct wc_builder b;
 	struct wc_val fp, ra_reg;
 	uint64_t pc, sp, *dwarf;
-	int exact = 1, full = 1;
+	int exact = 1, full = 1, st;
 	size_t i;
 
 	memset(&b, 0, sizeof b);
+	if (e->use_map)
+		wc_map(e);
 	b.e = e;
 	b.r = r;
 	b.pac_mask = 0x0000ffffffffffffull;
 	ch->n = 0;
 	ch->clean = 0;
+	ch->end_user = 0;
 	if (len > WC_MAX_CHAIN)
 		len = WC_MAX_CHAIN;
 	if (len > e->core->depth_cap - 1u)
@@ -700,6 +928,11 @@ static inline void wc_chain_build(struct wc_env *e, const struct wc_code *code, 
 	if (!pc)
 		return;
 	sp = e->img_lo + 16u * (uint64_t)wc_below(r, e->nwords / 16u);
+	if (e->nstacks && e->stacks[0].hi > e->stacks[0].lo + 16u) /* start on the first declared stack */
+		sp = (e->stacks[0].lo + 8u * wc_below(r, (e->stacks[0].hi - e->stacks[0].lo) / 16u) + 15u) & ~(uint64_t)15;
+	st = wc_stack_of(e, sp);
+	if (wc_bounded(e) && st == -2)
+		return;
 	e->regs.pc = pc;
 	e->regs.sp = sp;
 	e->regs.fp = 0;
@@ -742,7 +975,7 @@ static inline void wc_chain_build(struct wc_env *e, const struct wc_code *code, 
 		next_sp = cfa.v + sfc;
 		if (cfa.v & (align - 1u))
 			break;
-		if (next_sp < sp || (next_sp == sp && !full) || !wc_in_bounds(e, next_sp))
+		if (next_sp < sp || (next_sp == sp && !full) || !wc_on_stack(e, st, next_sp))
 			break;
 		/* Where this frame returns to. */
 		if (last) {
@@ -817,8 +1050,15 @@ static inline void wc_chain_build(struct wc_env *e, const struct wc_code *code, 
 			struct wc_trap *t = &e->traps[e->ntraps];
 			uint64_t tpc = wc_pick_covered(e, code, r);
 			uint64_t tsp = sp + 8u * (1u + wc_below(r, 32));
+			int user = wc_below(r, 4) == 0;
 			size_t j;
-			if (!tpc || tsp >= wc_img_hi(e) - 64u || !wc_in_bounds(e, tsp))
+			if (e->nstacks > 1 && wc_below(r, 2)) {
+				/* An exception stack: another declared one. */
+				const sfu_stack *o = &e->stacks[wc_below(r, e->nstacks)];
+				if (o->hi > o->lo + 64u)
+					tsp = o->lo + 8u * (1u + wc_below(r, (o->hi - o->lo) / 16u));
+			}
+			if (!tpc || tsp >= wc_img_hi(e) - 64u || tsp < e->img_lo || (wc_bounded(e) && wc_stack_of(e, tsp) == -2))
 				break;
 			for (j = 0; j < e->ntraps; j++)
 				if (e->traps[j].pc == pc)
@@ -826,6 +1066,7 @@ static inline void wc_chain_build(struct wc_env *e, const struct wc_code *code, 
 			memset(t, 0, sizeof *t);
 			t->pc = pc;
 			t->sp = sp;
+			t->user = user;
 			t->out.pc = tpc;
 			t->out.sp = tsp;
 			t->out.ndwarf = WC_MAX_DWARF;
@@ -849,6 +1090,13 @@ static inline void wc_chain_build(struct wc_env *e, const struct wc_code *code, 
 			ch->cfa[ch->n] = tsp;
 			ch->how[ch->n] = SFU_HOW_TRAP;
 			ch->n++;
+			st = wc_stack_of(e, tsp);
+			if (user) {
+				/* User-mode code: the last frame. */
+				ch->clean = 1;
+				ch->end_user = 1;
+				break;
+			}
 		}
 	}
 stop:
@@ -872,8 +1120,9 @@ static inline const char *wc_check_chain(const struct wc_chain *ch, const struct
 		if (r->frames[k].pc != ch->pc[k] || r->frames[k].sp != ch->sp[k] ||
 		    (k && r->frames[k].cfa != ch->cfa[k]) || r->frames[k].how != ch->how[k])
 			return "chain: the walk left a consistent chain";
-	if (ch->clean && (r->rc != SFU_END || r->n != ch->n))
-		return "chain: a chain that ends cleanly did not end with SFU_END";
+	if (ch->clean && (r->rc != (ch->end_user ? SFU_END_USER : SFU_END) || r->n != ch->n))
+		return ch->end_user ? "chain: a chain into user mode did not end with SFU_END_USER"
+		                    : "chain: a chain that ends cleanly did not end with SFU_END";
 	return NULL;
 }
 

@@ -18,6 +18,7 @@ struct wc_core {
 	int v1, v2, v3;       /* SFU_V1..3 */
 	int little, big;      /* SFU_LITTLE, SFU_BIG */
 	int amd64, aarch64, s390x, flex; /* SFU_AMD64, SFU_AARCH64, SFU_S390X, SFU_FLEX */
+	int compact;                     /* SFU_COMPACT */
 	int (*section_init)(sfu_section *, const void *, size_t, uint64_t);
 	int (*section_init_opt)(sfu_section *, const void *, size_t, uint64_t, unsigned);
 	int (*section_split)(sfu_section *, size_t, size_t *, const void *, size_t, uint64_t, unsigned);
@@ -29,6 +30,7 @@ struct wc_core {
 	int (*find_fde)(const sfu_section *, uint64_t, sfu_fde *, uint32_t *);
 	int (*find_row)(const sfu_section *, uint64_t, sfu_row *);
 	int (*find_row_n)(const sfu_section *, size_t, uint64_t, sfu_row *);
+	int (*find_crow)(const sfu_section *, size_t, uint64_t, sfu_crow *);
 	int (*cursor_init)(sfu_cursor *, const sfu_section *, size_t, const sfu_port *, const sfu_regs *);
 	int (*cursor_step)(sfu_cursor *);
 	int (*backtrace)(const sfu_section *, size_t, const sfu_port *, const sfu_regs *, sfu_frame *, size_t,
@@ -38,6 +40,9 @@ struct wc_core {
 	void *(*cache_new)(size_t slots);
 	int (*backtrace_cached)(const sfu_section *, size_t, void *cache, const sfu_port *, const sfu_regs *,
 	                        sfu_frame *, size_t, size_t *);
+	/* SFU_INDEX builds: sfu_index_size, sfu_index_build; else NULL. */
+	int (*index_size)(const sfu_section *, unsigned, size_t *);
+	int (*index_build)(sfu_section *, unsigned, void *, size_t);
 };
 
 #if defined(SFU_IMPLEMENTATION) && SFU_CACHE
@@ -56,6 +61,11 @@ static int wc_backtrace_cached(const sfu_section *secs, size_t nsecs, void *cach
 #else
 #define WC_BT_CACHED NULL, NULL
 #endif
+#if defined(SFU_IMPLEMENTATION) && SFU_INDEX
+#define WC_INDEX sfu_index_size, sfu_index_build
+#else
+#define WC_INDEX NULL, NULL
+#endif
 
 /* In a core_*.c file, after including sfu.h with SFU_STATIC and
  * SFU_IMPLEMENTATION and the configuration knobs. */
@@ -64,17 +74,20 @@ static int wc_backtrace_cached(const sfu_section *secs, size_t nsecs, void *cach
 		                     SFU_V1,          SFU_V2,            SFU_V3,               \
 		                     SFU_LITTLE,      SFU_BIG,           SFU_AMD64,            \
 		                     SFU_AARCH64,     SFU_S390X,         SFU_FLEX,             \
+		                     SFU_COMPACT,                                              \
 		                     sfu_section_init,                                         \
 		                     sfu_section_init_opt, sfu_section_split,                  \
 		                     sfu_section_validate, sfu_fde_get,  sfu_fre_get,          \
 		                     sfu_fre_word,                                             \
 		                     sfu_row_from_fre, sfu_find_fde,     sfu_find_row,         \
-		                     sfu_find_row_n,  sfu_cursor_init,   sfu_cursor_step,      \
-		                     sfu_backtrace,   WC_BT_CACHED }
+		                     sfu_find_row_n,  sfu_find_crow,     sfu_cursor_init,      \
+		                     sfu_cursor_step, sfu_backtrace,     WC_BT_CACHED,         \
+		                     WC_INDEX }
 
 /* The configurations (core_*.c). */
 extern const struct wc_core wc_core_default; /* every default */
-extern const struct wc_core wc_core_cache;   /* SFU_CACHE 1, SFU_READ inlined */
+extern const struct wc_core wc_core_cache;   /* SFU_CACHE 1, SFU_INDEX 1, SFU_READ inlined */
+extern const struct wc_core wc_core_general; /* SFU_COMPACT 0: every row through the general rules */
 extern const struct wc_core wc_core_fpfb;    /* SFU_FP_FALLBACK 1, SFU_DEPTH_CAP 24 */
 extern const struct wc_core wc_core_min;     /* V2+V3, little-endian, no FLEX, no s390x, cap 3 */
 extern const struct wc_core wc_core_v3be;    /* V3 only, big-endian only, no amd64 */

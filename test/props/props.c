@@ -80,7 +80,7 @@ static uint64_t rand_word(const struct wc_env *e, const struct wc_code *code, st
 }
 
 struct stats {
-	unsigned long walks, frames, deepest, chains, clean, exact, outside, traps, strips;
+	unsigned long walks, frames, deepest, chains, clean, exact, outside, traps, strips, users, mapped, stacked;
 	unsigned long rc[SFU_ERROR_COUNT];
 	char fail[512];
 };
@@ -132,6 +132,17 @@ static void walk_image(const char *name, const sfu_section *sec, int pac, unsign
 			e.stack_lo = e.img_lo;
 			e.stack_hi = wc_img_hi(&e);
 		}
+		if (wc_below(&r, 4) == 0) {
+			/* Several stacks: the upper half and the lowest quarter
+			 * (an exception stack); trap frames may lead there. */
+			e.stack_lo = e.stack_hi = 0;
+			e.nstacks = 2;
+			e.stacks[0].lo = e.img_lo + 8u * (e.nwords / 2u);
+			e.stacks[0].hi = wc_img_hi(&e) - 8u;
+			e.stacks[1].lo = e.img_lo;
+			e.stacks[1].hi = e.img_lo + 8u * (e.nwords / 4u);
+		}
+		e.use_map = wc_below(&r, 4) == 0;
 		for (k = 0; k < e.nwords; k++)
 			e.words[k] = rand_word(&e, &code, &r);
 		e.max_frames = WC_MAX_FRAMES;
@@ -156,6 +167,7 @@ static void walk_image(const char *name, const sfu_section *sec, int pac, unsign
 				/* A trap hook that knows one uncovered PC. */
 				e.use_trap = 1;
 				e.ntraps = 1;
+				e.traps[0].user = wc_below(&r, 3) == 0;
 				e.traps[0].pc = wc_pick_uncovered(&e, &code, &r);
 				e.traps[0].any_sp = 1;
 				e.traps[0].out.pc = wc_pick_covered(&e, &code, &r);
@@ -182,6 +194,7 @@ static void walk_image(const char *name, const sfu_section *sec, int pac, unsign
 			}
 		}
 
+		wc_finish(&e);
 		why = wc_check_walk(&e, &res);
 		wst->walks++;
 		if (why)
@@ -194,6 +207,9 @@ static void walk_image(const char *name, const sfu_section *sec, int pac, unsign
 		wst->outside += res.log.outside;
 		wst->traps += res.log.trap_hits;
 		wst->strips += res.log.strip_calls;
+		wst->users += res.log.trap_user;
+		wst->mapped += (unsigned long)(e.use_map != 0);
+		wst->stacked += (unsigned long)(e.nstacks != 0);
 		if (chain && ch.n && !touched) {
 			cst->walks++;
 			cst->frames += ch.n;
@@ -202,6 +218,7 @@ static void walk_image(const char *name, const sfu_section *sec, int pac, unsign
 			cst->clean += (unsigned long)ch.clean;
 			cst->traps += res.log.trap_hits;
 			cst->strips += res.log.strip_calls;
+			cst->users += (unsigned long)ch.end_user;
 			why = wc_check_chain(&ch, &res);
 			if (why) {
 				note_fail(cst, i, e.core->name, why, &res);
@@ -272,11 +289,13 @@ int main(int argc, char **argv)
 			printf("FAIL props/walk/%s: %s\n", name, wst.fail);
 			status = 1;
 		} else {
-			printf("ok props/walk/%s: %lu walks, %lu frames, deepest %lu; end: %lu outermost, %lu read refused "
-			       "(%lu outside the stack), %lu no info, %lu unsafe, %lu wrong way/bounds/align, %lu depth\n",
-			       name, wst.walks, wst.frames, wst.deepest, wst.rc[SFU_END], wst.rc[SFU_E_READ], wst.outside,
-			       wst.rc[SFU_E_NOINFO], wst.rc[SFU_E_UNSAFE],
-			       wst.rc[SFU_E_WRONG_WAY] + wst.rc[SFU_E_STACK_BOUNDS] + wst.rc[SFU_E_ALIGN], wst.rc[SFU_E_DEPTH]);
+			printf("ok props/walk/%s: %lu walks, %lu frames, deepest %lu; end: %lu outermost, %lu user mode, "
+			       "%lu read refused (%lu outside the stack), %lu no info, %lu unsafe, %lu wrong way/bounds/align, "
+			       "%lu depth; %lu with several stacks, %lu with a dwarf_map\n",
+			       name, wst.walks, wst.frames, wst.deepest, wst.rc[SFU_END], wst.rc[SFU_END_USER], wst.rc[SFU_E_READ],
+			       wst.outside, wst.rc[SFU_E_NOINFO], wst.rc[SFU_E_UNSAFE],
+			       wst.rc[SFU_E_WRONG_WAY] + wst.rc[SFU_E_STACK_BOUNDS] + wst.rc[SFU_E_ALIGN], wst.rc[SFU_E_DEPTH],
+			       wst.stacked, wst.mapped);
 		}
 		if (cst.fail[0]) {
 			printf("FAIL props/chain/%s: %s\n", name, cst.fail);
@@ -285,9 +304,9 @@ int main(int argc, char **argv)
 			printf("FAIL props/chain/%s: no chain could be built on this image\n", name);
 			status = 1;
 		} else {
-			printf("ok props/chain/%s: %lu chains walked back exactly, %lu frames, deepest %lu, %lu ending cleanly, "
-			       "%lu trap frames, %lu PAC strips\n",
-			       name, cst.walks, cst.frames, cst.deepest, cst.clean, cst.traps, cst.strips);
+			printf("ok props/chain/%s: %lu chains walked back exactly, %lu frames, deepest %lu, %lu ending cleanly "
+			       "(%lu in user mode), %lu trap frames, %lu PAC strips\n",
+			       name, cst.walks, cst.frames, cst.deepest, cst.clean, cst.users, cst.traps, cst.strips);
 		}
 		free(data);
 	}

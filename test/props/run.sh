@@ -72,7 +72,7 @@ fi
 if ! gcc -std=c99 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -Wall -Wextra -Werror \
 	-Icore -Itest/fuzz -o "$out/props" test/props/props.c \
 	test/fuzz/core_default.c test/fuzz/core_fpfb.c test/fuzz/core_min.c test/fuzz/core_cache.c \
-	test/fuzz/core_v3be.c test/fuzz/core_v1.c >"$out/props.log" 2>&1; then
+	test/fuzz/core_v3be.c test/fuzz/core_v1.c test/fuzz/core_general.c >"$out/props.log" 2>&1; then
 	fail props/build "$(grep -m1 -E 'error|warning' "$out/props.log") (log $out/props.log)"
 	exit 1
 fi

@@ -9,7 +9,7 @@ mkdir -p "$out"
 FLAGS="-std=c99 -O1 -g -Wall -Wextra -Wundef -Werror -D_DEFAULT_SOURCE -fsanitize=address,undefined -fno-sanitize-recover=all"
 rc=0
 for cc in gcc clang; do
-	for t in test_core test_fpfallback test_cache test_port; do
+	for t in test_core test_fpfallback test_cache test_index test_port; do
 		if ! command -v $cc >/dev/null; then
 			echo "FAIL unit $cc: $cc missing (apt-get install $cc)"; rc=1; continue
 		fi

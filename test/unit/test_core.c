@@ -11,12 +11,9 @@
 #include "../../core/sfu.h"
 #include "sfb.h"
 
-#include <stdio.h>
+#include "ut.h"
+
 #include <stdlib.h>
-
-#include "tcase.h"
-
-static const char *E(int e) { return sfu_strerror(e); }
 
 /* ---- fixtures ------------------------------------------------------------ */
 
@@ -140,6 +137,15 @@ MUT(m_fre_past) { b[s->fre_at[2][0] + 4] = (uint8_t)((b[s->fre_at[2][0] + 4] & 0
 MUT(m_fre_order) { b[s->fre_at[0][2]] = 0; (void)n; } /* 4 -> 0 after 1 */
 MUT(m_amd64_3words) { b[s->fre_at[0][1] + 1] = (uint8_t)((b[s->fre_at[0][1] + 1] & 0xe1u) | (3u << 1)); (void)n; }
 MUT(m_unsorted) { put(s, b, s->fde_at[0], 8, 0x100500 - s->addr - s->fde_at[0]); (void)n; }
+/* The second function starts inside the first (0x100000 + 0x40): still in
+ * order, but no producer lays out code like that. */
+MUT(m_overlap_fde) { put(s, b, s->fde_at[1], 8, 0x100020 - s->addr - s->fde_at[1]); (void)n; }
+MUT(m_overlap_fde_v1) { put(s, b, s->fde_at[1], 4, 0x10003f - s->addr); (void)n; }
+/* A zero-size function inside another one would hide the rest of it from
+ * the binary search. */
+MUT(m_overlap_empty_fde) { put(s, b, s->fde_at[1], 8, 0x100010 - s->addr - s->fde_at[1]); put(s, b, s->fde_at[1] + 8, 4, 0); (void)n; }
+/* The first function's last FRE (0x3f of 0x40 bytes) moved past its end. */
+MUT(m_fre_past_end) { b[s->fre_at[0][3]] = 0x41; (void)n; }
 MUT(m_unsorted_v1) { put(s, b, s->fde_at[0], 4, 0x100500 - s->addr); (void)n; }
 MUT(m_v3_as_v2) { (void)s; (void)n; b[2] = 2; }
 MUT(m_v2_as_v1) { (void)s; (void)n; b[2] = 1; }
@@ -229,6 +235,10 @@ static const table_row table[] = {
 	{ { "flex-incomplete-pair", SFU_E_FRE_WORDS, m_flex_dangling }, FX_FLEX },
 	{ { "unsorted-claimed-sorted", SFU_E_UNSORTED, m_unsorted }, FX_AMD64_V3 },
 	{ { "unsorted-claimed-sorted-v1", SFU_E_UNSORTED, m_unsorted_v1 }, FX_AMD64_V1 },
+	{ { "fdes-overlap-in-sorted-section", SFU_E_OVERLAP, m_overlap_fde }, FX_AMD64_V3 },
+	{ { "fdes-overlap-in-sorted-section-v1", SFU_E_OVERLAP, m_overlap_fde_v1 }, FX_AMD64_V1 },
+	{ { "empty-fde-inside-another", SFU_E_OVERLAP, m_overlap_empty_fde }, FX_AMD64_V3 },
+	{ { "fre-starts-past-function-end", SFU_E_FRE_START, m_fre_past_end }, FX_AMD64_V2 },
 	/* Version confusion: the FDE record size changes.  V3 16-byte records
 	 * read as 20 run into the FRE sub-section; V2 20-byte records read as 17
 	 * put FDE 1's FRE offset on other bytes, past the FREs; V1 read as V3
@@ -280,6 +290,42 @@ static void test_malformed(void)
 		snprintf(name, sizeof name, "malformed %s", table[i].c.name);
 		end(name);
 	}
+}
+
+/* What the new validator checks leave alone: an FRE starting exactly at
+ * its function's end (it covers nothing, and an assembler can emit one for
+ * a CFI directive after the last instruction), functions that touch, and
+ * overlap in a section that does not claim to be sorted. */
+static int build_and_validate(sfb_sec *s)
+{
+	sfu_section sec;
+	size_t n = sfb_build(s, g_buf, sizeof g_buf);
+	int err = sfu_section_init(&sec, g_buf, n, s->addr);
+	return err ? err : sfu_section_validate(&sec, NULL);
+}
+
+static void test_validate_edges(void)
+{
+	static sfb_sec s;
+	int err;
+	static const int32_t w8[] = { 8 }, w16[] = { 16, -16 };
+	begin();
+	sfb_init(&s, 3, SFU_ABI_AMD64_LE);
+	sfb_add_fre(sfb_add_fde(&s, 0x100000, 0x20), 0, 1, 1, 1, w8);
+	sfb_add_fre(&s.fdes[0], 0x20, 1, 1, 2, w16); /* at the end */
+	sfb_add_fre(sfb_add_fde(&s, 0x100020, 0x20), 0, 1, 1, 1, w8); /* touching */
+	sfb_add_fre(sfb_add_fde(&s, 0x100040, 0), 0, 1, 1, 1, w8);  /* empty, at the next start */
+	sfb_add_fre(sfb_add_fde(&s, 0x100040, 0x10), 0, 1, 1, 1, w8);
+	err = build_and_validate(&s);
+	EXPECT(err == SFU_OK, "FRE at the end, touching and empty functions: %s", E(err));
+	/* The same functions overlapping, without the sorted claim. */
+	sfb_init(&s, 3, SFU_ABI_AMD64_LE);
+	s.flags &= ~(unsigned)SFU_F_FDE_SORTED;
+	sfb_add_fre(sfb_add_fde(&s, 0x100000, 0x40), 0, 1, 1, 1, w8);
+	sfb_add_fre(sfb_add_fde(&s, 0x100020, 0x40), 0, 1, 1, 1, w8);
+	err = build_and_validate(&s);
+	EXPECT(err == SFU_OK, "overlap without the sorted claim: %s", E(err));
+	end("validate edges-fre-at-end-touching-unsorted-overlap");
 }
 
 /* Sorted-claim lie seen by the lookup itself (not only by validate). */
@@ -733,6 +779,51 @@ static void test_step_flex(void)
 	end("step flex-drap-topmost-only");
 }
 
+/* A FLEX row with CFA = SP + 0 and the RA in r11 (glibc's aarch64
+ * __sigsetjmp keeps it in x13 around a call, CFA = SP + 0, as sfu-gen
+ * describes it): out of the topmost frame the walk goes on with SP
+ * unchanged; in a caller frame r11 is unknown, and that (SFU_E_UNSAFE),
+ * not the equal SP, is why the walk stops. */
+static void test_step_flex_ra_reg(void)
+{
+	static sfb_sec s;
+	static mem m;
+	sfu_section sec;
+	sfu_cursor c;
+	sfu_port port = { mem_read, NULL, NULL, &m, 0, 0, NULL, 0 };
+	uint64_t dwarf[17] = { 0 };
+	sfu_regs r = { 0, 0, 0, 0, NULL, 0, NULL };
+	int32_t w[] = { (7 << 3) | 1, 0, (11 << 3) | 1, 0 }; /* CFA = rsp; RA = r11 */
+	sfb_fde *f;
+	size_t n;
+	int err;
+	begin();
+	sfb_init(&s, 3, SFU_ABI_AMD64_LE);
+	f = sfb_add_fde(&s, 0x100000, 0x40);
+	f->type = SFU_FDE_TYPE_FLEX;
+	sfb_add_fre(f, 0, 1, 1, 4, w);
+	f = sfb_add_fde(&s, 0x100040, 0x10);
+	f->type = SFU_FDE_TYPE_FLEX;
+	sfb_add_fre(f, 0, 1, 1, 4, w);
+	n = sfb_build(&s, g_buf, sizeof g_buf);
+	err = sfu_section_init(&sec, g_buf, n, s.addr);
+	EXPECT(!err, "init: %s", E(err));
+	memset(&m, 0, sizeof m);
+	m.base = 0x9000;
+	dwarf[11] = 0x100044;
+	r.pc = 0x100008;
+	r.sp = 0x9000;
+	r.dwarf = dwarf;
+	r.ndwarf = 17;
+	sfu_cursor_init(&c, &sec, 1, &port, &r);
+	err = sfu_cursor_step(&c);
+	EXPECT(!err && c.regs.pc == 0x100044 && c.regs.sp == 0x9000, "topmost: %s pc %#llx", E(err),
+	       (unsigned long long)c.regs.pc);
+	err = sfu_cursor_step(&c);
+	EXPECT(err == SFU_E_UNSAFE, "RA in r11 in a caller frame, CFA = SP: %s", E(err));
+	end("step flex-ra-in-register-caller-frame-is-unsafe");
+}
+
 static void test_step_s390x(void)
 {
 	static sfb_sec s;
@@ -1176,6 +1267,7 @@ static void test_null_call(void)
 int main(void)
 {
 	test_malformed();
+	test_validate_edges();
 	test_unsorted_lookup();
 	test_lookup_edges(1);
 	test_lookup_edges(2);
@@ -1192,6 +1284,7 @@ int main(void)
 	test_step_aarch64(0);
 	test_step_aarch64(1);
 	test_step_flex();
+	test_step_flex_ra_reg();
 	test_step_s390x();
 	test_outermost();
 	test_trap();

@@ -15,7 +15,7 @@
 #include "sfu_crash.h"
 #include "sfb.h"
 
-#include "tcase.h"
+#include "ut.h"
 
 static uint64_t A(const void *p) { return (uint64_t)(uintptr_t)p; }
 
@@ -134,18 +134,20 @@ static void test_switch_walk(void)
 	ctx[10] = 0;
 	err = sfu_port_switch_regs(t.port.ctx, &x86_switch, A(ctx), &r);
 	EXPECT(err == SFU_OK && r.pc == 0x100010 && r.sp == A(ctx + 7) && r.fp == 0xfeed && r.ra == 0,
-	       "regs: %s pc %#llx sp %#llx fp %#llx", sfu_strerror(err), (unsigned long long)r.pc,
+	       "regs: %s pc %#llx sp %#llx fp %#llx", E(err), (unsigned long long)r.pc,
 	       (unsigned long long)r.sp, (unsigned long long)r.fp);
 	EXPECT(r.dwarf_map && r.dwarf_map[3] == 32 && r.dwarf_map[0] == SFU_TRAP_NOT_SAVED,
 	       "rbx is mapped, rax is not");
 	err = sfu_backtrace(&sec, 1, &t.port, &r, f, 8, &n);
 	EXPECT(err == SFU_END && n == 2 && f[0].pc == 0x100010 && f[1].pc == 0x100020 && f[1].sp == A(ctx + 9),
-	       "walk: %s, %zu frames", sfu_strerror(err), n);
+	       "walk: %s, %zu frames", E(err), n);
 	end("port switch-regs: a saved context walks to the outermost frame");
 
 	/* The same context near its stack's top: the second frame's SP is
-	 * the top, and its return address would lie above it, where the
-	 * thread's read refuses to go (another stack, or a guard page). */
+	 * the top, and its return address would lie above it (another stack,
+	 * or a guard page).  The core's stack check, made before anything is
+	 * read from the caller's frame, stops the walk there; the thread's
+	 * read would refuse it too (port thread-init). */
 	begin();
 	ctx = &mem.b[55];
 	memset(&mem, 0, sizeof mem);
@@ -154,25 +156,25 @@ static void test_switch_walk(void)
 	ctx[6] = 0x100010;
 	ctx[8] = 0x100020; /* b[63]: RA of the first frame */
 	err = sfu_port_switch_regs(t.port.ctx, &x86_switch, A(ctx), &r);
-	EXPECT(err == SFU_OK, "regs: %s", sfu_strerror(err));
+	EXPECT(err == SFU_OK, "regs: %s", E(err));
 	err = sfu_backtrace(&sec, 1, &t.port, &r, f, 8, &n);
-	EXPECT(err == SFU_E_READ && n == 2 && f[1].sp == A(mem.b + 64), "walk: %s, %zu frames", sfu_strerror(err), n);
-	end("port switch-regs: the walk reads nothing above the thread's stack top (SFU_E_READ)");
+	EXPECT(err == SFU_E_STACK_BOUNDS && n == 2 && f[1].sp == A(mem.b + 64), "walk: %s, %zu frames", E(err), n);
+	end("port switch-regs: the walk reads nothing above the thread's stack top (SFU_E_STACK_BOUNDS)");
 
 	/* A saved context outside the thread's stack (a corrupt TCB) or
 	 * straddling its top is refused before any word of it is read. */
 	begin();
 	err = sfu_port_switch_regs(t.port.ctx, &x86_switch, A(&mem.a[10]), &r);
-	EXPECT(err == SFU_E_READ, "context in another stack: %s", sfu_strerror(err));
+	EXPECT(err == SFU_E_READ, "context in another stack: %s", E(err));
 	err = sfu_port_switch_regs(t.port.ctx, &x86_switch, A(&mem.b[60]), &r);
-	EXPECT(err == SFU_E_READ, "context past the stack top: %s", sfu_strerror(err));
+	EXPECT(err == SFU_E_READ, "context past the stack top: %s", E(err));
 	err = sfu_port_switch_regs(t.port.ctx, &x86_switch, A(&mem.b[10]) + 4, &r);
-	EXPECT(err == SFU_E_READ, "unaligned context: %s", sfu_strerror(err));
+	EXPECT(err == SFU_E_READ, "unaligned context: %s", E(err));
 	{
 		struct sfu_switch_layout bad = x86_switch;
 		bad.reg[SFU_PORT_DWARF_FP] = SFU_TRAP_NOT_SAVED;
 		err = sfu_port_switch_regs(t.port.ctx, &bad, A(&mem.b[10]), &r);
-		EXPECT(err == SFU_E_ARG, "bad layout: %s", sfu_strerror(err));
+		EXPECT(err == SFU_E_ARG, "bad layout: %s", E(err));
 	}
 	end("port switch-regs: contexts outside the stack and bad layouts are refused");
 
@@ -191,7 +193,7 @@ static void test_switch_walk(void)
 		t.ram[0].end = A(c2 + 8);
 		err = sfu_port_switch_regs(t.port.ctx, &tcb, A(c2), &r);
 		EXPECT(err == SFU_OK && r.sp == A(&mem.b[50]) && r.pc == 0x100010 && r.fp == 0x77,
-		       "tcb context: %s sp %#llx", sfu_strerror(err), (unsigned long long)r.sp);
+		       "tcb context: %s sp %#llx", E(err), (unsigned long long)r.sp);
 	}
 	end("port switch-regs: a saved SP field");
 }

@@ -1,8 +1,8 @@
-/* tcase.h - the named-case harness of the unit tests: EXPECT records the
- * first failed condition of a case, end() prints "ok NAME" or "FAIL NAME:
- * why". */
-#ifndef TCASE_H
-#define TCASE_H
+/* ut.h - the unit tests' case protocol: begin(), EXPECT(cond, why...) (the
+ * first failed expectation of a case is kept), end(name) prints "ok NAME" or
+ * "FAIL NAME: why".  Include after core/sfu.h (with SFU_ERROR_STRINGS). */
+#ifndef UT_H
+#define UT_H
 
 #include <stdio.h>
 
@@ -29,4 +29,6 @@ static void end(const char *name)
 	}
 }
 
-#endif /* TCASE_H */
+static const char *E(int e) { return sfu_strerror(e); }
+
+#endif

@@ -1,0 +1,54 @@
+/* rows.h - comparing rows, for the tests: general rows field by field, and
+ * compact rows (sfu_crow) with each other and with the general rows they
+ * stand for.  Host test code; include after core/sfu.h. */
+#ifndef TEST_ROWS_H
+#define TEST_ROWS_H
+
+static inline int tr_rule_eq(const sfu_rule *a, const sfu_rule *b)
+{
+	return a->kind == b->kind && a->base == b->base && a->off == b->off;
+}
+
+static inline int tr_row_eq(const sfu_row *a, const sfu_row *b)
+{
+	return a->func_start == b->func_start && a->func_size == b->func_size && a->fre_start == b->fre_start &&
+	       tr_rule_eq(&a->cfa, &b->cfa) && tr_rule_eq(&a->ra, &b->ra) && tr_rule_eq(&a->fp, &b->fp) &&
+	       a->abi == b->abi && a->mangled_ra == b->mangled_ra && a->signal == b->signal && a->flex == b->flex &&
+	       a->sp_from_cfa == b->sp_from_cfa;
+}
+
+/* The documented part of a compact row: its flags and, where they say so,
+ * its offsets (a general row's offsets are the core's own business). */
+static inline int tr_crow_eq(const sfu_crow *a, const sfu_crow *b)
+{
+	if ((a->flags & 0x1ffu) != (b->flags & 0x1ffu))
+		return 0;
+	if (a->flags & SFU_CROW_GENERAL)
+		return 1;
+	return a->cfa_off == b->cfa_off && (!(a->flags & SFU_CROW_RA_SAVED) || a->ra_off == b->ra_off) &&
+	       (!(a->flags & SFU_CROW_FP_SAVED) || a->fp_off == b->fp_off);
+}
+
+/* A compact row is the general row written short; a general one is a FLEX
+ * row or a V2 s390x register rule. */
+static inline int tr_crow_is_row(const sfu_crow *c, const sfu_row *r)
+{
+	uint32_t f = c->flags;
+	if (f & SFU_CROW_GENERAL)
+		return r->flex || (r->abi == SFU_ABI_S390X_BE && (r->ra.kind == SFU_RULE_OFF || r->fp.kind == SFU_RULE_OFF));
+	if (((f & SFU_CROW_RA_UNDEF) != 0) != (r->ra.kind == SFU_RULE_UNDEF))
+		return 0;
+	if (f & SFU_CROW_RA_UNDEF)
+		return 1;
+	return r->cfa.kind == SFU_RULE_OFF && r->cfa.base == ((f & SFU_CROW_CFA_FP) ? SFU_REG_FP : SFU_REG_SP) &&
+	       r->cfa.off == c->cfa_off &&
+	       ((f & SFU_CROW_RA_SAVED) ? r->ra.kind == SFU_RULE_DEREF && r->ra.base == SFU_REG_CFA && r->ra.off == c->ra_off
+	                                : r->ra.kind == SFU_RULE_SAME) &&
+	       ((f & SFU_CROW_FP_SAVED) ? r->fp.kind == SFU_RULE_DEREF && r->fp.base == SFU_REG_CFA && r->fp.off == c->fp_off
+	                                : r->fp.kind == SFU_RULE_SAME) &&
+	       !!(f & SFU_CROW_MANGLED) == !!r->mangled_ra && !!(f & SFU_CROW_SIGNAL) == !!r->signal &&
+	       (r->sp_from_cfa != 0) == !!(f & SFU_CROW_SP_S390X) &&
+	       !!(f & SFU_CROW_ALIGN16) == (r->abi == SFU_ABI_AARCH64_LE || r->abi == SFU_ABI_AARCH64_BE) && !r->flex;
+}
+
+#endif
