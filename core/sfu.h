@@ -70,6 +70,11 @@
  *   SFU_SAFE_CODEGEN         build the core for any CPU state: general
  *                            registers only, no unaligned access, whatever
  *                            the translation unit's flags      (default 1)
+ *   SFU_FIX_LD_PLTGOT        read GNU ld's x86_64 .plt.got FDE (ld 2.44,
+ *                            2.47: CFA = SP + 16 at the stub's entry) as
+ *                            the code it describes says, CFA = SP + 8;
+ *                            0: as written (see "PRODUCER ERRORS")
+ *                                                               (default 1)
  *
  * THE CRASH PATH IN ANY CPU STATE
  *   A panic can happen with the MMU off (every access is Device memory, an
@@ -82,6 +87,29 @@
  *   compiler can inline it into code built with other flags.  Section
  *   fields are read byte by byte (the section need not be aligned); stack
  *   words only as aligned 8-byte reads, through the port.
+ *
+ * PRODUCER ERRORS
+ *   One description a producer is known to get wrong is corrected where
+ *   rows are built, so every path (search, indexes, cache, general rules,
+ *   sfu_row_from_fre) sees the same row.  GNU ld 2.44 and 2.47 describe the
+ *   x86_64 .plt.got stubs (`jmp *GOT(%rip)` and padding, 8 or 16 bytes each,
+ *   reached by `call`) with a PC-mask FDE whose one FRE, at offset 0, says
+ *   CFA = SP + 16; the code and ld's own .eh_frame say SP + 8.  A PC-mask
+ *   FDE describes a block of code repeated every rep_size bytes, like PLT
+ *   entries (SFrame V2 2.3.2, V3 2.3.3.1): each repetition starts at a
+ *   stub's entry, and at the entry of a called stub only the return address
+ *   is on the AMD64 stack: CFA = SP + 8 there.  No correct producer writes
+ *   SP + 16 at offset 0 of a PC-mask FDE (ld's own .plt entries: 0: SP + 8,
+ *   11: SP + 16; its PLT0 is a PC-increment FDE, which this leaves alone).
+ *   So exactly this shape is read as CFA = SP + 8: AMD64, SFrame V2 or V3
+ *   (V1's only producer, binutils 2.40, gives .plt.got no FDE), a default
+ *   PC-mask FDE with exactly one FRE, starting at 0, one data word, CFA
+ *   base SP, offset 16, RA at the header's fixed CFA - 8, FP not saved, RA
+ *   not marked mangled, no signal bit.  sfu_section_validate accepts such
+ *   sections either way.  SFU_FIX_LD_PLTGOT 0 reads them as written (as
+ *   tools/sfu-dump does, which prints the section like objdump); so should
+ *   a build for stubs entered by a jump after a push, if a producer ever
+ *   describes such with this shape (none known).
  *
  * ERRORS
  *   Functions return an int code from SFU_ERRORS below: 0 is success, the
@@ -157,6 +185,9 @@
 #ifndef SFU_SAFE_CODEGEN
 #define SFU_SAFE_CODEGEN 1
 #endif
+#ifndef SFU_FIX_LD_PLTGOT
+#define SFU_FIX_LD_PLTGOT 1
+#endif
 
 #if (SFU_V1 != 0 && SFU_V1 != 1) || (SFU_V2 != 0 && SFU_V2 != 1) || (SFU_V3 != 0 && SFU_V3 != 1)
 #error "SFU_V1, SFU_V2, SFU_V3 must be 0 or 1"
@@ -199,6 +230,9 @@
 #endif
 #if SFU_SAFE_CODEGEN != 0 && SFU_SAFE_CODEGEN != 1
 #error "SFU_SAFE_CODEGEN must be 0 or 1"
+#endif
+#if SFU_FIX_LD_PLTGOT != 0 && SFU_FIX_LD_PLTGOT != 1
+#error "SFU_FIX_LD_PLTGOT must be 0 or 1"
 #endif
 
 /* SFU_CODEGEN_BEGIN ... SFU_CODEGEN_END: functions defined between them are
@@ -720,9 +754,11 @@ SFU_CODEGEN_BEGIN
 #if defined(__GNUC__) || defined(__clang__)
 #define SFU__INLINE static inline __attribute__((always_inline))
 #define SFU__NOINLINE __attribute__((noinline))
+#define SFU__UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define SFU__INLINE static inline
 #define SFU__NOINLINE
+#define SFU__UNLIKELY(x) (x)
 #endif
 /* The larger pieces of the lookup that more than one caller shares: in
  * line where speed is asked for (each copy then specialises), once where
@@ -1288,12 +1324,26 @@ SFU__INLINE bool sfu__s390x_reg_ok(int32_t w)
 	return w >= 0 && SFU_V2_S390X_WORD_REGNUM((uint32_t)w) <= SFU_REG_DWARF_MAX;
 }
 
+#if SFU_FIX_LD_PLTGOT
+/* Does the FRE whose data words start at section offset `words` (FRE
+ * starts of fre_type) start at offset 0?  Its start lies just before its
+ * info byte, in the header the caller checked.  For GNU ld's .plt.got FDE
+ * (see PRODUCER ERRORS at the top); out of line, so that the lookup it is
+ * part of keeps its registers. */
+static SFU__NOINLINE bool sfu__fre_at_0(const uint8_t *d, uint32_t words, unsigned fre_type)
+{
+	uint32_t ab = sfu__addr_bytes(fre_type);
+	return sfu__ldnb(d, words - 1u - ab, ab, false) == 0; /* (amd64 sections are little-endian) */
+}
+#endif
+
 /* The row of an FRE (info byte `info`, data words from section offset
- * `words` on, in bounds) of FDE f, as a compact row: every DEFAULT FDE row
- * (3.1), in the one place that reads them.  FLEX rows and V2 s390x register
- * rules are marked SFU_CROW_GENERAL (the register rules checked here, the
- * FLEX rules by the caller).  A row no reader may accept gets its error
- * (SFU_E_FRE_WORDS). */
+ * `words` on, in bounds, just after its info byte) of FDE f, as a compact
+ * row: every DEFAULT FDE row (3.1), in the one place that reads them, and
+ * so the one place ld's .plt.got FDE is corrected (SFU_FIX_LD_PLTGOT).
+ * FLEX rows and V2 s390x register rules are marked SFU_CROW_GENERAL (the
+ * register rules checked here, the FLEX rules by the caller).  A row no
+ * reader may accept gets its error (SFU_E_FRE_WORDS). */
 SFU__HOT int sfu__crow(const sfu_section *s, const sfu_layout *L, const sfu_fde *f, unsigned info, uint32_t words,
                        bool big, sfu_crow *r)
 {
@@ -1363,6 +1413,18 @@ SFU__HOT int sfu__crow(const sfu_section *s, const sfu_layout *L, const sfu_fde 
 		}
 	}
 	r->flags = flags;
+#if SFU_FIX_LD_PLTGOT
+	/* GNU ld's .plt.got FDE (PRODUCER ERRORS at the top): a V2/V3 PC-mask
+	 * FDE whose only FRE starts at 0 and says amd64's CFA = SP + 16 and
+	 * nothing else (RA at the fixed CFA - 8; FP not saved, not mangled, no
+	 * signal bit: flags RA_SAVED alone, which only amd64 rows can have,
+	 * the others carry ALIGN16 or SP_S390X; FLEX FDEs returned above).  At
+	 * a called stub's entry only the RA is on the stack: SP + 8.  The one
+	 * test on the common path is marked unlikely. */
+	if (SFU__UNLIKELY(SFU_AMD64 && f->pctype == SFU_FDE_PCTYPE_MASK && L->rep_at) && flags == SFU_CROW_RA_SAVED &&
+	    r->cfa_off == 16 && r->ra_off == -8 && f->num_fres == 1 && sfu__fre_at_0(s->data, words, f->fre_type))
+		r->cfa_off = 8;
+#endif
 	return SFU_OK;
 }
 

@@ -19,6 +19,9 @@
  */
 #define SFU_IMPLEMENTATION
 #define SFU_ERROR_STRINGS 1
+/* The rows as the section writes them, like objdump: GNU ld's .plt.got FDE
+ * shows its CFA = SP + 16, which the unwinder reads as SP + 8. */
+#define SFU_FIX_LD_PLTGOT 0
 #include "../core/sfu.h"
 
 #include <inttypes.h>

@@ -34,6 +34,7 @@ configs=(
 	"be-only-fpfallback|-DSFU_LITTLE=0 -DSFU_FP_FALLBACK=1"
 	"smallest-aarch64|-DSFU_V1=0 -DSFU_V2=0 -DSFU_BIG=0 -DSFU_AMD64=0 -DSFU_S390X=0 -DSFU_FLEX=0"
 	"smallest-amd64|-DSFU_V1=0 -DSFU_V2=0 -DSFU_BIG=0 -DSFU_AARCH64=0 -DSFU_S390X=0"
+	"smallest-amd64-no-pltgot-fix|-DSFU_V1=0 -DSFU_V2=0 -DSFU_BIG=0 -DSFU_AARCH64=0 -DSFU_S390X=0 -DSFU_FIX_LD_PLTGOT=0"
 	"cache-inline-read|-DSFU_CACHE=1 -DSFU_READ(c,a,o)=((void)(c),*(o)=(a),0)"
 	"index-cache|-DSFU_INDEX=1 -DSFU_CACHE=1 -DSFU_STATIC"
 	"general-rules|-DSFU_COMPACT=0 -DSFU_INDEX=1 -DSFU_FLEX=0 -DSFU_S390X=0"
@@ -102,7 +103,7 @@ for t in "${targets[@]:0:4}"; do
 	done
 done
 # Config knobs with nonsense values must be rejected at compile time.
-for bad in "-DSFU_AMD64=0 -DSFU_AARCH64=0 -DSFU_S390X=0" "-DSFU_FLEX=2" "-DSFU_CACHE=2" "-DSFU_V1=2" "-DSFU_V1=0 -DSFU_V2=0 -DSFU_V3=0" "-DSFU_LITTLE=0 -DSFU_BIG=0" "-DSFU_DEPTH_CAP=0" "-DSFU_FP_FALLBACK=3" "-DSFU_SAFE_CODEGEN=2" "-DSFU_INDEX=2" "-DSFU_COMPACT=-1"; do
+for bad in "-DSFU_AMD64=0 -DSFU_AARCH64=0 -DSFU_S390X=0" "-DSFU_FLEX=2" "-DSFU_CACHE=2" "-DSFU_V1=2" "-DSFU_V1=0 -DSFU_V2=0 -DSFU_V3=0" "-DSFU_LITTLE=0 -DSFU_BIG=0" "-DSFU_DEPTH_CAP=0" "-DSFU_FP_FALLBACK=3" "-DSFU_SAFE_CODEGEN=2" "-DSFU_INDEX=2" "-DSFU_COMPACT=-1" "-DSFU_FIX_LD_PLTGOT=2"; do
 	if gcc $BASE $bad "$out/tu.c" -o "$out/bad.o" 2>/dev/null; then
 		echo "FAIL knob-rejected '$bad': compiled"
 	else

@@ -489,6 +489,8 @@ static inline void dc_check_section(const uint8_t *data, size_t size, uint64_t a
 			in.mangled = (uint8_t)SFU_FRE_INFO_MANGLED_RA(fre.info);
 			in.count = fre.count;
 			in.wsize = fre.wsize;
+			in.pcmask = fde.pctype == SFU_FDE_PCTYPE_MASK;
+			in.fde_nfres = fde.num_fres;
 			for (w = 0; w < fre.count; w++)
 				in.w[w] = core->fre_word(&sec, &fre, w);
 			er = sfm_expect_row(&in, &want);

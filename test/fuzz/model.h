@@ -18,7 +18,14 @@
  *     deref_p, bits 3+ the DWARF register.  s390x FLEX CFA offsets are
  *     scaled like default ones (what gas 2.47 emits; the core follows it).
  * A register number beyond SFU_REG_DWARF_MAX cannot be represented, and a
- * negative one does not exist: the row is invalid (SFU_E_FRE_WORDS). */
+ * negative one does not exist: the row is invalid (SFU_E_FRE_WORDS).
+ *
+ * One deliberate departure from the words, the core's documented producer
+ * fix (SFU_FIX_LD_PLTGOT, core/sfu.h "PRODUCER ERRORS"): GNU ld's x86_64
+ * .plt.got FDE - V2/V3, amd64, a default PC-mask FDE whose only FRE starts
+ * at 0 with one word, CFA = SP + 16, RA at the fixed CFA - 8, not mangled,
+ * no signal bit - is read as CFA = SP + 8, what the called stub's entry
+ * really has. */
 #ifndef MODEL_H
 #define MODEL_H
 
@@ -34,7 +41,17 @@ struct sfm_fre {
 	uint32_t func_size, start;
 	uint8_t base_sp, mangled, count, wsize;
 	int32_t w[SFU_FRE_MAX_WORDS]; /* data words, sign-extended from wsize */
+	uint8_t pcmask;    /* its FDE is of PC type MASK */
+	uint32_t fde_nfres; /* FREs of its FDE */
 };
+
+/* GNU ld's .plt.got FDE (above): its row is CFA = SP + 8. */
+static inline int sfm_ld_pltgot(const struct sfm_fre *in)
+{
+	return SFU_FIX_LD_PLTGOT && in->version >= SFU_VERSION_2 && in->abi == SFU_ABI_AMD64_LE && !in->flex &&
+	       !in->signal && in->pcmask && in->fde_nfres == 1 && in->start == 0 && in->base_sp && !in->mangled &&
+	       in->count == 1 && in->w[0] == 16 && in->fixed_ra == -8;
+}
 
 static inline unsigned sfm_dwarf_sp(unsigned abi)
 {
@@ -162,7 +179,7 @@ static inline int sfm_expect_row(const struct sfm_fre *in, sfu_row *row)
 			return err;
 		return SFU_OK;
 	}
-	row->cfa.off = w[0];
+	row->cfa.off = sfm_ld_pltgot(in) ? 8 : w[0];
 	if (in->abi == SFU_ABI_AMD64_LE) {
 		if (n > 2)
 			return SFU_E_FRE_WORDS;

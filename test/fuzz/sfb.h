@@ -458,6 +458,8 @@ static inline int sfb_expect_row(const struct sfb_sec *s, const struct sfb_fde *
 	in.mangled = r->mangled;
 	in.count = r->count;
 	in.wsize = r->wsize;
+	in.pcmask = d->pctype == SFU_FDE_PCTYPE_MASK;
+	in.fde_nfres = d->nfres;
 	for (i = 0; i < r->count; i++)
 		in.w[i] = sfb_sext(r->enc[i], r->wsize);
 	return sfm_expect_row(&in, row);

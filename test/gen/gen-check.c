@@ -23,6 +23,12 @@
  *
  * Every difference is classified (see classify()); output:
  *   "# diff NAME FUNC: CLASS: detail" for each differing function,
+ *   "# plt.got NAME 0xPC: ref ROW, sfu-gen ROW; step: caller SP+N RA" for
+ *   each piece of REF's .plt.got (GNU ld's PC-mask FDE there, which the
+ *   core corrects: SFU_FIX_LD_PLTGOT; test/gen/run.sh builds this file with
+ *   the fix and without): the rows, and one step of the core with REF's
+ *   sections out of a sample there (SP = 0x7000, [SP] = the return address
+ *   0x4000, [SP + 8] = 0x5000): "SP+8 0x4000" is right,
  *   "ok gen/NAME: ..." or "FAIL gen/NAME: N unexplained ...", and a
  *   machine-readable "stats NAME fns=.. bytes=.. pieces=.. ..." line.
  */
@@ -290,8 +296,8 @@ static const char *omitted_why(uint64_t pc)
 	return NULL;
 }
 
-/* Is the code at pc, in the reference image, a .plt.got stub?  (Section
- * names of the REF file.) */
+/* The section holding the code at pc in the reference file (e.g. is it a
+ * .plt.got stub?). */
 static const char *section_of(const struct elf *e, const uint64_t *bases, uint64_t pc)
 {
 	unsigned i, n = num_sections(e);
@@ -301,6 +307,32 @@ static const char *section_of(const struct elf *e, const uint64_t *bases, uint64
 			return sec_name(e, &s);
 	}
 	return "";
+}
+
+/* One step of the core from a sample at pc with REF's sections, on a
+ * stack of two words: [0x7000] = 0x4000 (the return address a call
+ * pushed), [0x7008] = 0x5000.  "SP+8 0x4000" when the caller is right. */
+static int step_read(void *ctx, uint64_t a, uint64_t *o)
+{
+	(void)ctx;
+	if (a != 0x7000 && a != 0x7008)
+		return 1;
+	*o = a == 0x7000 ? 0x4000 : 0x5000;
+	return 0;
+}
+
+static void step_text(char *out, size_t n, const struct side *R, uint64_t pc)
+{
+	sfu_port port = { step_read, NULL, NULL, NULL, 0, 0, NULL, 0 };
+	sfu_regs regs = { pc, 0x7000, 0, 0, NULL, 0, NULL };
+	sfu_cursor c;
+	int err = sfu_cursor_init(&c, R->secs, R->nsecs, &port, &regs);
+	if (!err)
+		err = sfu_cursor_step(&c);
+	if (err)
+		snprintf(out, n, "%s", sfu_strerror(err));
+	else
+		snprintf(out, n, "SP%+d 0x%" PRIx64, (int)(c.regs.sp - 0x7000), c.regs.pc);
 }
 
 enum verdict { SAME = 0, EXPLAINED, UNEXPLAINED };
@@ -364,6 +396,7 @@ int main(int argc, char **argv)
 	unsigned unexplained = 0, explained = 0, fns_r = 0, fns_g = 0;
 	char lastwhy[400] = "";
 	uint64_t lastfn_start = ~(uint64_t)0;
+	uint64_t pltgot_lo = 0, pltgot_hi = 0;
 
 	if (argc > 1 && !strcmp(argv[1], "--sizes-only")) {
 		sizes_only = 1;
@@ -455,6 +488,13 @@ int main(int argc, char **argv)
 	{
 		struct sfu_elf_syms syms;
 		sfu_elf_symbols(&R.e, R.bases, &syms);
+		for (i = 1; i < num_sections(&R.e); i++) {
+			struct shdr x;
+			if (get_shdr(&R.e, (unsigned)i, &x) && (x.flags & 6) == 6 && !strcmp(sec_name(&R.e, &x), ".plt.got")) {
+				pltgot_lo = R.bases[i];
+				pltgot_hi = R.bases[i] + x.size;
+			}
+		}
 		/* Walk the covered addresses: every span, pieces split at
 		 * every boundary, PC-mask spans byte by byte. */
 		for (i = 0; i < nspans; i++) {
@@ -556,6 +596,15 @@ int main(int argc, char **argv)
 						ref_only += next - pc;
 					else if (has_g)
 						gen_only += next - pc;
+				}
+				if (has_r && pc >= pltgot_lo && pc < pltgot_hi) {
+					char rt[160], gt[160] = "no row", st[64];
+					row_text(rt, sizeof rt, &r);
+					if (has_g)
+						row_text(gt, sizeof gt, &g);
+					step_text(st, sizeof st, &R, pc);
+					printf("# plt.got %s 0x%" PRIx64 ": ref %s, sfu-gen %s; step: caller %s\n", g_name, pc, rt,
+					       gt, st);
 				}
 				if (same) {
 					nsame++;

@@ -9,7 +9,8 @@ mkdir -p "$out"
 FLAGS="-std=c99 -O1 -g -Wall -Wextra -Wundef -Werror -D_DEFAULT_SOURCE -fsanitize=address,undefined -fno-sanitize-recover=all"
 rc=0
 for cc in gcc clang; do
-	for t in test_core test_fpfallback test_cache test_index test_port; do
+	# test_pltgot three ways: the fix on, SFU_FIX_LD_PLTGOT 0, SFU_COMPACT 0.
+	for t in test_core test_fpfallback test_cache test_index test_pltgot test_pltgot_off test_pltgot_general test_port; do
 		if ! command -v $cc >/dev/null; then
 			echo "FAIL unit $cc: $cc missing (apt-get install $cc)"; rc=1; continue
 		fi
