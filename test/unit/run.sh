@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Unit tests of the core on sections built by test/unit/sfb.h, and of the
+# Unit tests of the core on sections built by test/common/sfb.h, and of the
 # port's thread pieces and crash record (test_port), under ASan+UBSan,
 # compiled by gcc and by clang.
 set -u

@@ -8,7 +8,7 @@
 #define SFU_CACHE 1
 #define SFU_ERROR_STRINGS 1
 #include "../../core/sfu.h"
-#include "sfb.h"
+#include "../common/sfb.h"
 #include <stdio.h>
 
 #define NF 40
@@ -44,7 +44,7 @@ int main(void)
 		sfb_add_fre(f, 0, 1, 1, 2, w16);
 	}
 	sfb_add_fre(sfb_add_fde(&s, 0x100000 + 0x40 * NF, 0x40), 0, 1, 1, 0, w0);
-	n = sfb_build(&s, buf, sizeof buf);
+	n = sfb_emit(&s, buf, sizeof buf);
 	sfu_section_init(&sec, buf, n, s.addr);
 	/* Frame i at sp = base + 16 i: [sp] = saved rbp, [sp+8] = RA into
 	 * function i+1 (at offset 0x20, past its own first byte). */

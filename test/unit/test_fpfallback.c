@@ -8,7 +8,7 @@
 #define SFU_FP_FALLBACK 1
 #define SFU_ERROR_STRINGS 1
 #include "../../core/sfu.h"
-#include "sfb.h"
+#include "../common/sfb.h"
 #include <stdio.h>
 
 static uint64_t stack[64];
@@ -36,7 +36,7 @@ int main(void)
 	sfb_init(&s, 3, SFU_ABI_AMD64_LE);
 	sfb_add_fre(sfb_add_fde(&s, 0x100000, 0x10), 0, 1, 1, 1, w8); /* leaf with info */
 	sfb_add_fre(sfb_add_fde(&s, 0x100100, 0x10), 0, 1, 1, 0, w0); /* entry: outermost */
-	n = sfb_build(&s, buf, sizeof buf);
+	n = sfb_emit(&s, buf, sizeof buf);
 	sfu_section_init(&sec, buf, n, s.addr);
 	/* leaf at sp = base: RA -> 0x500000 (no info, frame record at rbp) */
 	stack[0] = 0x500000;

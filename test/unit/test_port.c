@@ -13,7 +13,7 @@
 
 #include "sfu_port_x86_64.h"
 #include "sfu_crash.h"
-#include "sfb.h"
+#include "../common/sfb.h"
 
 #include "ut.h"
 
@@ -45,7 +45,7 @@ static sfu_section section(void)
 	size_t n;
 	sfb_init(&s, 3, SFU_ABI_AMD64_LE);
 	sfb_add_fre(sfb_add_fde(&s, 0x100000, 0x40), 0, 1, 1, 2, w);
-	n = sfb_build(&s, g_sec, sizeof g_sec);
+	n = sfb_emit(&s, g_sec, sizeof g_sec);
 	sfu_section_init(&sec, g_sec, n, s.addr);
 	return sec;
 }
