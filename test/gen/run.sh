@@ -237,7 +237,7 @@ for a in x86_64 aarch64 aarch64-pac aarch64_be; do
 	# The assembly objects, as in corpus.mk's all-O2.elf (none for pac).
 	[ $a = aarch64-pac ] || objs="$objs $d/cfi-asm.o.gen $d/big-asm.o.gen $CORPUS/sid/$a/nocfi-asm.o $CORPUS/sid/$a/emptysf-asm.o"
 	# shellcheck disable=SC2086
-	if ! $TC run sid $ld -nostdlib -static -T test/conformance/corpus/image.ld -o "$d/merged-O2.elf" $objs >"$d/merged.log" 2>&1; then
+	if ! $TC run sid $ld -nostdlib -static -T test/common/image.ld -o "$d/merged-O2.elf" $objs >"$d/merged.log" 2>&1; then
 		say FAIL "ld-merge/sid/$a: ld failed: $(head -2 "$d/merged.log" | tr '\n' ' ')"
 		continue
 	fi
