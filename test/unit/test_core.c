@@ -260,7 +260,7 @@ static void make_fixture(sfb_sec *s, int fx)
 	}
 }
 
-static void test_malformed(void)
+UT_CASE(test_malformed)
 {
 	static sfb_sec s;
 	size_t i;
@@ -304,7 +304,7 @@ static int build_and_validate(sfb_sec *s)
 	return err ? err : sfu_section_validate(&sec, NULL);
 }
 
-static void test_validate_edges(void)
+UT_CASE(test_validate_edges)
 {
 	static sfb_sec s;
 	int err;
@@ -329,7 +329,7 @@ static void test_validate_edges(void)
 }
 
 /* Sorted-claim lie seen by the lookup itself (not only by validate). */
-static void test_unsorted_lookup(void)
+UT_CASE(test_unsorted_lookup)
 {
 	static sfb_sec s;
 	sfu_section sec;
@@ -405,6 +405,13 @@ static void test_lookup_edges(unsigned version)
 	end(name);
 }
 
+UT_CASE(test_lookup_edges_all)
+{
+	unsigned v;
+	for (v = 1; v <= 3; v++)
+		test_lookup_edges(v);
+}
+
 static void test_lookup_bigendian(unsigned version)
 {
 	static sfb_sec s;
@@ -428,7 +435,14 @@ static void test_lookup_bigendian(unsigned version)
 	end(name);
 }
 
-static void test_pcmask(void)
+UT_CASE(test_lookup_bigendian_all)
+{
+	unsigned v;
+	for (v = 1; v <= 3; v++)
+		test_lookup_bigendian(v);
+}
+
+UT_CASE(test_pcmask)
 {
 	static sfb_sec s;
 	sfu_section sec;
@@ -457,7 +471,7 @@ static void test_pcmask(void)
 
 /* V1 PC-mask FDEs (ld 2.40's .plt): FRE starts are masks, a row applies
  * when (PC & start) == start, the last matching row wins. */
-static void test_pcmask_v1(void)
+UT_CASE(test_pcmask_v1)
 {
 	static sfb_sec s;
 	sfu_section sec;
@@ -491,7 +505,7 @@ static void test_pcmask_v1(void)
 
 /* Several sections at once: a linker that concatenates per-object sections,
  * and a zero-size one in the middle. */
-static void test_multi_section(void)
+UT_CASE(test_multi_section)
 {
 	static sfb_sec a, b;
 	static uint8_t ba[4096], bb[4096];
@@ -557,7 +571,7 @@ static uint64_t strip(void *ctx, uint64_t ra)
 	return ra & 0x0000ffffffffffffull;
 }
 
-static void test_step_amd64(void)
+UT_CASE(test_step_amd64)
 {
 	static sfb_sec s;
 	static mem m;
@@ -668,7 +682,7 @@ static int host_read(void *c, uint64_t a, uint64_t *o)
 	return 0;
 }
 
-static void test_depth_cap(void)
+UT_CASE(test_depth_cap)
 {
 	/* A stack deeper than SFU_DEPTH_CAP: big fake memory. */
 	static sfb_sec s;
@@ -737,7 +751,13 @@ static void test_step_aarch64(int big)
 	end(name);
 }
 
-static void test_step_flex(void)
+UT_CASE(test_step_aarch64_all)
+{
+	test_step_aarch64(0);
+	test_step_aarch64(1);
+}
+
+UT_CASE(test_step_flex)
 {
 	static sfb_sec s;
 	static mem m;
@@ -779,7 +799,7 @@ static void test_step_flex(void)
 	end("step flex-drap-topmost-only");
 }
 
-static void test_step_s390x(void)
+UT_CASE(test_step_s390x)
 {
 	static sfb_sec s;
 	static mem m;
@@ -816,7 +836,7 @@ static void test_step_s390x(void)
 	end("step s390x-cfa-scaling-sp-minus-160");
 }
 
-static void test_outermost(void)
+UT_CASE(test_outermost)
 {
 	static sfb_sec s;
 	static mem m;
@@ -859,7 +879,7 @@ static int trap_hook(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *out)
 	return 1;
 }
 
-static void test_trap(void)
+UT_CASE(test_trap)
 {
 	static sfb_sec s;
 	static mem m;
@@ -945,7 +965,7 @@ static int trap_hook2(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *out)
 /* A trap frame that says the interrupted code ran in user mode ends the
  * walk cleanly after that frame, whose SP is the user's, not on any
  * kernel stack; the same frame said to be kernel code is out of bounds. */
-static void test_trap_user(void)
+UT_CASE(test_trap_user)
 {
 	static sfb_sec s;
 	static mem m;
@@ -977,7 +997,7 @@ static void test_trap_user(void)
 
 /* Stacks: the walk may change stacks only across a trap frame, and only
  * to one the port declares; the first frame must be on one. */
-static void test_stacks(void)
+UT_CASE(test_stacks)
 {
 	static sfb_sec s;
 	static mem m;
@@ -1024,7 +1044,7 @@ static void test_stacks(void)
 
 /* The hook is asked only about return addresses: an exact PC at the vector
  * code's call site is code a trap interrupted, not a call into C. */
-static void test_trap_exact(void)
+UT_CASE(test_trap_exact)
 {
 	static sfb_sec s;
 	static mem m;
@@ -1044,7 +1064,7 @@ static void test_trap_exact(void)
 
 /* A trap frame in the kernel's own register order: the DWARF map lets a
  * FLEX rule of the interrupted frame (CFA = r10, gcc's DRAP) find r10. */
-static void test_trap_dwarf_map(void)
+UT_CASE(test_trap_dwarf_map)
 {
 	static sfb_sec s;
 	static mem m;
@@ -1092,7 +1112,7 @@ static void test_trap_dwarf_map(void)
 
 /* lld: per-object sections back to back, zero padding between and after;
  * V1 from an old assembler: field-relative starts without the flag. */
-static void test_split(void)
+UT_CASE(test_split)
 {
 	static sfb_sec a, b;
 	static uint8_t span[8192];
@@ -1140,7 +1160,7 @@ static void test_split(void)
 
 /* A refused FP read makes the FP unknown, not the walk over; a later rule
  * that needs the FP stops with SFU_E_UNSAFE. */
-static void test_fp_unknown(void)
+UT_CASE(test_fp_unknown)
 {
 	static sfb_sec s;
 	static mem m;
@@ -1175,7 +1195,7 @@ static void test_fp_unknown(void)
 
 /* A call through a null function pointer: the trap frame (or first frame)
  * has PC 0; the caller is found from the return address the call left. */
-static void test_null_call(void)
+UT_CASE(test_null_call)
 {
 	static sfb_sec s;
 	static mem m;
@@ -1221,33 +1241,5 @@ static void test_null_call(void)
 
 int main(void)
 {
-	test_malformed();
-	test_validate_edges();
-	test_unsorted_lookup();
-	test_lookup_edges(1);
-	test_lookup_edges(2);
-	test_lookup_edges(3);
-	test_lookup_bigendian(1);
-	test_lookup_bigendian(2);
-	test_lookup_bigendian(3);
-	test_pcmask();
-	test_pcmask_v1();
-	test_fp_unknown();
-	test_multi_section();
-	test_step_amd64();
-	test_depth_cap();
-	test_step_aarch64(0);
-	test_step_aarch64(1);
-	test_step_flex();
-	test_step_s390x();
-	test_outermost();
-	test_trap();
-	test_split();
-	test_null_call();
-	test_trap_user();
-	test_stacks();
-	test_trap_exact();
-	test_trap_dwarf_map();
-	fprintf(stderr, "unit: %d cases, %d failed\n", g_cases, g_failed);
-	return g_failed != 0;
+	return ut_main("unit");
 }

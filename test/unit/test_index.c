@@ -204,8 +204,15 @@ static void test_same_answers(int k)
 	end(name);
 }
 
+UT_CASE(test_same_answers_all)
+{
+	int k;
+	for (k = 0; k < NFIX; k++)
+		test_same_answers(k);
+}
+
 /* Several sections in one array, each with its own kind of index. */
-static void test_array(void)
+UT_CASE(test_array)
 {
 	static uint64_t mem[3][65536 / 8];
 	sfu_section plain[3], idx[3];
@@ -254,7 +261,7 @@ static void two_functions(sfb_sec *s, sfu_section *sec, uint8_t *buf, size_t cap
 }
 
 /* What cannot be indexed, and misuse. */
-static void test_refusals(void)
+UT_CASE(test_refusals)
 {
 	static uint64_t mem[4096];
 	static sfb_sec s;
@@ -300,7 +307,7 @@ static void test_refusals(void)
 }
 
 /* The memory an index takes grows with the code and the rows, not beyond. */
-static void test_memory(void)
+UT_CASE(test_memory)
 {
 	static sfb_sec s;
 	static uint8_t buf[1 << 16];
@@ -328,7 +335,7 @@ static void test_memory(void)
 }
 
 /* A compact row fits in 16 bytes, a cache slot too; a FLEX row is general. */
-static void test_compact(void)
+UT_CASE(test_compact)
 {
 	sfu_section sec;
 	sfu_crow c;
@@ -352,13 +359,5 @@ static void test_compact(void)
 
 int main(void)
 {
-	int k;
-	for (k = 0; k < NFIX; k++)
-		test_same_answers(k);
-	test_array();
-	test_refusals();
-	test_memory();
-	test_compact();
-	fprintf(stderr, "unit index: %d cases, %d failed\n", g_cases, g_failed);
-	return g_failed != 0;
+	return ut_main("unit index");
 }
