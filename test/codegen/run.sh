@@ -9,6 +9,7 @@
 # caught, or the check would prove nothing.
 set -u
 cd "$(dirname "$0")/../.."
+. test/common/lib.sh
 out=build/codegen
 mkdir -p "$out"
 for arch in aarch64 x86_64; do
@@ -23,17 +24,6 @@ sfu_port codegen_port = SFU_PORT_INIT(NULL, 0, 0);
 C
 done
 WARN="-Wall -Wextra -Wundef -Werror"
-# name | compiler command (%T: the arch's gcc prefix) | objdump | arch
-targets=(
-	"gcc12-x86_64|gcc|objdump|x86_64"
-	"gcc12-aarch64|aarch64-linux-gnu-gcc|aarch64-linux-gnu-objdump|aarch64"
-	"clang14-x86_64|clang --target=x86_64-none-elf|objdump|x86_64"
-	"clang14-aarch64|clang --target=aarch64-none-elf|aarch64-linux-gnu-objdump|aarch64"
-	"gcc14-x86_64|tools/toolchain.sh run trixie gcc|objdump|x86_64"
-	"gcc14-aarch64|tools/toolchain.sh run trixie aarch64-linux-gnu-gcc|aarch64-linux-gnu-objdump|aarch64"
-	"gcc16-x86_64|tools/toolchain.sh run sid gcc|objdump|x86_64"
-	"gcc16-aarch64|tools/toolchain.sh run sid aarch64-linux-gnu-gcc|aarch64-linux-gnu-objdump|aarch64"
-)
 check() { # NAME CC OBJDUMP ARCH FLAGS -> status of check-insns.py, report in $out/NAME.txt
 	local name=$1 cc=$2 od=$3 arch=$4
 	shift 4
@@ -44,19 +34,19 @@ check() { # NAME CC OBJDUMP ARCH FLAGS -> status of check-insns.py, report in $o
 	$od -d --no-show-raw-insn "$out/$name.o" >"$out/$name.dis" || return 2
 	python3 test/codegen/check-insns.py "$arch" "$out/$name.dis" >"$out/$name.txt"
 }
-for t in "${targets[@]}"; do
-	IFS='|' read -r tname cc od arch <<<"$t"
-	if ! command -v "${cc%% *}" >/dev/null || ! command -v "$od" >/dev/null; then
-		echo "FAIL codegen $tname: ${cc%% *} or $od missing (apt-get install gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu clang)"
+for t in "${bare_compilers[@]}"; do
+	IFS='|' read -r tname cc arch <<<"$t"
+	od=objdump
+	[ "$arch" = aarch64 ] && od=aarch64-linux-gnu-objdump
+	need "codegen $tname" "${cc%% *}" "gcc-aarch64-linux-gnu clang" && need "codegen $tname" "$od" binutils-aarch64-linux-gnu ||
 		continue
-	fi
 	for opt in -O0 -O2 -Os; do
 		name="$tname$opt"
 		check "$name" "$cc" "$od" "$arch" "$opt"
 		case $? in
-		0) echo "ok codegen $tname $opt: no FP/SIMD register, no access shown unaligned" ;;
-		2) echo "FAIL codegen $tname $opt: does not build: $(head -3 "$out/$name.txt" | tr '\n' ' ')" ;;
-		*) echo "FAIL codegen $tname $opt: $(wc -l <"$out/$name.txt") unsafe instruction(s), e.g. $(head -1 "$out/$name.txt") ($out/$name.txt)" ;;
+		0) pass "codegen $tname $opt" "no FP/SIMD register, no access shown unaligned" ;;
+		2) fail "codegen $tname $opt" "does not build: $(head -3 "$out/$name.txt" | tr '\n' ' ')" ;;
+		*) fail "codegen $tname $opt" "$(wc -l <"$out/$name.txt") unsafe instruction(s), e.g. $(head -1 "$out/$name.txt") ($out/$name.txt)" ;;
 		esac
 	done
 	# The control: without the core's own target settings the same compiler
@@ -68,10 +58,11 @@ for t in "${targets[@]}"; do
 	nfp=$(grep -c '^fp' "$out/$name.txt")
 	nal=$(grep -c '^align' "$out/$name.txt")
 	if [ $rc = 2 ]; then
-		echo "FAIL codegen $tname control: does not build: $(head -3 "$out/$name.txt" | tr '\n' ' ')"
+		fail "codegen $tname control" "does not build: $(head -3 "$out/$name.txt" | tr '\n' ' ')"
 	elif [ "$nfp" = 0 ] || { [ "$arch" = aarch64 ] && [ "$nal" = 0 ]; }; then
-		echo "FAIL codegen $tname control: SFU_SAFE_CODEGEN=0 -O2 gave $nfp FP and $nal unaligned findings: the check would miss a regression"
+		fail "codegen $tname control" "SFU_SAFE_CODEGEN=0 -O2 gave $nfp FP and $nal unaligned findings: the check would miss a regression"
 	else
-		echo "ok codegen $tname control: SFU_SAFE_CODEGEN=0 -O2 caught ($nfp FP/SIMD, $nal unaligned)"
+		pass "codegen $tname control" "SFU_SAFE_CODEGEN=0 -O2 caught ($nfp FP/SIMD, $nal unaligned)"
 	fi
 done
+[ $fails = 0 ]
