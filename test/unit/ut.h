@@ -41,6 +41,24 @@ static void end(const char *name)
 
 static const char *E(int e) { return sfu_strerror(e); }
 
+/* A made-up stack for walks: words[0..n) at their own addresses, read
+ * through the port (sfu_port.read = ut_stack_read, .ctx = the ut_stack);
+ * anything else, or unaligned, is refused. */
+struct ut_stack {
+	const uint64_t *words;
+	size_t n;
+};
+
+static inline int ut_stack_read(void *ctx, uint64_t a, uint64_t *o)
+{
+	const struct ut_stack *st = (const struct ut_stack *)ctx;
+	uint64_t lo = (uint64_t)(uintptr_t)st->words;
+	if (a < lo || a + 8 > lo + 8 * st->n || (a & 7))
+		return -1;
+	*o = st->words[(a - lo) / 8];
+	return 0;
+}
+
 #define UT_MAX_CASES 64
 typedef void ut_case_fn(void);
 static struct ut_case {
