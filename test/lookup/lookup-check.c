@@ -12,6 +12,7 @@
 #define SFU_ERROR_STRINGS 1
 #include "../../core/sfu.h"
 #include "../../tools/sfu_elf.h"
+#include "../common/rows.h"
 #include "../common/sframe_text.h"
 
 #include <inttypes.h>
@@ -70,15 +71,6 @@ static int parse_rule(const char *t, sfu_rule *r, unsigned abi)
 		return -1;
 	(void)abi;
 	return 0;
-}
-
-static int same_rule(const sfu_rule *a, const sfu_rule *b)
-{
-	if (a->kind != b->kind)
-		return 0;
-	if (a->kind == SFU_RULE_SAME || a->kind == SFU_RULE_UNDEF)
-		return 1;
-	return a->base == b->base && a->off == b->off;
 }
 
 static const char *rule_str(const sfu_rule *r, char *buf)
@@ -189,11 +181,11 @@ int main(int argc, char **argv)
 						fail("RA: want undefined, got %s%s", probe[p], rule_str(&row.ra, a), "");
 					continue;
 				}
-				if (!same_rule(&row.cfa, &cfa))
+				if (!tr_rule_same(&row.cfa, &cfa))
 					fail("CFA: got %s, want %s", probe[p], rule_str(&row.cfa, a), rule_str(&cfa, b));
-				if (!same_rule(&row.fp, &fp))
+				if (!tr_rule_same(&row.fp, &fp))
 					fail("FP: got %s, want %s", probe[p], rule_str(&row.fp, a), rule_str(&fp, b));
-				if (!same_rule(&row.ra, &ra))
+				if (!tr_rule_same(&row.ra, &ra))
 					fail("RA: got %s, want %s", probe[p], rule_str(&row.ra, a), rule_str(&ra, b));
 				if (row.mangled_ra != mangled)
 					fail("mangled RA %s%s", probe[p], mangled ? "expected" : "unexpected", "");
