@@ -140,8 +140,9 @@ static inline unsigned sfb_fde_size(unsigned version)
 /* The info bytes (spec 2.3.1 sfde_func_info, 2.4.1 sfre_info). */
 static inline uint8_t sfb_fre_info(const sfb_fre *r)
 {
-	unsigned wcode = r->wsize == 1 ? 0u : r->wsize == 2 ? 1u : 2u;
-	return (uint8_t)((r->base_sp ? 1u : 0u) | (unsigned)r->count << 1 | wcode << 5 | (r->mangled ? 0x80u : 0u));
+	unsigned wcode = r->wsize == 1 ? SFU_FRE_WSIZE_1B : r->wsize == 2 ? SFU_FRE_WSIZE_2B : SFU_FRE_WSIZE_4B;
+	unsigned base = r->base_sp ? SFU_BASE_REG_SP : SFU_BASE_REG_FP;
+	return (uint8_t)(base | (unsigned)r->count << 1 | wcode << 5 | (r->mangled ? 0x80u : 0u));
 }
 
 static inline uint8_t sfb_fde_info(const sfb_sec *s, const sfb_fde *f)
@@ -212,10 +213,11 @@ static inline size_t sfb_emit(sfb_sec *s, uint8_t *out, size_t cap)
 		if (s->version == 3) {
 			/* The FDE attribute (spec 2.3.2). */
 			f->attr = (uint32_t)fo.n;
-			sfb_put(&fo, f->nfres, 2);
-			sfb_put(&fo, sfb_fde_info(s, f), 1);
-			sfb_put(&fo, f->flex ? SFU_FDE_TYPE_FLEX : SFU_FDE_TYPE_DEFAULT, 1);
-			sfb_put(&fo, f->rep_size, 1);
+			sfb_put_at(&fo, f->attr + SFU_V3_ATTR_NFRES, f->nfres, 2);
+			sfb_put_at(&fo, f->attr + SFU_V3_ATTR_INFO, sfb_fde_info(s, f), 1);
+			sfb_put_at(&fo, f->attr + SFU_V3_ATTR_INFO2, f->flex ? SFU_FDE_TYPE_FLEX : SFU_FDE_TYPE_DEFAULT, 1);
+			sfb_put_at(&fo, f->attr + SFU_V3_ATTR_REPSIZE, f->rep_size, 1);
+			fo.n = f->attr + SFU_V3_ATTR_SIZE;
 		}
 		f->fre_off = (uint32_t)fo.n;
 		for (k = 0; k < f->nfres; k++) {
@@ -241,18 +243,19 @@ static inline size_t sfb_emit(sfb_sec *s, uint8_t *out, size_t cap)
 		return 0;
 
 	/* Header (spec 2.1, 2.2): preamble, then the fixed fields. */
-	sfb_put(&o, SFU_MAGIC, 2);
-	sfb_put(&o, s->version, 1);
-	sfb_put(&o, s->flags, 1);
-	sfb_put(&o, s->abi, 1);
-	sfb_put(&o, (uint8_t)s->fixed_fp, 1);
-	sfb_put(&o, (uint8_t)s->fixed_ra, 1);
-	sfb_put(&o, s->aux_len, 1);
-	sfb_put(&o, s->nfdes, 4);
-	sfb_put(&o, nfres, 4);
-	sfb_put(&o, frelen, 4);
-	sfb_put(&o, fdeoff, 4);
-	sfb_put(&o, freoff, 4);
+	sfb_put_at(&o, SFU_HDR_MAGIC, SFU_MAGIC, 2);
+	sfb_put_at(&o, SFU_HDR_VERSION, s->version, 1);
+	sfb_put_at(&o, SFU_HDR_FLAGS, s->flags, 1);
+	sfb_put_at(&o, SFU_HDR_ABI, s->abi, 1);
+	sfb_put_at(&o, SFU_HDR_FIXED_FP, (uint8_t)s->fixed_fp, 1);
+	sfb_put_at(&o, SFU_HDR_FIXED_RA, (uint8_t)s->fixed_ra, 1);
+	sfb_put_at(&o, SFU_HDR_AUXLEN, s->aux_len, 1);
+	sfb_put_at(&o, SFU_HDR_NUM_FDES, s->nfdes, 4);
+	sfb_put_at(&o, SFU_HDR_NUM_FRES, nfres, 4);
+	sfb_put_at(&o, SFU_HDR_FRE_LEN, frelen, 4);
+	sfb_put_at(&o, SFU_HDR_FDEOFF, fdeoff, 4);
+	sfb_put_at(&o, SFU_HDR_FREOFF, freoff, 4);
+	o.n = SFU_HDR_SIZE;
 	for (i = 0; i < s->aux_len; i++)
 		sfb_put(&o, 0x3cu + i, 1);
 	/* Padding everywhere else is junk too. */

@@ -218,9 +218,21 @@ int main(int argc, char **argv)
 				memset(&h, 0, sizeof h);
 				h.sec = &sec;
 				switch (sec.abi) {
-				case SFU_ABI_AMD64_LE: h.sp_reg = 7; h.fp_reg = 6; h.ra_reg = 16; break;
-				case SFU_ABI_S390X_BE: h.sp_reg = 15; h.fp_reg = 11; h.ra_reg = 14; break;
-				default: h.sp_reg = 31; h.fp_reg = 29; h.ra_reg = 30; break;
+				case SFU_ABI_AMD64_LE:
+					h.sp_reg = SFU_DWARF_AMD64_SP;
+					h.fp_reg = SFU_DWARF_AMD64_FP;
+					h.ra_reg = SFU_DWARF_AMD64_RA;
+					break;
+				case SFU_ABI_S390X_BE:
+					h.sp_reg = SFU_DWARF_S390X_SP;
+					h.fp_reg = SFU_DWARF_S390X_FP;
+					h.ra_reg = SFU_DWARF_S390X_RA;
+					break;
+				default:
+					h.sp_reg = SFU_DWARF_AARCH64_SP;
+					h.fp_reg = SFU_DWARF_AARCH64_FP;
+					h.ra_reg = SFU_DWARF_AARCH64_LR;
+					break;
 				}
 				for (d = 0; d < NDWARF; d++)
 					dwarf[d] = STK_BASE + 0x2000u + 0x100u * d;
