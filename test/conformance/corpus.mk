@@ -188,7 +188,7 @@ build: $(TARGETS)
 
 # Images linked by LLVM lld, which does not know SFrame: it concatenates
 # the input .sframe sections, each with its own header, in one output
-# section (DESIGN.md: "lld output may be ... concatenated").  lld is only
+# section (the core splits them: sfu_section_split).  lld is only
 # on the host, so build-corpus.sh runs `lld` from the host for each suite
 # after `build`, with NOCOMPILE=1: the objects are the suite's own and
 # must not be rebuilt here by the host compiler.  There is no reference
