@@ -73,6 +73,19 @@ static inline int st__split(const char *p, st_row *r)
 	return sscanf(rest, "%47s %47s", r->fp, r->ra) == 2 ? 0 : -1;
 }
 
+/* arr with room for element n (*cap elements of size bytes allocated,
+ * doubled when full), or NULL if the memory is not there (arr is kept). */
+static inline void *st__room(void *arr, size_t n, size_t *cap, size_t size, size_t first)
+{
+	void *p;
+	if (n < *cap)
+		return arr;
+	p = realloc(arr, (*cap ? 2 * *cap : first) * size);
+	if (p)
+		*cap = *cap ? 2 * *cap : first;
+	return p;
+}
+
 /* Read the text at path into *t (st_free releases it).  Returns 0, or -1
  * if the file cannot be read or a row is not in a known form. */
 static inline int st_read(const char *path, st_text *t)
@@ -95,15 +108,12 @@ static inline int st_read(const char *path, st_text *t)
 			continue;
 		if (sscanf(p, "func idx [%*u]: pc = %llx, size = %llu bytes", &pc, &size) == 2) {
 			st_func *fn;
-			if (t->nfuncs == capfuncs) {
-				capfuncs = capfuncs ? 2 * capfuncs : 256;
-				fn = (st_func *)realloc(t->funcs, capfuncs * sizeof *fn);
-				if (!fn) {
-					rc = -1;
-					break;
-				}
-				t->funcs = fn;
+			fn = (st_func *)st__room(t->funcs, t->nfuncs, &capfuncs, sizeof *fn, 256);
+			if (!fn) {
+				rc = -1;
+				break;
 			}
+			t->funcs = fn;
 			fn = &t->funcs[t->nfuncs++];
 			memset(fn, 0, sizeof *fn);
 			fn->pc = pc;
@@ -118,15 +128,12 @@ static inline int st_read(const char *path, st_text *t)
 		}
 		if (t->nfuncs && strspn(p, "0123456789abcdef") == 16 && p[16] == ' ') {
 			st_row *r;
-			if (t->nrows == caprows) {
-				caprows = caprows ? 2 * caprows : 1024;
-				r = (st_row *)realloc(t->rows, caprows * sizeof *r);
-				if (!r) {
-					rc = -1;
-					break;
-				}
-				t->rows = r;
+			r = (st_row *)st__room(t->rows, t->nrows, &caprows, sizeof *r, 1024);
+			if (!r) {
+				rc = -1;
+				break;
 			}
+			t->rows = r;
 			r = &t->rows[t->nrows];
 			memset(r, 0, sizeof *r);
 			r->pc = strtoull(p, NULL, 16);
