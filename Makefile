@@ -74,3 +74,6 @@ fuzz: toolchains
 
 clean:
 	rm -rf $(BUILD)
+
+# The test suites' host programs (test/*/run.sh ask make for them).
+include test/common/host.mk

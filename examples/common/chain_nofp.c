@@ -11,8 +11,8 @@
  * padding after it, the return address it pushes is the first byte of
  * chain_b, the next function.  A walker that looked the caller up at the
  * return address itself would find chain_b's FDE: it must use ra - 1
- * (DESIGN.md, "Unwinding rules").  `make -C examples check` verifies the
- * layout.
+ * (core/sfu.h: a return address is looked up at pc - 1).  `make -C
+ * examples check` verifies the layout.
  */
 #include "ex.h"
 

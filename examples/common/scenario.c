@@ -40,69 +40,28 @@ static uint64_t addr_of(const void *p)
  * Banner.
  */
 
-/* Little-endian field of an SFrame header at byte `off` of the linked
- * region.  Offsets from the SFrame specification, "SFrame Header" (the
- * same in V1, V2, V3): sfp_magic at 0 (u16), sfp_version at 2, sfp_flags
- * at 3, sfh_auxhdr_len at 7, sfh_num_fdes at 8 (u32), sfh_fre_len at 16,
- * sfh_freoff at 24; the header is 28 bytes.  Both boards are little-endian.
- * This is a sanity check for the banner, not a decoder: the core does that. */
-#define SFRAME_HDR 28u
-
-static uint32_t sframe_u(size_t off, unsigned size)
+/* What the core made of [__sframe_start, __sframe_end) (ex_unwind_setup:
+ * sfu_section_split): GNU ld gives one merged section followed by zero
+ * padding (it reserves the pre-merge size), lld one complete section per
+ * object.  *tail gets the bytes after the last section found, which are
+ * all zero when the split succeeded.  Returns the number of sections. */
+static size_t sframe_sections(size_t *tail)
 {
-    const volatile uint8_t *p = (const volatile uint8_t *)__sframe_start + off;
-    uint32_t v = 0;
+    const sfu_section *last;
 
-    while (size--)
-        v = (v << 8) | p[size];
-    return v;
-}
-
-static size_t sframe_span(void)
-{
-    return (size_t)(__sframe_end - __sframe_start);
-}
-
-static bool sframe_present(void)
-{
-    return sframe_span() >= SFRAME_HDR && sframe_u(0, 2) == 0xdee2;
-}
-
-/* Follow the headers through [__sframe_start, __sframe_end): GNU ld gives
- * one merged section followed by zero padding (it reserves the pre-merge
- * size), lld one complete section per object, each at an 8-byte boundary.
- * Returns the number of sections; *tail gets the bytes after the last one
- * and *tail_zero whether they are all zero. */
-static unsigned sframe_sections(size_t *tail, bool *tail_zero)
-{
-    size_t off = 0, span = sframe_span(), i;
-    unsigned n = 0;
-
-    while (span - off >= SFRAME_HDR && sframe_u(off, 2) == 0xdee2) {
-        uint64_t len = (uint64_t)SFRAME_HDR + sframe_u(off + 7, 1) + sframe_u(off + 24, 4) +
-                       sframe_u(off + 16, 4);
-
-        if (len > span - off)
-            break;
-        n++;
-        off += (size_t)len;
-        if (span - off < SFRAME_HDR)
-            break;
-        off = (off + 7u) & ~(size_t)7u;
-    }
-    if (off > span)
-        off = span;
-    *tail = span - off;
-    *tail_zero = true;
-    for (i = off; i < span; i++) {
-        if (sframe_u(i, 1) != 0)
-            *tail_zero = false;
-    }
-    return n;
+    ex_unwind_setup();
+    *tail = (size_t)(__sframe_end - __sframe_start);
+    if (ex_nsecs == 0)
+        return 0;
+    last = &ex_secs[ex_nsecs - 1];
+    *tail -= (size_t)(last->data - (const uint8_t *)__sframe_start) + last->size;
+    return ex_nsecs;
 }
 
 static void banner(const char *cmdline)
 {
+    size_t tail;
+
     ex_printf("\nsfu example firmware: %s (%s)%s%s\n", EX_BOARD, EX_ARCH,
               EX_VARIANT[0] ? ", " : "", EX_VARIANT);
 #ifdef __clang__
@@ -113,17 +72,13 @@ static void banner(const char *cmdline)
     ex_printf("  .text     %p .. %p\n", (void *)__text_start, (void *)__text_end);
     ex_printf("  .sframe   %p .. %p (%llu bytes", (void *)__sframe_start, (void *)__sframe_end,
               (unsigned long long)(__sframe_end - __sframe_start));
-    if (sframe_present()) {
-        size_t tail;
-        bool zero;
-        unsigned n = sframe_sections(&tail, &zero);
-
+    if (sframe_sections(&tail) > 0) {
         ex_printf(", version %u, flags 0x%x, %u FDEs in the first header)\n",
-                  (unsigned)sframe_u(2, 1), (unsigned)sframe_u(3, 1), (unsigned)sframe_u(8, 4));
-        ex_printf("            %u section(s) back to back, then %llu %s byte(s)\n", n,
-                  (unsigned long long)tail, zero ? "zero" : "NONZERO");
+                  (unsigned)ex_secs[0].version, (unsigned)ex_secs[0].flags, (unsigned)ex_secs[0].num_fdes);
+        ex_printf("            %u section(s) back to back, then %llu %s byte(s)\n", (unsigned)ex_nsecs,
+                  (unsigned long long)tail, ex_secs_err == SFU_OK ? "zero" : "UNREAD");
     } else {
-        ex_printf(", NO SFrame header)\n");
+        ex_printf(", NO SFrame section)\n");
     }
     ex_printf("  stacks    %p .. %p   ram %p .. %p\n", (void *)__stack_lo, (void *)__stack_hi,
               (void *)__ram_start, (void *)__ram_end);
@@ -155,13 +110,12 @@ static EX_NOINLINE void scen_hello(void)
     uint64_t got = 0, ram_end = addr_of(__ram_end);
 
     SFU_PORT_CAPTURE(&r);
-    check("sframe header present", sframe_present());
-    check("sframe has FDEs", sframe_present() && sframe_u(8, 4) > 0);
     {
-        size_t tail;
-        bool zero;
+        size_t tail, n = sframe_sections(&tail);
 
-        check("sframe: sections fill span", sframe_present() && sframe_sections(&tail, &zero) > 0 && zero);
+        check("sframe header present", n > 0);
+        check("sframe has FDEs", n > 0 && ex_secs[0].num_fdes > 0);
+        check("sframe: sections fill span", n > 0 && ex_secs_err == SFU_OK);
     }
     check("capture: pc in .text", r.pc >= addr_of(__text_start) && r.pc < addr_of(__text_end));
     check("capture: sp on the stack", r.sp >= addr_of(__stack_lo) && r.sp < addr_of(__stack_hi));

@@ -38,6 +38,7 @@
 #include <stdint.h>
 
 #include "sfu.h"
+#include "sfu_capture_aarch64.h"
 #include "sfu_trap_frame_aarch64.h"
 
 /* DWARF numbers (AADWARF64): x0..x30 are 0..30, SP is 31. */
@@ -85,29 +86,8 @@ static inline uint64_t sfu_port_strip_ra(void *ctx, uint64_t ra)
 SFU_CODEGEN_END
 
 /* Capture the registers at the point where the macro is written, into an
- * sfu_regs.  A macro (not a function) so that pc/sp/fp belong to the
- * caller's frame.  One asm statement reads all four: pc is the address of
- * the ADR itself, and nothing between it and the MOVs can change SP or
- * x29, so the set is consistent with the SFrame row for that pc.  x30 is
- * whatever the LR holds there: in a function that has saved its LR, the
- * row says where the real return address lives; in a leaf, x30 is it. */
-#define SFU_PORT_CAPTURE(r)                                                 \
-    do {                                                                    \
-        uint64_t sfu__pc, sfu__sp, sfu__fp, sfu__lr;                        \
-        __asm__ volatile("adr %0, .\n\t"                                    \
-                         "mov %1, sp\n\t"                                   \
-                         "mov %2, x29\n\t"                                  \
-                         "mov %3, x30"                                      \
-                         : "=r"(sfu__pc), "=r"(sfu__sp), "=r"(sfu__fp),     \
-                           "=r"(sfu__lr));                                  \
-        (r)->pc = sfu__pc;                                                  \
-        (r)->sp = sfu__sp;                                                  \
-        (r)->fp = sfu__fp;                                                  \
-        (r)->ra = sfu__lr;                                                  \
-        (r)->dwarf = NULL;                                                  \
-        (r)->ndwarf = 0;                                                    \
-        (r)->dwarf_map = NULL;                                              \
-    } while (0)
+ * sfu_regs (sfu_capture_aarch64.h says why it is exact). */
+#define SFU_PORT_CAPTURE(r) SFU_CAPTURE_AARCH64(r)
 
 #include "../common/sfu_port_common.h"
 

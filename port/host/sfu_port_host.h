@@ -103,52 +103,20 @@
  * 16 the return address column (rip). */
 #define SFU_HOST_NDWARF 17
 
-/* One asm statement reads all three, so pc/sp/fp agree with the SFrame row
- * of the instruction after the LEA (still inside this statement: no push
- * can come in between).  x86_64 has no link register: ra = 0.  No DWARF
- * array: the other registers hold nothing an unwind rule could use outside
- * a prologue, and a capture is never in a prologue. */
-#define SFU_HOST_CAPTURE(regs)                                              \
-	do {                                                                    \
-		uint64_t sfu__pc, sfu__sp, sfu__fp;                                 \
-		__asm__ volatile("lea 0(%%rip), %0\n\t"                             \
-		                 "mov %%rsp, %1\n\t"                                \
-		                 "mov %%rbp, %2"                                    \
-		                 : "=r"(sfu__pc), "=r"(sfu__sp), "=r"(sfu__fp));    \
-		(regs)->pc = sfu__pc;                                               \
-		(regs)->sp = sfu__sp;                                               \
-		(regs)->fp = sfu__fp;                                               \
-		(regs)->ra = 0;                                                     \
-		(regs)->dwarf = NULL;                                               \
-		(regs)->ndwarf = 0;                                                 \
-		(regs)->dwarf_map = NULL;                                           \
-	} while (0)
+/* The registers where the macro is written: the bare-metal port's
+ * capture (sfu_capture_x86_64.h). */
+#include "../x86_64/sfu_capture_x86_64.h"
+#define SFU_HOST_CAPTURE(regs) SFU_CAPTURE_X86_64(regs)
 
 #elif defined(__aarch64__)
 
 /* DWARF numbering (AADWARF64): x0..x30 = 0..30, sp = 31. */
 #define SFU_HOST_NDWARF 32
 
-/* pc is the ADR's own address (`adr x, .`); x30 is read in the same
- * statement, so for a leaf that has not saved it yet it is still the
- * return address. */
-#define SFU_HOST_CAPTURE(regs)                                              \
-	do {                                                                    \
-		uint64_t sfu__pc, sfu__sp, sfu__fp, sfu__lr;                        \
-		__asm__ volatile("adr %0, .\n\t"                                    \
-		                 "mov %1, sp\n\t"                                   \
-		                 "mov %2, x29\n\t"                                  \
-		                 "mov %3, x30"                                      \
-		                 : "=&r"(sfu__pc), "=&r"(sfu__sp), "=&r"(sfu__fp),  \
-		                   "=&r"(sfu__lr));                                 \
-		(regs)->pc = sfu__pc;                                               \
-		(regs)->sp = sfu__sp;                                               \
-		(regs)->fp = sfu__fp;                                               \
-		(regs)->ra = sfu__lr;                                               \
-		(regs)->dwarf = NULL;                                               \
-		(regs)->ndwarf = 0;                                                 \
-		(regs)->dwarf_map = NULL;                                           \
-	} while (0)
+/* The registers where the macro is written: the bare-metal port's
+ * capture (sfu_capture_aarch64.h). */
+#include "../aarch64/sfu_capture_aarch64.h"
+#define SFU_HOST_CAPTURE(regs) SFU_CAPTURE_AARCH64(regs)
 
 #else
 #error "port/host supports x86_64 and aarch64 Linux"
@@ -184,8 +152,8 @@ typedef struct sfu_host_ctx {
  * SA_SIGINFO handler).  dwarf (SFU_HOST_NDWARF entries, caller-owned) gets
  * every general register by DWARF number and r->dwarf points to it, so FLEX
  * rules based on any register (x86_64 DRAP: CFA = r10 + 0) work in the
- * interrupted frame.  The PC is exact: start the walk with
- * sfu_cursor_init_interrupted / sfu_backtrace. */
+ * interrupted frame.  The PC is exact: start the walk there with
+ * sfu_cursor_init or sfu_backtrace. */
 static inline void sfu_host_from_ucontext(const void *ucv, sfu_regs *r, uint64_t *dwarf)
 {
 	const ucontext_t *uc = (const ucontext_t *)ucv;

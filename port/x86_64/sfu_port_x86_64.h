@@ -38,6 +38,7 @@
 #include <stdint.h>
 
 #include "sfu.h"
+#include "sfu_capture_x86_64.h"
 #include "sfu_trap_frame_x86_64.h"
 
 /* DWARF numbers (psABI, "DWARF Register Number Mapping"): rax rdx rcx rbx
@@ -71,26 +72,8 @@ SFU_CODEGEN_END
 #define SFU_PORT_STRIP_RA NULL
 
 /* Capture the registers at the point where the macro is written, into an
- * sfu_regs.  A macro (not a function) so that pc/sp/fp belong to the
- * caller's frame; one asm statement reads all three, so the values agree
- * with the SFrame row for that pc (gcc may move RSP between statements,
- * never inside one).  The pc is the instruction after the LEA, still in
- * the same asm statement and so under the same row. */
-#define SFU_PORT_CAPTURE(r)                                                 \
-    do {                                                                    \
-        uint64_t sfu__pc, sfu__sp, sfu__fp;                                 \
-        __asm__ volatile("lea 0(%%rip), %0\n\t"                             \
-                         "mov %%rsp, %1\n\t"                                \
-                         "mov %%rbp, %2"                                    \
-                         : "=r"(sfu__pc), "=r"(sfu__sp), "=r"(sfu__fp));    \
-        (r)->pc = sfu__pc;                                                  \
-        (r)->sp = sfu__sp;                                                  \
-        (r)->fp = sfu__fp;                                                  \
-        (r)->ra = 0;                                                        \
-        (r)->dwarf = NULL;                                                  \
-        (r)->ndwarf = 0;                                                    \
-        (r)->dwarf_map = NULL;                                              \
-    } while (0)
+ * sfu_regs (sfu_capture_x86_64.h says why it is exact). */
+#define SFU_PORT_CAPTURE(r) SFU_CAPTURE_X86_64(r)
 
 #include "../common/sfu_port_common.h"
 

@@ -9,6 +9,7 @@
 # caught, or the check would prove nothing.
 set -u
 cd "$(dirname "$0")/../.."
+. test/common/lib.sh
 out=build/codegen
 mkdir -p "$out"
 for arch in aarch64 x86_64; do
@@ -23,23 +24,16 @@ sfu_port codegen_port = SFU_PORT_INIT(NULL, 0, 0);
 C
 done
 WARN="-Wall -Wextra -Wundef -Werror"
-# name | compiler command (%T: the arch's gcc prefix) | objdump | arch
-targets=(
-	"gcc12-x86_64|gcc|objdump|x86_64"
-	"gcc12-aarch64|aarch64-linux-gnu-gcc|aarch64-linux-gnu-objdump|aarch64"
-	"clang14-x86_64|clang --target=x86_64-none-elf|objdump|x86_64"
-	"clang14-aarch64|clang --target=aarch64-none-elf|aarch64-linux-gnu-objdump|aarch64"
-	"gcc14-x86_64|tools/toolchain.sh run trixie gcc|objdump|x86_64"
-	"gcc14-aarch64|tools/toolchain.sh run trixie aarch64-linux-gnu-gcc|aarch64-linux-gnu-objdump|aarch64"
-	"gcc16-x86_64|tools/toolchain.sh run sid gcc|objdump|x86_64"
-	"gcc16-aarch64|tools/toolchain.sh run sid aarch64-linux-gnu-gcc|aarch64-linux-gnu-objdump|aarch64"
-	"clang21-x86_64|tools/toolchain.sh run sid clang-21 --target=x86_64-none-elf|objdump|x86_64"
-	"clang21-aarch64|tools/toolchain.sh run sid clang-21 --target=aarch64-none-elf|aarch64-linux-gnu-objdump|aarch64"
-	"clang22-x86_64|tools/toolchain.sh run sid clang-22 --target=x86_64-none-elf|objdump|x86_64"
-	"clang22-aarch64|tools/toolchain.sh run sid clang-22 --target=aarch64-none-elf|aarch64-linux-gnu-objdump|aarch64"
+# The bare-metal compilers of every suite, and clang 21 and 22 of the sid
+# chroot (they ignored the spelling clang 14 takes for "no FP/SIMD" without a
+# word): installed there once, here (the firmware suite's clang builds
+# install them too).
+codegen_compilers=("${bare_compilers[@]}"
+	"clang21-x86_64|tools/toolchain.sh run sid clang-21 --target=x86_64-none-elf|x86_64"
+	"clang21-aarch64|tools/toolchain.sh run sid clang-21 --target=aarch64-none-elf|aarch64"
+	"clang22-x86_64|tools/toolchain.sh run sid clang-22 --target=x86_64-none-elf|x86_64"
+	"clang22-aarch64|tools/toolchain.sh run sid clang-22 --target=aarch64-none-elf|aarch64"
 )
-# clang 21 and 22 come from the sid chroot (the firmware suite's clang
-# builds install them there too): once, here.
 if [ -f "$(tools/toolchain.sh path sid)/.sfu-ready" ]; then
 	tools/toolchain.sh install sid clang-21 clang-22 >&2 || true
 fi
@@ -53,19 +47,19 @@ check() { # NAME CC OBJDUMP ARCH FLAGS -> status of check-insns.py, report in $o
 	$od -d --no-show-raw-insn "$out/$name.o" >"$out/$name.dis" || return 2
 	python3 test/codegen/check-insns.py "$arch" "$out/$name.dis" >"$out/$name.txt"
 }
-for t in "${targets[@]}"; do
-	IFS='|' read -r tname cc od arch <<<"$t"
-	if ! command -v "${cc%% *}" >/dev/null || ! command -v "$od" >/dev/null; then
-		echo "FAIL codegen $tname: ${cc%% *} or $od missing (apt-get install gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu clang)"
+for t in "${codegen_compilers[@]}"; do
+	IFS='|' read -r tname cc arch <<<"$t"
+	od=objdump
+	[ "$arch" = aarch64 ] && od=aarch64-linux-gnu-objdump
+	need "codegen $tname" "${cc%% *}" "gcc-aarch64-linux-gnu clang" && need "codegen $tname" "$od" binutils-aarch64-linux-gnu ||
 		continue
-	fi
 	for opt in -O0 -O2 -Os; do
 		name="$tname$opt"
 		check "$name" "$cc" "$od" "$arch" "$opt"
 		case $? in
-		0) echo "ok codegen $tname $opt: no FP/SIMD register, no access shown unaligned" ;;
-		2) echo "FAIL codegen $tname $opt: does not build: $(head -3 "$out/$name.txt" | tr '\n' ' ')" ;;
-		*) echo "FAIL codegen $tname $opt: $(wc -l <"$out/$name.txt") unsafe instruction(s), e.g. $(head -1 "$out/$name.txt") ($out/$name.txt)" ;;
+		0) pass "codegen $tname $opt" "no FP/SIMD register, no access shown unaligned" ;;
+		2) fail "codegen $tname $opt" "does not build: $(head -3 "$out/$name.txt" | tr '\n' ' ')" ;;
+		*) fail "codegen $tname $opt" "$(wc -l <"$out/$name.txt") unsafe instruction(s), e.g. $(head -1 "$out/$name.txt") ($out/$name.txt)" ;;
 		esac
 	done
 	# The control: without the core's own target settings the same compiler
@@ -77,10 +71,11 @@ for t in "${targets[@]}"; do
 	nfp=$(grep -c '^fp' "$out/$name.txt")
 	nal=$(grep -c '^align' "$out/$name.txt")
 	if [ $rc = 2 ]; then
-		echo "FAIL codegen $tname control: does not build: $(head -3 "$out/$name.txt" | tr '\n' ' ')"
+		fail "codegen $tname control" "does not build: $(head -3 "$out/$name.txt" | tr '\n' ' ')"
 	elif [ "$nfp" = 0 ] || { [ "$arch" = aarch64 ] && [ "$nal" = 0 ]; }; then
-		echo "FAIL codegen $tname control: SFU_SAFE_CODEGEN=0 -O2 gave $nfp FP and $nal unaligned findings: the check would miss a regression"
+		fail "codegen $tname control" "SFU_SAFE_CODEGEN=0 -O2 gave $nfp FP and $nal unaligned findings: the check would miss a regression"
 	else
-		echo "ok codegen $tname control: SFU_SAFE_CODEGEN=0 -O2 caught ($nfp FP/SIMD, $nal unaligned)"
+		pass "codegen $tname control" "SFU_SAFE_CODEGEN=0 -O2 caught ($nfp FP/SIMD, $nal unaligned)"
 	fi
 done
+[ $fails = 0 ]

@@ -9,6 +9,17 @@ static inline int tr_rule_eq(const sfu_rule *a, const sfu_rule *b)
 	return a->kind == b->kind && a->base == b->base && a->off == b->off;
 }
 
+/* The same rule, as another decoder says it: a SAME or UNDEF rule has no
+ * base or offset to compare. */
+static inline int tr_rule_same(const sfu_rule *a, const sfu_rule *b)
+{
+	if (a->kind != b->kind)
+		return 0;
+	if (a->kind == SFU_RULE_SAME || a->kind == SFU_RULE_UNDEF)
+		return 1;
+	return a->base == b->base && a->off == b->off;
+}
+
 static inline int tr_row_eq(const sfu_row *a, const sfu_row *b)
 {
 	return a->func_start == b->func_start && a->func_size == b->func_size && a->fre_start == b->fre_start &&

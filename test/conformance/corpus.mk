@@ -16,6 +16,9 @@
 OUT   ?= build/conformance
 SUITE ?= bookworm
 CDIR  := test/conformance/corpus
+# _start and the image layout, shared with test/gen and test/props.
+COMMON := test/common
+LDS   := $(COMMON)/image.ld
 OPTS  := O0 O2 Os
 
 # Every C source is built for every architecture, except pauth.c, which
@@ -31,8 +34,8 @@ ARCHES.llvm     := x86_64
 ARCHES := $(ARCHES.$(SUITE))
 
 # Per architecture directory: compiler, extra flags, linker, the suffix
-# of its assembly sources, the assembly sources besides start-*.S, and
-# the C sources.
+# of its assembly sources (and of test/common/start-*.S), the assembly
+# sources besides _start, and the C sources.
 CC.x86_64  := gcc
 FL.x86_64  :=
 LD.x86_64  := ld
@@ -98,7 +101,7 @@ SHT.sid      := @0x6ffffff4
 SHT.llvm     := @0x6ffffff4
 ASFLAGS := -DSFRAME_SHT=$(SHT.$(SUITE))
 
-LDFLAGS := -nostdlib -static -T $(CDIR)/image.ld
+LDFLAGS := -nostdlib -static -T $(LDS)
 
 # Run a command, keep its messages in $@.log; show them and fail if the
 # command fails.
@@ -122,9 +125,13 @@ ifndef NOCOMPILE
 $$(D.$(1))/%-asm.o: $(CDIR)/%-$$(AS.$(1)).S
 	@mkdir -p $$(@D)
 	@$$(RUN) $$(CC.$(1)) $$(FL.$(1)) $$(CFLAGS) $$(ASFLAGS) -c $$< -o $$@
+
+$$(START.$(1)): $(COMMON)/start-$$(AS.$(1)).S
+	@mkdir -p $$(@D)
+	@$$(RUN) $$(CC.$(1)) $$(FL.$(1)) $$(CFLAGS) $$(ASFLAGS) -c $$< -o $$@
 endif
 
-$$(D.$(1))/%-asm.elf: $$(D.$(1))/%-asm.o $$(START.$(1)) $(CDIR)/image.ld
+$$(D.$(1))/%-asm.elf: $$(D.$(1))/%-asm.o $$(START.$(1)) $(LDS)
 	@$$(RUN) $$(LD.$(1)) $$(LDFLAGS) -o $$@ $$(START.$(1)) $$<
 
 $$(foreach o,$(OPTS),$$(eval $$(call opt_rules,$(1),$$(o))))
@@ -137,10 +144,10 @@ $$(D.$(1))/%-$(2).o: $(CDIR)/%.c
 	@$$(RUN) $$(CC.$(1)) $$(FL.$(1)) $$(XFL.$(1).$$*) -$(2) $$(CFLAGS) -c $$< -o $$@
 endif
 
-$$(D.$(1))/%-$(2).elf: $$(D.$(1))/%-$(2).o $$(START.$(1)) $(CDIR)/image.ld
+$$(D.$(1))/%-$(2).elf: $$(D.$(1))/%-$(2).o $$(START.$(1)) $(LDS)
 	@$$(RUN) $$(LD.$(1)) $$(LDFLAGS) -o $$@ $$(START.$(1)) $$<
 
-$$(D.$(1))/all-$(2).elf: $$(START.$(1)) $$(call COBJ.$(1),,$(2)) $$(AOBJ.$(1)) $(CDIR)/image.ld
+$$(D.$(1))/all-$(2).elf: $$(START.$(1)) $$(call COBJ.$(1),,$(2)) $$(AOBJ.$(1)) $(LDS)
 	@$$(RUN) $$(LD.$(1)) $$(LDFLAGS) -o $$@ $$(filter %.o,$$^)
 
 $$(D.$(1))/ldr-$(2).o: $$(START.$(1)) $$(call COBJ.$(1),,$(2)) $$(AOBJ.$(1))
@@ -155,7 +162,7 @@ ifeq ($(SUITE),llvm)
 # version 2").  Not an error for the build.
 define gnuld_rules
 TARGETS += $$(D.x86_64)/all-gnuld-$(1).elf
-$$(D.x86_64)/all-gnuld-$(1).elf: $$(START.x86_64) $$(call COBJ.x86_64,,$(1)) $$(AOBJ.x86_64) $(CDIR)/image.ld
+$$(D.x86_64)/all-gnuld-$(1).elf: $$(START.x86_64) $$(call COBJ.x86_64,,$(1)) $$(AOBJ.x86_64) $(LDS)
 	@ld $$(LDFLAGS) -o $$@ $$(filter %.o,$$^) >$$@.log 2>&1 || true; test -f $$@
 endef
 $(foreach o,$(OPTS),$(eval $(call gnuld_rules,$(o))))
@@ -181,7 +188,7 @@ build: $(TARGETS)
 
 # Images linked by LLVM lld, which does not know SFrame: it concatenates
 # the input .sframe sections, each with its own header, in one output
-# section (DESIGN.md: "lld output may be ... concatenated").  lld is only
+# section (the core splits them: sfu_section_split).  lld is only
 # on the host, so build-corpus.sh runs `lld` from the host for each suite
 # after `build`, with NOCOMPILE=1: the objects are the suite's own and
 # must not be rebuilt here by the host compiler.  There is no reference
@@ -191,7 +198,7 @@ LLD ?= ld.lld-14
 LLDARCHES := $(filter x86_64 aarch64 aarch64-pac aarch64_be,$(ARCHES))
 define lld_rules
 LLDTARGETS += $$(D.$(1))/all-lld-$(2).elf
-$$(D.$(1))/all-lld-$(2).elf: $$(START.$(1)) $$(call COBJ.$(1),,$(2)) $$(AOBJ.$(1)) $(CDIR)/image.ld
+$$(D.$(1))/all-lld-$(2).elf: $$(START.$(1)) $$(call COBJ.$(1),,$(2)) $$(AOBJ.$(1)) $(LDS)
 	@$$(RUN) $(LLD) $$(LDFLAGS) -o $$@ $$(filter %.o,$$^)
 endef
 $(foreach a,$(LLDARCHES),$(foreach o,$(OPTS),$(eval $(call lld_rules,$(a),$(o)))))

@@ -47,6 +47,7 @@
 # a board's host QEMU command, as for boot.sh.
 set -u
 cd "$(dirname "$0")/../.."
+. test/common/lib.sh
 root=$PWD
 out=${SFU_FW_OUT:-build/firmware}
 suites=${SFU_FW_SUITES:-bookworm trixie sid clang14 clang21 clang22 clang14-gas clang22-sframe}
@@ -520,13 +521,6 @@ run_case() {
 	echo "ok $name" >"$res"
 }
 
-# Background jobs, at most $jobs at once.
-spawn() {
-	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
-		wait -n 2>/dev/null || true
-	done
-	"$@" &
-}
 
 # The crash record decoder the retained scenario's check uses (host).
 make -s --no-print-directory build/sfu-crash >"$out/sfu-crash-build.log" 2>&1 ||
@@ -622,7 +616,7 @@ boot_case() {
 			emit "FAIL $n: $qm"
 		else
 			next_slot
-			spawn run_case "$suite" "$image" "$scen" "$n" "$f" "$tag${q:+-$q}" "$q" "$@"
+			spawn "$jobs" run_case "$suite" "$image" "$scen" "$n" "$f" "$tag${q:+-$q}" "$q" "$@"
 		fi
 	done
 }

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# The core builds freestanding and leaves no undefined symbol (DESIGN.md,
-# "Core contract"): for each compiler (gcc 12, clang 14, and gcc 14 / gcc 16
-# from the trixie / sid chroots, whose newer warnings users will see under
-# -Werror) x target x configuration, compile a TU
-# that defines SFU_IMPLEMENTATION with the bare-metal flags and check that
-# `nm -u` on the object is empty (an implicit memcpy/memset would show here).
+# The core builds freestanding and leaves no undefined symbol (core/sfu.h:
+# no function of the C library is called, not even memcpy): for each
+# compiler (test/common/lib.sh: gcc 12, clang 14, and gcc 14 / gcc 16 from
+# the trixie / sid chroots, whose newer warnings users will see under
+# -Werror) x target x configuration, compile a TU that defines
+# SFU_IMPLEMENTATION with the bare-metal flags and check that `nm -u` on
+# the object is empty (an implicit memcpy/memset would show here).
 set -u
 cd "$(dirname "$0")/../.."
+. test/common/lib.sh
 out=build/freestanding
 mkdir -p "$out"
 cat > "$out/tu.c" <<'C'
@@ -15,17 +17,8 @@ cat > "$out/tu.c" <<'C'
 C
 WARN="-Wall -Wextra -Wundef -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes"
 BASE="-std=c99 -ffreestanding -nostdlib -fno-builtin -c $WARN -Icore"
-# name | compiler command | flags
-targets=(
-	"gcc-x86_64|gcc|-mno-red-zone -mgeneral-regs-only"
-	"gcc-aarch64|aarch64-linux-gnu-gcc|-mgeneral-regs-only"
-	"clang-x86_64|clang --target=x86_64-none-elf|-mno-red-zone -mgeneral-regs-only"
-	"clang-aarch64|clang --target=aarch64-none-elf|-mgeneral-regs-only"
-	"gcc14-x86_64|tools/toolchain.sh run trixie gcc|-mno-red-zone -mgeneral-regs-only"
-	"gcc14-aarch64|tools/toolchain.sh run trixie aarch64-linux-gnu-gcc|-mgeneral-regs-only"
-	"gcc16-x86_64|tools/toolchain.sh run sid gcc|-mno-red-zone -mgeneral-regs-only"
-	"gcc16-aarch64|tools/toolchain.sh run sid aarch64-linux-gnu-gcc|-mgeneral-regs-only"
-)
+# The bare-metal flags of each architecture (the compilers: lib.sh).
+arch_flags() { [ "$1" = x86_64 ] && echo "-mno-red-zone -mgeneral-regs-only" || echo "-mgeneral-regs-only"; }
 configs=(
 	"full|"
 	"static|-DSFU_STATIC -DSFU_ERROR_STRINGS=1"
@@ -39,28 +32,26 @@ configs=(
 	"index-cache|-DSFU_INDEX=1 -DSFU_CACHE=1 -DSFU_STATIC"
 	"general-rules|-DSFU_COMPACT=0 -DSFU_INDEX=1 -DSFU_FLEX=0 -DSFU_S390X=0"
 )
-for t in "${targets[@]}"; do
-	IFS='|' read -r tname cc tflags <<<"$t"
+for t in "${bare_compilers[@]}"; do
+	IFS='|' read -r tname cc arch <<<"$t"
+	tflags=$(arch_flags "$arch")
 	for c in "${configs[@]}"; do
 		IFS='|' read -r cname cflags <<<"$c"
 		for opt in -O0 -Os -O2; do
 			case_name="freestanding $tname $cname $opt"
 			obj="$out/$tname-$cname$opt.o"
-			if ! command -v ${cc%% *} >/dev/null; then
-				echo "FAIL $case_name: ${cc%% *} missing (apt-get install gcc-aarch64-linux-gnu clang)"
-				continue
-			fi
+			need "$case_name" "${cc%% *}" "gcc-aarch64-linux-gnu clang" || continue
 			if ! msg=$($cc $BASE $tflags $cflags $opt "$out/tu.c" -o "$obj" 2>&1); then
-				echo "FAIL $case_name: does not compile"
+				fail "$case_name" "does not compile"
 				echo "$msg" | head -20
 				continue
 			fi
 			undef=$(nm -u "$obj")
 			if [ -n "$undef" ]; then
-				echo "FAIL $case_name: undefined symbols: $(echo $undef)"
+				fail "$case_name" "undefined symbols: $(echo $undef)"
 				continue
 			fi
-			echo "ok $case_name"
+			pass "$case_name"
 		done
 	done
 done
@@ -89,27 +80,29 @@ int tu_thread(struct sfu_port_thread *t, const sfu_stack *s, const struct sfu_sw
 	return sfu_port_switch_regs(t->port.ctx, l, s[0].lo, r);
 }
 C
-for t in "${targets[@]:0:4}"; do
-	IFS='|' read -r tname cc tflags <<<"$t"
+for t in "${bare_compilers[@]:0:4}"; do
+	IFS='|' read -r tname cc arch <<<"$t"
+	tflags=$(arch_flags "$arch")
 	for opt in -O2 -O3; do
 		case_name="freestanding port-threads-crash $tname $opt"
 		if ! msg=$($cc $BASE -Iport $tflags $opt "$out/port-tu.c" -o "$out/port-$tname$opt.o" 2>&1); then
-			echo "FAIL $case_name: does not compile"
+			fail "$case_name" "does not compile"
 			echo "$msg" | head -20
 			continue
 		fi
 		undef=$(nm -u "$out/port-$tname$opt.o")
-		if [ -n "$undef" ]; then echo "FAIL $case_name: undefined symbols: $(echo $undef)"; else echo "ok $case_name"; fi
+		if [ -n "$undef" ]; then fail "$case_name" "undefined symbols: $(echo $undef)"; else pass "$case_name"; fi
 	done
 done
 # Config knobs with nonsense values must be rejected at compile time.
 for bad in "-DSFU_AMD64=0 -DSFU_AARCH64=0 -DSFU_S390X=0" "-DSFU_FLEX=2" "-DSFU_CACHE=2" "-DSFU_V1=2" "-DSFU_V1=0 -DSFU_V2=0 -DSFU_V3=0" "-DSFU_LITTLE=0 -DSFU_BIG=0" "-DSFU_DEPTH_CAP=0" "-DSFU_FP_FALLBACK=3" "-DSFU_SAFE_CODEGEN=2" "-DSFU_INDEX=2" "-DSFU_COMPACT=-1" "-DSFU_FIX_LD_PLTGOT=2"; do
 	if gcc $BASE $bad "$out/tu.c" -o "$out/bad.o" 2>/dev/null; then
-		echo "FAIL knob-rejected '$bad': compiled"
+		fail "knob-rejected '$bad'" "compiled"
 	else
-		echo "ok knob-rejected '$bad'"
+		pass "knob-rejected '$bad'"
 	fi
 done
 # Only the three allowed standard headers.
 bad=$(grep -nE '^\s*#\s*include\s*<' core/*.h | grep -vE '<(stdint|stddef|stdbool)\.h>')
-if [ -n "$bad" ]; then echo "FAIL core-includes: $bad"; else echo "ok core-includes"; fi
+if [ -n "$bad" ]; then fail core-includes "$bad"; else pass core-includes; fi
+[ $fails = 0 ]

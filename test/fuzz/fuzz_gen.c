@@ -1,12 +1,12 @@
 /* fuzz_gen - libFuzzer harness: structure-aware.  The input is not a
- * section but the choices that make one (sfb.h): version 1/2/3, byte order
- * and ABI, flags, aux header, FDEs sorted or not, FRE blocks in any order,
+ * section but the choices that make one (sfb_gen.h): version 1/2/3, byte
+ * order and ABI, flags, aux header, FDEs sorted or not, FRE blocks in any order,
  * FREs of each address size with 1/2/4-byte data words, DEFAULT and FLEX
  * V3 FDEs, PC-mask FDEs, signal frames, outermost FREs.  So nearly every
  * input reaches FRE and FLEX decoding and the walk.
  *
  * For the valid section it checks the core against the reference model in
- * sfb.h: header fields, every FDE and FRE as decoded, every row, and the
+ * sfb_gen.h: header fields, every FDE and FRE as decoded, every row, and the
  * row found for PCs at and around every FDE and FRE boundary.  Then it walks
  * a call chain built on that section (wc.h) and checks it is walked back
  * exactly.  Then it applies a few targeted corruptions (header fields, FDE
@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "decode_check.h"
-#include "sfb.h"
+#include "sfb_gen.h"
 #include "wc.h"
 
 static uint8_t buf[32768], bad_buf[32768];

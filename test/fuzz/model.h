@@ -1,6 +1,7 @@
 /* model.h - what an SFrame reader must make of one FRE: the recovery rules
- * for CFA, RA and FP, written from the spec (../shared/spec), not from
- * core/sfu.h.  Used by fuzz_gen (on the sections it generates) and by
+ * for CFA, RA and FP, written from the SFrame specification (versions 1,
+ * 2 with its errata, and 3; section numbers of the version 3 document),
+ * not from core/sfu.h.  Used by fuzz_gen (on the sections it generates) and by
  * decode_check.h (on any bytes: the FRE's data words as the core reads
  * them, the rules as the model derives them from those words).
  *

@@ -17,6 +17,7 @@
 # found or a harness could not be built.
 set -u
 cd "$(dirname "$0")/../.."
+. test/common/lib.sh
 . test/fuzz/build.sh
 
 all_secs=${FUZZ_SECONDS:-180}
@@ -98,19 +99,11 @@ fuzz_one() {
 	return $status
 }
 
-running=0
 for h in $FUZZ_HARNESSES; do
-	fuzz_one "$h" &
-	running=$((running + 1))
-	if [ "$running" -ge "$jobs" ]; then
-		wait -n || status=1
-		running=$((running - 1))
-	fi
+	spawn "$jobs" fuzz_one "$h"
 done
-while [ "$running" -gt 0 ]; do
-	wait -n || status=1
-	running=$((running - 1))
-done
+spawn_wait
+[ "$spawn_failed" = 0 ] || status=1
 summary=""
 total=0
 for h in $FUZZ_HARNESSES; do

@@ -13,12 +13,11 @@
 # with the apt-get command, never a skip.
 set -u
 cd "$(dirname "$0")/../.."
+. test/common/lib.sh
 . test/fuzz/build.sh
 
 out=build/fuzz/replay
 mkdir -p "$out"
-status=0
-fail() { echo "FAIL $1: $2"; status=1; }
 
 # Why a replay failed: the property or sanitizer summary, and the input.
 reason() {
@@ -36,7 +35,7 @@ replay() { # HARNESS CASE NOTE FILES...
 	timeout 120 "$out/$h" -timeout=20 -rss_limit_mb=2048 "$@" >"$log" 2>&1
 	rc=$?
 	if [ $rc = 0 ]; then
-		echo "ok fuzz/$h/$name"
+		pass "fuzz/$h/$name"
 	else
 		fail "fuzz/$h/$name" "$(reason "$log" $rc)${note:+ [known: $note]}"
 	fi
@@ -66,4 +65,4 @@ for h in $FUZZ_HARNESSES; do
 		replay "$h" "$(basename "$r")" "$note" "$r"
 	done
 done
-exit $status
+[ $fails = 0 ]

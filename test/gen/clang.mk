@@ -8,12 +8,13 @@
 #   OUT/<arch>/<name>-<opt>.ias.o   integrated assembler
 #   OUT/<arch>/<name>-<opt>.gas.o   GNU as, --gsframe
 #   OUT/<arch>/all-<opt>.{ias,gas}.elf  every object of that opt, linked by
-#                                   GNU ld with the corpus image.ld
+#                                   GNU ld with test/common/image.ld
 #
 # CLANG: the clang to use (clang-22 in sid, clang-14 on the bookworm host).
 CLANG ?= clang
 OUT   ?= build/gen/clang
 CDIR  := test/conformance/corpus
+COMMON := test/common
 NAMES := frames bigframe longfunc many realign regs
 OPTS  := O0 O2 Os
 ARCHES := x86_64 aarch64 aarch64-pac
@@ -48,10 +49,10 @@ FL.ias :=
 FL.gas := $(GASFLAGS)
 
 define arch_rules
-$(OUT)/$(1)/start.ias.o: $(CDIR)/start-$(AS.$(1)).S
+$(OUT)/$(1)/start.ias.o: $(COMMON)/start-$(AS.$(1)).S
 	@mkdir -p $$(@D)
 	@$$(RUN) $(CLANG) $(TGT.$(1)) $(CFLAGS) -c $$< -o $$@
-$(OUT)/$(1)/start.gas.o: $(CDIR)/start-$(AS.$(1)).S
+$(OUT)/$(1)/start.gas.o: $(COMMON)/start-$(AS.$(1)).S
 	@mkdir -p $$(@D)
 	@$$(RUN) $(CLANG) $(TGT.$(1)) $(CFLAGS) $(GASFLAGS) -c $$< -o $$@
 $(foreach o,$(OPTS),$(foreach k,ias gas,$(foreach n,$(NAMES),$(eval $(call obj_rule,$(1),$(n),$(o),$(k))))))
@@ -60,8 +61,8 @@ endef
 
 define link_rules
 ALL += $(OUT)/$(1)/all-$(2).$(3).elf $(foreach n,$(NAMES),$(OUT)/$(1)/$(n)-$(2).$(3).o)
-$(OUT)/$(1)/all-$(2).$(3).elf: $(OUT)/$(1)/start.$(3).o $(foreach n,$(NAMES),$(OUT)/$(1)/$(n)-$(2).$(3).o) $(CDIR)/image.ld
-	@$$(RUN) $(LD.$(1)) -nostdlib -static -T $(CDIR)/image.ld -o $$@ $$(filter %.o,$$^)
+$(OUT)/$(1)/all-$(2).$(3).elf: $(OUT)/$(1)/start.$(3).o $(foreach n,$(NAMES),$(OUT)/$(1)/$(n)-$(2).$(3).o) $(COMMON)/image.ld
+	@$$(RUN) $(LD.$(1)) -nostdlib -static -T $(COMMON)/image.ld -o $$@ $$(filter %.o,$$^)
 endef
 
 $(foreach a,$(ARCHES),$(eval $(call arch_rules,$(a))))

@@ -36,6 +36,7 @@
 #define SFU_ERROR_STRINGS 1
 #include "../../core/sfu.h"
 #include "../../tools/sfu_elf.h"
+#include "../common/rows.h"
 
 #include <inttypes.h>
 
@@ -210,15 +211,6 @@ static int span_cmp(const void *a, const void *b)
 
 /* ---- rows ----------------------------------------------------------------------- */
 
-static int rule_eq(const sfu_rule *a, const sfu_rule *b)
-{
-	if (a->kind != b->kind)
-		return 0;
-	if (a->kind == SFU_RULE_SAME || a->kind == SFU_RULE_UNDEF)
-		return 1;
-	return a->base == b->base && a->off == b->off;
-}
-
 static void rule_text(char *out, size_t n, const sfu_rule *r)
 {
 	const char *b;
@@ -376,11 +368,11 @@ static const char *classify(const struct side *R, const uint64_t *bases, uint64_
 		return "GNU ld 2.40 describes .plt.sec (IBT) stubs with PLT0's rows (SP+16, SP+24); "
 		       "its .eh_frame and the code (endbr64; jmp *GOT) say SP+8";
 	if (R->version == 1 && !strcmp(sec, ".plt") && r->cfa.base == SFU_REG_SP && g->cfa.base == SFU_REG_SP &&
-	    g->cfa.off == r->cfa.off + 8 && rule_eq(&r->ra, &g->ra) && rule_eq(&r->fp, &g->fp))
+	    g->cfa.off == r->cfa.off + 8 && tr_rule_same(&r->ra, &g->ra) && tr_rule_same(&r->fp, &g->fp))
 		return "GNU ld 2.40 describes IBT .plt entries with the non-IBT layout (+8 from offset 11); "
 		       "after endbr64 the push is at 4 and the jmp at 9 (.eh_frame: DW_OP_lit9)";
 	if (!strcmp(sec, ".plt.got") && r->cfa.base == SFU_REG_SP && g->cfa.base == SFU_REG_SP && r->cfa.off == 16 &&
-	    g->cfa.off == 8 && rule_eq(&r->ra, &g->ra) && rule_eq(&r->fp, &g->fp))
+	    g->cfa.off == 8 && tr_rule_same(&r->ra, &g->ra) && tr_rule_same(&r->fp, &g->fp))
 		return "GNU ld describes .plt.got stubs with CFA = SP+16; its own .eh_frame and the code (jmp *GOT) say SP+8";
 	return NULL;
 }
@@ -587,8 +579,8 @@ int main(int argc, char **argv)
 					if (r.ra.kind == SFU_RULE_UNDEF || g.ra.kind == SFU_RULE_UNDEF)
 						same = r.ra.kind == g.ra.kind;
 					else
-						same = rule_eq(&r.cfa, &g.cfa) && rule_eq(&r.ra, &g.ra) && rule_eq(&r.fp, &g.fp) &&
-						       r.mangled_ra == g.mangled_ra &&
+						same = tr_rule_same(&r.cfa, &g.cfa) && tr_rule_same(&r.ra, &g.ra) &&
+						       tr_rule_same(&r.fp, &g.fp) && r.mangled_ra == g.mangled_ra &&
 						       (R.version < 3 || r.signal == g.signal);
 				} else {
 					same = !has_r && !has_g;

@@ -30,29 +30,28 @@ cd "$(dirname "$0")/../.."
 OUT=build/gen
 TC=tools/toolchain.sh
 CORPUS=build/conformance
+. test/common/lib.sh
 mkdir -p "$OUT/logs"
-fails=0
-say() { echo "$@"; case $1 in FAIL) fails=$((fails + 1)) ;; esac; }
-HOSTCC_FLAGS="-std=c99 -O1 -g -Wall -Wextra -Wundef -Werror -D_DEFAULT_SOURCE -fsanitize=address,undefined -fno-sanitize-recover=all"
 
 # ---- tools -----------------------------------------------------------------------
-for t in gcc python3 clang-14 aarch64-linux-gnu-gcc; do
-	command -v $t >/dev/null || say FAIL "gen-tools: $t not found; install with: tools/toolchain.sh host-deps"
-done
+# (all of them: tools/toolchain.sh host-deps)
+need gen-tools gcc gcc
+need gen-tools python3 python3
+need gen-tools clang-14 clang-14
+need gen-tools aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu
 if ! make -s gen tools >"$OUT/logs/make.log" 2>&1; then
-	say FAIL "gen-build: make gen failed: $(tail -3 "$OUT/logs/make.log" | tr '\n' ' ')"
+	fail "gen-build" "make gen failed: $(tail -3 "$OUT/logs/make.log" | tr '\n' ' ')"
 	exit 1
 fi
 GEN=build/sfu-gen
 # gen-check-raw: the core reading GNU ld's .plt.got FDE as written (.plt.got below).
-if ! gcc $HOSTCC_FLAGS -o "$OUT/gen-check" test/gen/gen-check.c >"$OUT/logs/gen-check.log" 2>&1 ||
-	! gcc $HOSTCC_FLAGS -DSFU_FIX_LD_PLTGOT=0 -o "$OUT/gen-check-raw" test/gen/gen-check.c >>"$OUT/logs/gen-check.log" 2>&1; then
-	say FAIL "gen-build: gen-check does not compile: $(head -3 "$OUT/logs/gen-check.log" | tr '\n' ' ')"
+if ! host_prog "$OUT/gen-check" || ! host_prog "$OUT/gen-check-raw"; then
+	fail "gen-build" "gen-check does not compile: $(cat "$OUT/gen-check.build.log" "$OUT/gen-check-raw.build.log" 2>/dev/null | head -3 | tr '\n' ' ')"
 	exit 1
 fi
 if ! ls "$CORPUS"/llvm/x86_64/*.ref >/dev/null 2>&1; then
 	bash test/conformance/build-corpus.sh "$CORPUS" >"$OUT/logs/corpus.log" 2>&1 ||
-		{ say FAIL "gen-corpus: build-corpus.sh failed (see $OUT/logs/corpus.log)"; exit 1; }
+		{ fail "gen-corpus" "build-corpus.sh failed (see $OUT/logs/corpus.log)"; exit 1; }
 fi
 
 # ---- bad input ------------------------------------------------------------------------
@@ -68,25 +67,25 @@ bad_case() {
 	"$GEN" "$@" -o "$B/out" "$file" >"$B/$name.log" 2>&1
 	rc=$?
 	if [ $rc != 1 ]; then
-		say FAIL "bad-input/$name: exit status $rc, not 1: $(head -2 "$B/$name.log" | tr '\n' ' ')"
+		fail "bad-input/$name" "exit status $rc, not 1: $(head -2 "$B/$name.log" | tr '\n' ' ')"
 	elif grep -q 'Sanitizer\|runtime error' "$B/$name.log"; then
-		say FAIL "bad-input/$name: sanitizer report: $(grep -m1 'Sanitizer\|runtime error' "$B/$name.log")"
+		fail "bad-input/$name" "sanitizer report: $(grep -m1 'Sanitizer\|runtime error' "$B/$name.log")"
 	elif ! grep -qF -- "$want" "$B/$name.log"; then
-		say FAIL "bad-input/$name: no \"$want\" in: $(head -2 "$B/$name.log" | tr '\n' ' ')"
+		fail "bad-input/$name" "no \"$want\" in: $(head -2 "$B/$name.log" | tr '\n' ' ')"
 	elif [ -e "$B/out" ]; then
-		say FAIL "bad-input/$name: an output file was written"
+		fail "bad-input/$name" "an output file was written"
 	else
-		say ok "bad-input/$name: $(head -1 "$B/$name.log")"
+		pass "bad-input/$name" "$(head -1 "$B/$name.log")"
 	fi
 }
 fixtures_ok=1
 for c in none unknown_op window_save restore_state leb_overflow expr_runs_past cfa_expression deref_cfa; do
-	gcc -c -DCASE_$c test/gen/bad.S -o "$B/$c.o" 2>"$B/$c.as.log" || { fixtures_ok=0; say FAIL "bad-input/fixtures: bad.S ($c) does not assemble"; }
+	gcc -c -DCASE_$c test/gen/bad.S -o "$B/$c.o" 2>"$B/$c.as.log" || { fixtures_ok=0; fail "bad-input/fixtures" "bad.S ($c) does not assemble"; }
 done
-ld -nostdlib -e good -o "$B/none.elf" "$B/none.o" 2>"$B/ld.log" || { fixtures_ok=0; say FAIL "bad-input/fixtures: ld failed"; }
+ld -nostdlib -e good -o "$B/none.elf" "$B/none.o" 2>"$B/ld.log" || { fixtures_ok=0; fail "bad-input/fixtures" "ld failed"; }
 mkdir -p "$B/obj" "$B/img"
 python3 test/gen/mkbad.py "$B/none.o" "$B/obj" && python3 test/gen/mkbad.py "$B/none.elf" "$B/img" ||
-	{ fixtures_ok=0; say FAIL "bad-input/fixtures: mkbad.py failed"; }
+	{ fixtures_ok=0; fail "bad-input/fixtures" "mkbad.py failed"; }
 printf 'not an ELF file\n' >"$B/text"
 : >"$B/empty"
 if [ $fixtures_ok = 1 ]; then
@@ -112,18 +111,18 @@ if [ $fixtures_ok = 1 ]; then
 	"$GEN" -o "$B/out" "$B/cfa_expression.o" >"$B/omit.log" 2>&1
 	if [ $? = 0 ] && grep -q '^sfu-gen: omitted bad (.*CFA is a DWARF expression' "$B/omit.log" &&
 		grep -q '1 functions described, 1 omitted' "$B/omit.log" && build/sfu-dump "$B/out" | grep -q 'Num FDEs: 1$'; then
-		say ok "bad-input/omit-cfa-expression: $(grep -m1 omitted "$B/omit.log")"
+		pass "bad-input/omit-cfa-expression" "$(grep -m1 omitted "$B/omit.log")"
 	else
-		say FAIL "bad-input/omit-cfa-expression: $(tr '\n' ' ' <"$B/omit.log")"
+		fail "bad-input/omit-cfa-expression" "$(tr '\n' ' ' <"$B/omit.log")"
 	fi
 	# CFA = *(rbp-8): a FLEX FDE in V3, omitted in V2 (no FLEX there).
 	"$GEN" -o "$B/out3" "$B/deref_cfa.o" >"$B/flex3.log" 2>&1 &&
 		"$GEN" --sframe-version 2 -o "$B/out2" "$B/deref_cfa.o" >"$B/flex2.log" 2>&1
 	if build/sfu-dump "$B/out3" | grep -q 'attr = "F"' && grep -q 'omitted bad .*FLEX' "$B/flex2.log" &&
 		build/sfu-dump "$B/out2" | grep -q 'Num FDEs: 1$'; then
-		say ok "bad-input/deref-cfa-v3-flex-v2-omitted"
+		pass "bad-input/deref-cfa-v3-flex-v2-omitted"
 	else
-		say FAIL "bad-input/deref-cfa-v3-flex-v2-omitted: $(tr '\n' ' ' <"$B/flex2.log")"
+		fail "bad-input/deref-cfa-v3-flex-v2-omitted" "$(tr '\n' ' ' <"$B/flex2.log")"
 	fi
 fi
 
@@ -166,14 +165,14 @@ sed -E 's#^FAIL gen/(bookworm/[a-z0-9_-]+/ldr-O[0-9s]\.o): .*: \.sframe: bad mag
 fails=$((fails + $(grep -c '^FAIL ' "$OUT/corpus.out" | tr -d ' ') - $(grep -cE '^FAIL gen/bookworm/[a-z0-9_-]+/ldr-O[0-9s]\.o: .*bad magic$' "$OUT/corpus.out")))
 n=$(wc -l <"$list")
 got=$(grep -cE '^(ok|FAIL) ' "$OUT/corpus.out")
-[ "$got" -ge "$n" ] || say FAIL "gen/corpus: $n files, only $got verdicts (a crash?)"
+[ "$got" -ge "$n" ] || fail "gen/corpus" "$n files, only $got verdicts (a crash?)"
 
 # ---- clang's code, GNU as's SFrame -------------------------------------------------------
 if ! $TC run sid make -s -j2 -f test/gen/clang.mk CLANG=clang-22 OUT=$OUT/clang22 all >"$OUT/logs/clang22.log" 2>&1; then
-	say FAIL "clang/build-22: $(grep -m3 -i error "$OUT/logs/clang22.log" | tr '\n' ' ') (install: tools/toolchain.sh install sid clang-22 lld-22)"
+	fail "clang/build-22" "$(grep -m3 -i error "$OUT/logs/clang22.log" | tr '\n' ' ') (install: tools/toolchain.sh install sid clang-22 lld-22)"
 fi
 if ! make -s -j2 -f test/gen/clang.mk CLANG=clang-14 OUT=$OUT/clang14 all >"$OUT/logs/clang14.log" 2>&1; then
-	say FAIL "clang/build-14: $(grep -m3 -i error "$OUT/logs/clang14.log" | tr '\n' ' ') (install: tools/toolchain.sh host-deps)"
+	fail "clang/build-14" "$(grep -m3 -i error "$OUT/logs/clang14.log" | tr '\n' ' ') (install: tools/toolchain.sh host-deps)"
 fi
 : >"$list.clang"
 for c in clang22 clang14; do
@@ -195,9 +194,9 @@ fails=$((fails + $(grep -c '^FAIL ' "$OUT/clang.out")))
 # x86_64: say why there is no integrated-assembler comparison.
 for c in clang22 clang14; do
 	if "$OUT/gen-check" "$OUT/$c/x86_64/all-O2.gas.elf" "$OUT/$c/x86_64/all-O2.ias.elf" x >/dev/null 2>&1; then
-		say FAIL "clang/$c/x86_64/ias: the integrated assembler's code is now the same as GNU as's: compare it too"
+		fail "clang/$c/x86_64/ias" "the integrated assembler's code is now the same as GNU as's: compare it too"
 	else
-		say ok "clang/$c/x86_64/ias: the integrated assembler encodes x86_64 differently from GNU as (code differs): compared through GNU as's object only"
+		pass "clang/$c/x86_64/ias" "the integrated assembler encodes x86_64 differently from GNU as (code differs): compared through GNU as's object only"
 	fi
 done
 
@@ -224,9 +223,9 @@ done
 for k in $(echo "${!odn[@]}" | tr ' ' '\n' | LC_ALL=C sort); do
 	if [ -n "${odbad[$k]:-}" ]; then
 		set -- ${odbad[$k]}
-		say FAIL "objdump/$k: objdump 2.47 and sfu-dump differ on $# of ${odn[$k]} files, e.g. $1: $(head -1 "$1.oderr")"
+		fail "objdump/$k" "objdump 2.47 and sfu-dump differ on $# of ${odn[$k]} files, e.g. $1: $(head -1 "$1.oderr")"
 	else
-		say ok "objdump/$k: ${odn[$k]} files: objdump 2.47 --sframe = sfu-dump"
+		pass "objdump/$k" "${odn[$k]} files: objdump 2.47 --sframe = sfu-dump"
 	fi
 done
 
@@ -239,8 +238,8 @@ for a in x86_64 aarch64 aarch64-pac aarch64_be; do
 	# The assembly objects, as in corpus.mk's all-O2.elf (none for pac).
 	[ $a = aarch64-pac ] || objs="$objs $d/cfi-asm.o.gen $d/big-asm.o.gen $CORPUS/sid/$a/nocfi-asm.o $CORPUS/sid/$a/emptysf-asm.o"
 	# shellcheck disable=SC2086
-	if ! $TC run sid $ld -nostdlib -static -T test/conformance/corpus/image.ld -o "$d/merged-O2.elf" $objs >"$d/merged.log" 2>&1; then
-		say FAIL "ld-merge/sid/$a: ld failed: $(head -2 "$d/merged.log" | tr '\n' ' ')"
+	if ! $TC run sid $ld -nostdlib -static -T test/common/image.ld -o "$d/merged-O2.elf" $objs >"$d/merged.log" 2>&1; then
+		fail "ld-merge/sid/$a" "ld failed: $(head -2 "$d/merged.log" | tr '\n' ' ')"
 		continue
 	fi
 	"$GEN" -o /dev/null "$CORPUS/sid/$a/all-O2.elf" 2>"$d/merged.omit" || true
@@ -269,7 +268,7 @@ for s in trixie sid; do
 		[ $kind = ibt ] && zf=-Wl,-z,ibtplt
 		# shellcheck disable=SC2086
 		if ! $TC run $s gcc -O2 -fPIE -pie -Wa,--gsframe $zf -o "$p" test/gen/pltgot.c >"$p.log" 2>&1; then
-			say FAIL "$n: build failed: $(head -2 "$p.log" | tr '\n' ' ')"
+			fail "$n" "build failed: $(head -2 "$p.log" | tr '\n' ' ')"
 			continue
 		fi
 		"$GEN" -o "$p.gen" "$p" 2>"$p.genlog"
@@ -282,15 +281,15 @@ for s in trixie sid; do
 		stubs=$(grep -c '^# plt.got ' "$p.out")
 		if ! grep -q '^ok ' "$p.out" || [ "$stubs" -lt 2 ] || grep '^# plt.got ' "$p.out" | grep -qvF -- "$good" ||
 			grep -q 'explained: GNU ld describes .plt.got' "$p.out"; then
-			say FAIL "$n: the core's rows or step in .plt.got with ld's section are not sfu-gen's SP+8: $(grep -E '^(FAIL|# plt.got|# diff)' "$p.out" | head -3 | tr '\n' ' ')"
+			fail "$n" "the core's rows or step in .plt.got with ld's section are not sfu-gen's SP+8: $(grep -E '^(FAIL|# plt.got|# diff)' "$p.out" | head -3 | tr '\n' ' ')"
 		elif ! grep -q '^ok ' "$p.raw" || [ "$(grep -c '^# plt.got ' "$p.raw")" != "$stubs" ] ||
 			grep '^# plt.got ' "$p.raw" | grep -qvF -- "$bad" ||
 			! grep -q 'explained: GNU ld describes .plt.got stubs with CFA = SP+16' "$p.raw"; then
-			say FAIL "$n: ld's .plt.got FDE no longer says SP+16 as written (SFU_FIX_LD_PLTGOT 0): is ld fixed? $(grep -E '^(FAIL|# plt.got)' "$p.raw" | head -2 | tr '\n' ' ')"
+			fail "$n" "ld's .plt.got FDE no longer says SP+16 as written (SFU_FIX_LD_PLTGOT 0): is ld fixed? $(grep -E '^(FAIL|# plt.got)' "$p.raw" | head -2 | tr '\n' ' ')"
 		elif ! cmp -s "$p.od" "$p.sd" || ! grep -q '\[m\]' "$p.sd"; then
-			say FAIL "$n: sfu-dump and objdump 2.47 differ on ld's section (or no PC-mask FDE): $(diff "$p.od" "$p.sd" | head -3 | tr '\n' ' ')"
+			fail "$n" "sfu-dump and objdump 2.47 differ on ld's section (or no PC-mask FDE): $(diff "$p.od" "$p.sd" | head -3 | tr '\n' ' ')"
 		else
-			say ok "$n: ld's .sframe says CFA = SP+16 in .plt.got ($stubs stubs; sfu-dump prints it as objdump does); the core reads SP+8 = sfu-gen's (ld's .eh_frame) and steps out of each stub to the caller at SP+8; with SFU_FIX_LD_PLTGOT 0, SP+16"
+			pass "$n" "ld's .sframe says CFA = SP+16 in .plt.got ($stubs stubs; sfu-dump prints it as objdump does); the core reads SP+8 = sfu-gen's (ld's .eh_frame) and steps out of each stub to the caller at SP+8; with SFU_FIX_LD_PLTGOT 0, SP+16"
 		fi
 	done
 done
@@ -304,20 +303,20 @@ for a in x86_64 aarch64; do
 	# tables) in .debug_frame only.
 	if ! $cc -O2 -fasynchronous-unwind-tables -ffreestanding -fno-stack-protector -c test/conformance/corpus/frames.c -o "$o" 2>"$o.log" ||
 		! $cc -O2 -g -fno-asynchronous-unwind-tables -fno-unwind-tables -ffreestanding -fno-stack-protector -c test/conformance/corpus/frames.c -o "$o.g.o" 2>>"$o.log"; then
-		say FAIL "debug-frame/$a: $cc failed"
+		fail "debug-frame/$a" "$cc failed"
 		continue
 	fi
 	if readelf -SW "$o.g.o" | grep -q ' \.eh_frame '; then
-		say FAIL "debug-frame/$a: the -g object still has .eh_frame"
+		fail "debug-frame/$a" "the -g object still has .eh_frame"
 		continue
 	fi
 	"$GEN" -o "$o.eh" "$o" 2>"$o.eh.log" && "$GEN" -o "$o.dbg" "$o.g.o" 2>"$o.dbg.log"
 	rc=$?
 	if [ $rc = 0 ] && build/sfu-dump "$o.eh" >"$o.eh.txt" && build/sfu-dump "$o.dbg" >"$o.dbg.txt" && cmp -s "$o.eh.txt" "$o.dbg.txt" &&
 		[ "$(grep -c 'func idx' "$o.eh.txt")" -gt 10 ]; then
-		say ok "debug-frame/$a: $(grep -c 'func idx' "$o.eh.txt") functions: the same section from .debug_frame as from .eh_frame"
+		pass "debug-frame/$a" "$(grep -c 'func idx' "$o.eh.txt") functions: the same section from .debug_frame as from .eh_frame"
 	else
-		say FAIL "debug-frame/$a: sections differ or sfu-gen failed ($(tail -1 "$o.dbg.log"))"
+		fail "debug-frame/$a" "sections differ or sfu-gen failed ($(tail -1 "$o.dbg.log"))"
 	fi
 done
 

@@ -12,28 +12,14 @@
 #define SFU_ERROR_STRINGS 1
 #include "../../core/sfu.h"
 #include "../../tools/sfu_elf.h"
+#include "../common/rows.h"
+#include "../common/sframe_text.h"
 
-#include <ctype.h>
 #include <inttypes.h>
 
 #define MAXSEC 64
 
-struct ref_row {
-	uint64_t pc;
-	char cfa[48], fp[48], ra[48];
-	int undefined;
-};
-struct ref_fn {
-	uint64_t pc;
-	uint32_t size;
-	int mask;
-	size_t first, n; /* rows [first, first+n) */
-};
-
-static struct ref_row *rows;
-static struct ref_fn *fns;
-static size_t nrows, nfns, caprows, capfns;
-static int fixed_ra; /* from the ref header */
+static st_text ref; /* objdump's text */
 static int failures;
 static const char *g_file;
 
@@ -44,85 +30,6 @@ static void fail(const char *fmt, uint64_t pc, const char *a, const char *b)
 		printf(fmt, a, b);
 		printf("\n");
 	}
-}
-
-/* objdump prints the columns with %-10s: a CFA text of 10 characters or more
- * runs into the FP column ("sp+1048592u").  Split the CFA where its shape
- * ends: [(]name[+-]digits[)]. */
-static int split_row(const char *p, struct ref_row *r)
-{
-	const char *q;
-	char rest[96];
-	while (*p == ' ')
-		p++;
-	q = p;
-	if (*q == '(')
-		q++;
-	while (isalnum((unsigned char)*q) && *q != '+' && *q != '-')
-		q++;
-	if (*q != '+' && *q != '-')
-		return -1;
-	q++;
-	while (isdigit((unsigned char)*q))
-		q++;
-	if (*q == ')')
-		q++;
-	if ((size_t)(q - p) >= sizeof r->cfa)
-		return -1;
-	memcpy(r->cfa, p, (size_t)(q - p));
-	r->cfa[q - p] = 0;
-	snprintf(rest, sizeof rest, "%s", q);
-	return sscanf(rest, "%47s %47s", r->fp, r->ra) == 2 ? 0 : -1;
-}
-
-static int parse_ref(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char line[512];
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof line, f)) {
-		unsigned long long pc;
-		unsigned idx, size;
-		int fr;
-		if (sscanf(line, "    CFA fixed RA offset: %d", &fr) == 1)
-			fixed_ra = fr;
-		if (sscanf(line, "    func idx [%u]: pc = 0x%llx, size = %u bytes", &idx, &pc, &size) == 3) {
-			if (nfns == capfns) {
-				capfns = capfns ? capfns * 2 : 256;
-				fns = realloc(fns, capfns * sizeof *fns);
-			}
-			fns[nfns].pc = pc;
-			fns[nfns].size = size;
-			fns[nfns].mask = 0;
-			fns[nfns].first = nrows;
-			fns[nfns].n = 0;
-			nfns++;
-			continue;
-		}
-		if (strncmp(line, "    STARTPC", 11) == 0 && nfns) {
-			fns[nfns - 1].mask = strstr(line, "[m]") != NULL;
-			continue;
-		}
-		if (nfns && strlen(line) > 22 && line[4] != ' ' && isxdigit((unsigned char)line[4]) && line[20] == ' ') {
-			struct ref_row *r;
-			if (nrows == caprows) {
-				caprows = caprows ? caprows * 2 : 1024;
-				rows = realloc(rows, caprows * sizeof *rows);
-			}
-			r = &rows[nrows];
-			memset(r, 0, sizeof *r);
-			r->pc = strtoull(line + 4, NULL, 16);
-			if (strstr(line, "RA undefined"))
-				r->undefined = 1;
-			else if (split_row(line + 20, r))
-				continue;
-			nrows++;
-			fns[nfns - 1].n++;
-		}
-	}
-	fclose(f);
-	return 0;
 }
 
 /* Parse "sp+8", "fp-16", "r10+0", "(fp-8)", "c-16" into a rule. */
@@ -166,15 +73,6 @@ static int parse_rule(const char *t, sfu_rule *r, unsigned abi)
 	return 0;
 }
 
-static int same_rule(const sfu_rule *a, const sfu_rule *b)
-{
-	if (a->kind != b->kind)
-		return 0;
-	if (a->kind == SFU_RULE_SAME || a->kind == SFU_RULE_UNDEF)
-		return 1;
-	return a->base == b->base && a->off == b->off;
-}
-
 static const char *rule_str(const sfu_rule *r, char *buf)
 {
 	static const char *k[] = { "same", "undef", "off", "deref" };
@@ -183,7 +81,7 @@ static const char *rule_str(const sfu_rule *r, char *buf)
 }
 
 /* The row objdump printed, as rules. */
-static int expected(const struct ref_row *rr, unsigned abi, sfu_rule *cfa, sfu_rule *fp, sfu_rule *ra, int *mangled)
+static int expected(const st_row *rr, unsigned abi, sfu_rule *cfa, sfu_rule *fp, sfu_rule *ra, int *mangled)
 {
 	memset(cfa, 0, sizeof *cfa);
 	memset(fp, 0, sizeof *fp);
@@ -203,7 +101,7 @@ static int expected(const struct ref_row *rr, unsigned abi, sfu_rule *cfa, sfu_r
 	if (!strncmp(rr->ra, "f", 1) || (!strncmp(rr->ra, "U", 1) && abi == SFU_ABI_AMD64_LE)) {
 		ra->kind = SFU_RULE_DEREF; /* the header's fixed offset */
 		ra->base = SFU_REG_CFA;
-		ra->off = fixed_ra;
+		ra->off = ref.fixed_ra;
 	} else if (!strncmp(rr->ra, "u", 1) || !strncmp(rr->ra, "U", 1)) {
 		ra->kind = SFU_RULE_SAME;
 	} else if (parse_rule(rr->ra, ra, abi)) {
@@ -244,12 +142,12 @@ int main(int argc, char **argv)
 		}
 		nsec++;
 	}
-	if (parse_ref(argv[2]) || nfns == 0) {
-		printf("FAIL lookup %s: no functions in reference %s\n", argv[1], argv[2]);
+	if (st_read(argv[2], &ref) != 0 || ref.nfuncs == 0) {
+		printf("FAIL lookup %s: no functions in reference %s, or a row in no known form\n", argv[1], argv[2]);
 		return 1;
 	}
-	for (i = 0; i < nfns; i++) {
-		struct ref_fn *fn = &fns[i];
+	for (i = 0; i < ref.nfuncs; i++) {
+		const st_func *fn = &ref.funcs[i];
 		uint64_t end = fn->pc + fn->size;
 		if (fn->size == 0 || fn->mask)
 			continue; /* PLT-style rows are offsets; covered by unit tests.
@@ -257,9 +155,9 @@ int main(int argc, char **argv)
 			           * the core as SP+8 where objdump prints the bytes'
 			           * SP+16, on purpose: SFU_FIX_LD_PLTGOT, checked
 			           * against ld's .eh_frame by test/gen's plt-got cases.) */
-		for (j = 0; j < fn->n; j++) {
-			struct ref_row *rr = &rows[fn->first + j];
-			uint64_t last = (j + 1 < fn->n ? rows[fn->first + j + 1].pc : end) - 1;
+		for (j = 0; j < fn->nrows; j++) {
+			const st_row *rr = &ref.rows[fn->first + j];
+			uint64_t last = (j + 1 < fn->nrows ? ref.rows[fn->first + j + 1].pc : end) - 1;
 			uint64_t probe[2] = { rr->pc, last };
 			sfu_rule cfa, fp, ra;
 			int mangled, p;
@@ -287,11 +185,11 @@ int main(int argc, char **argv)
 						fail("RA: want undefined, got %s%s", probe[p], rule_str(&row.ra, a), "");
 					continue;
 				}
-				if (!same_rule(&row.cfa, &cfa))
+				if (!tr_rule_same(&row.cfa, &cfa))
 					fail("CFA: got %s, want %s", probe[p], rule_str(&row.cfa, a), rule_str(&cfa, b));
-				if (!same_rule(&row.fp, &fp))
+				if (!tr_rule_same(&row.fp, &fp))
 					fail("FP: got %s, want %s", probe[p], rule_str(&row.fp, a), rule_str(&fp, b));
-				if (!same_rule(&row.ra, &ra))
+				if (!tr_rule_same(&row.ra, &ra))
 					fail("RA: got %s, want %s", probe[p], rule_str(&row.ra, a), rule_str(&ra, b));
 				if (row.mangled_ra != mangled)
 					fail("mangled RA %s%s", probe[p], mangled ? "expected" : "unexpected", "");
@@ -301,8 +199,8 @@ int main(int argc, char **argv)
 		{
 			sfu_row row;
 			int covered = 0, rc;
-			for (j = 0; j < nfns; j++)
-				if (fns[j].size && end - fns[j].pc < fns[j].size)
+			for (j = 0; j < ref.nfuncs; j++)
+				if (ref.funcs[j].size && end - ref.funcs[j].pc < ref.funcs[j].size)
 					covered = 1;
 			rc = sfu_find_row_n(secs, nsec, end, &row);
 			probes++;
@@ -313,11 +211,10 @@ int main(int argc, char **argv)
 	for (k = 0; k < nsec; k++)
 		free(owned[k]);
 	free((void *)e.p);
-	free(rows);
-	free(fns);
 	if (!failures)
-		printf("ok lookup %s: %zu functions, %zu rows, %zu probes\n", argv[1], nfns, nrows, probes);
+		printf("ok lookup %s: %zu functions, %zu rows, %zu probes\n", argv[1], ref.nfuncs, ref.nrows, probes);
 	else if (failures > 8)
 		printf("FAIL lookup %s: %d mismatches in all\n", argv[1], failures);
+	st_free(&ref);
 	return failures != 0;
 }

@@ -4,18 +4,17 @@
 # here), every row's first and last byte and every function's next byte.
 set -u
 cd "$(dirname "$0")/../.."
+. test/common/lib.sh
 out=build/lookup
 corpus=build/conformance
 mkdir -p "$out"
-if ! gcc -std=c99 -O1 -g -Wall -Wextra -Wundef -Werror -D_DEFAULT_SOURCE \
-	-fsanitize=address,undefined -fno-sanitize-recover=all \
-	-o "$out/lookup-check" test/lookup/lookup-check.c; then
-	echo "FAIL lookup build: lookup-check does not compile"
+if ! host_prog "$out/lookup-check"; then
+	fail "lookup build" "lookup-check does not compile (log $out/lookup-check.build.log)"
 	exit 1
 fi
 if ! ls "$corpus"/*/*/*.elf >/dev/null 2>&1; then
 	bash test/conformance/build-corpus.sh "$corpus" >"$out/corpus-build.log" 2>&1 ||
-		{ echo "FAIL lookup corpus: build-corpus.sh failed (see $out/corpus-build.log)"; exit 1; }
+		{ fail "lookup corpus" "build-corpus.sh failed (see $out/corpus-build.log)"; exit 1; }
 fi
 n=0 rows=0 probes=0
 for img in $(find "$corpus" -name '*.elf' | sort); do
@@ -23,14 +22,14 @@ for img in $(find "$corpus" -name '*.elf' | sort); do
 	line=$("$out/lookup-check" "$img" "$img.ref" 2>&1)
 	echo "$line" | grep -E '^(ok|FAIL) ' | head -9
 	if ! echo "$line" | grep -qE '^(ok|FAIL) '; then
-		echo "FAIL lookup $img: no verdict (crashed?): $(echo "$line" | head -3)"
+		fail "lookup $img" "no verdict (crashed?): $(echo "$line" | head -3)"
 	fi
 	n=$((n + 1))
 	rows=$((rows + $(echo "$line" | sed -n 's/.* \([0-9]*\) rows.*/\1/p' | head -1 | grep . || echo 0)))
 	probes=$((probes + $(echo "$line" | sed -n 's/.* \([0-9]*\) probes.*/\1/p' | head -1 | grep . || echo 0)))
 done
 if [ "$n" = 0 ]; then
-	echo "FAIL lookup corpus: no linked images with references in $corpus"
+	fail "lookup corpus" "no linked images with references in $corpus"
 	exit 1
 fi
 echo "lookup: $n images, $rows rows, $probes probes"

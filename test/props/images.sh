@@ -7,9 +7,10 @@
 #
 # For each suite (bookworm V1, trixie V2, sid V3) and architecture
 # (x86_64, aarch64, aarch64 with pac-ret, aarch64 big-endian, s390x on sid)
-# it compiles src/frames.c and src/calls.c at -O0 and -O2 and the start
-# file, links an image with src/image.ld (and `ld -r` output, and for x86_64
-# and aarch64 a shared object whose PLT gets PC-mask FDEs), and writes next
+# it compiles src/frames.c and src/calls.c at -O0 and -O2 and _start
+# (test/common/start-*.S), links an image with test/common/image.ld (and
+# `ld -r` output, and for x86_64 and aarch64 a shared object whose PLT gets
+# PC-mask FDEs), and writes next
 # to each object and image FILE.sframe (the raw section bytes, objcopy -O
 # binary) and a line in OUTDIR/manifest:
 #
@@ -34,7 +35,7 @@ cd "$top"
 
 if [ "${IMAGES_ONE:-}" = "" ]; then
 	# Up to date?
-	if [ -f "$rel/manifest" ] && [ -z "$(find test/props/src test/props/images.sh -newer "$rel/manifest" 2>/dev/null)" ]; then
+	if [ -f "$rel/manifest" ] && [ -z "$(find test/props/src test/props/images.sh test/common/start-*.S test/common/image.ld -newer "$rel/manifest" 2>/dev/null)" ]; then
 		exit 0
 	fi
 	tools/toolchain.sh ensure trixie sid >&2
@@ -49,6 +50,7 @@ fi
 # Inside one suite (run by the loop above through tools/toolchain.sh).
 suite=$IMAGES_ONE
 src=test/props/src
+common=test/common
 arches="x86_64 aarch64 aarch64-pac aarch64_be"
 [ "$suite" = sid ] && arches="$arches s390x"
 
@@ -72,12 +74,12 @@ for a in $arches; do
 	s390x) cc=s390x-linux-gnu-gcc; fl=; ld="s390x-linux-gnu-ld"; oc=s390x-linux-gnu-objcopy; st=s390x ;;
 	esac
 	cflags="-g0 -fasynchronous-unwind-tables -fno-stack-protector -ffreestanding -fno-pic -fno-pie -Wa,--gsframe $fl"
-	run $cc $cflags -c $src/start-$st.S -o "$d/start.o"
+	run $cc $cflags -c $common/start-$st.S -o "$d/start.o"
 	so=
 	for o in O0 O2; do
 		run $cc $cflags -$o -c $src/frames.c -o "$d/frames-$o.o"
 		run $cc $cflags -$o -c $src/calls.c -o "$d/calls-$o.o"
-		run $ld -nostdlib -static -T $src/image.ld -o "$d/img-$o.elf" "$d/start.o" "$d/frames-$o.o" "$d/calls-$o.o"
+		run $ld -nostdlib -static -T $common/image.ld -o "$d/img-$o.elf" "$d/start.o" "$d/frames-$o.o" "$d/calls-$o.o"
 		run $ld -r -o "$d/ldr-$o.o" "$d/start.o" "$d/frames-$o.o" "$d/calls-$o.o"
 		# A shared object: the linker adds PLT FDEs (PC-mask ones on
 		# x86_64).  x86_64 and aarch64 only: enough for the PLT shapes.

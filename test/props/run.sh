@@ -20,10 +20,9 @@
 # Prints one "ok <case>" or "FAIL <case>: <why>" line per case; < 1 minute.
 set -u
 cd "$(dirname "$0")/../.."
+. test/common/lib.sh
 out=build/props
 mkdir -p "$out"
-status=0
-fail() { echo "FAIL $1: $2"; status=1; }
 
 # ---- 1. warnings ------------------------------------------------------------
 WFLAGS="-std=c99 -ffreestanding -c -Wall -Wextra -Wundef -Wcast-align -Wconversion -Wsign-conversion"
@@ -33,10 +32,7 @@ printf '#define SFU_STATIC\n#define SFU_IMPLEMENTATION\n#define SFU_FP_FALLBACK 
 warn_case() { # NAME PACKAGE CC FLAGS...
 	local name=$1 pkg=$2 cc=$3 txt=$out/warnings-$1.txt n first
 	shift 3
-	if ! command -v "$cc" >/dev/null 2>&1; then
-		fail "props/warnings/$name" "$cc not found; install with: apt-get install -y $pkg"
-		return
-	fi
+	need "props/warnings/$name" "$cc" "$pkg" || return
 	: >"$txt"
 	for cfg in default all; do
 		"$cc" $WFLAGS "$@" -Icore -o /dev/null "$out/w-$cfg.c" >>"$txt" 2>&1 ||
@@ -44,7 +40,7 @@ warn_case() { # NAME PACKAGE CC FLAGS...
 	done
 	n=$(grep -cE 'warning:|error:' "$txt")
 	if [ "$n" = 0 ]; then
-		echo "ok props/warnings/$name"
+		pass "props/warnings/$name"
 	else
 		first=$(grep -m1 -E 'warning:|error:' "$txt" | sed 's|^.*core/||')
 		fail "props/warnings/$name" "$n warnings (first: $first; all in $txt)"
@@ -58,10 +54,10 @@ warn_case clang-aarch64 clang clang --target=aarch64-none-elf
 warn_case gcc-aarch64 gcc-aarch64-linux-gnu aarch64-linux-gnu-gcc -Wcast-align=strict
 
 # ---- 2. validate stays linear on hostile sections ------------------------------
-if gcc -std=c99 -O2 -Wall -Wextra -Werror -Icore -o "$out/linear" test/props/linear.c >"$out/linear.log" 2>&1; then
-	"$out/linear" || status=1
+if host_prog "$out/linear"; then
+	"$out/linear" || fails=$((fails + 1))
 else
-	fail props/validate-linear "does not build: $(grep -m1 -E 'error|warning' "$out/linear.log")"
+	fail props/validate-linear "does not build: $(grep -m1 -E 'error|warning' "$out/linear.build.log")"
 fi
 
 # ---- 3. walk properties on real images ---------------------------------------
@@ -69,12 +65,9 @@ if ! sh test/props/images.sh "$out" >"$out/images.log" 2>&1; then
 	fail props/images "cannot build the test images ($(tail -1 "$out/images.log")); the toolchain chroots come from: make toolchains"
 	exit 1
 fi
-if ! gcc -std=c99 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -Wall -Wextra -Werror \
-	-Icore -Itest/fuzz -o "$out/props" test/props/props.c \
-	test/fuzz/core_default.c test/fuzz/core_fpfb.c test/fuzz/core_min.c test/fuzz/core_cache.c \
-	test/fuzz/core_v3be.c test/fuzz/core_v1.c test/fuzz/core_general.c >"$out/props.log" 2>&1; then
-	fail props/build "$(grep -m1 -E 'error|warning' "$out/props.log") (log $out/props.log)"
+if ! host_prog "$out/props"; then
+	fail props/build "$(grep -m1 -E 'error|warning' "$out/props.build.log") (log $out/props.build.log)"
 	exit 1
 fi
-"$out/props" "$out/manifest" "${PROPS_WALKS:-10000}" || status=1
-exit $status
+"$out/props" "$out/manifest" "${PROPS_WALKS:-10000}" || fails=$((fails + 1))
+[ $fails = 0 ]

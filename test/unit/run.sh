@@ -1,25 +1,26 @@
 #!/usr/bin/env bash
-# Unit tests of the core on sections built by test/unit/sfb.h, and of the
-# port's thread pieces and crash record (test_port), under ASan+UBSan,
-# compiled by gcc and by clang.
+# Unit tests of the core on sections built by test/common/sfb.h, and of the
+# port's thread pieces and crash record (test_port: the x86_64 bare-metal
+# port, on the host), under ASan+UBSan, compiled by gcc and by clang
+# (test/common/host.mk).
 set -u
 cd "$(dirname "$0")/../.."
+. test/common/lib.sh
 out=build/unit
 mkdir -p "$out"
-FLAGS="-std=c99 -O1 -g -Wall -Wextra -Wundef -Werror -D_DEFAULT_SOURCE -fsanitize=address,undefined -fno-sanitize-recover=all"
-rc=0
 for cc in gcc clang; do
 	# test_pltgot three ways: the fix on, SFU_FIX_LD_PLTGOT 0, SFU_COMPACT 0.
 	for t in test_core test_fpfallback test_cache test_index test_pltgot test_pltgot_off test_pltgot_general test_port; do
-		if ! command -v $cc >/dev/null; then
-			echo "FAIL unit $cc: $cc missing (apt-get install $cc)"; rc=1; continue
+		need "unit $cc" $cc $cc || continue
+		if ! host_prog "$out/$t-$cc"; then
+			fail "unit $t-$cc" "does not compile: $(grep -m1 -E 'error|warning' "$out/$t-$cc.build.log")"
+			continue
 		fi
-		# test_port: the x86_64 bare-metal port and the crash record, on the host.
-		if ! $cc $FLAGS -Icore -Iport/x86_64 -Iport/common -o "$out/$t-$cc" test/unit/$t.c; then
-			echo "FAIL unit $t-$cc: does not compile"; rc=1; continue
-		fi
-		# Case names carry the compiler so both runs count.
-		"$out/$t-$cc" | sed "s/^\(ok\|FAIL\) /\1 [$cc] /" || rc=1
+		# Case names carry the compiler so both runs count.  A program
+		# that stops early (a sanitizer report) fails on its own too.
+		"$out/$t-$cc" | sed "s/^\(ok\|FAIL\) /\1 [$cc] /"
+		st=${PIPESTATUS[0]}
+		[ "$st" = 0 ] || fail "unit $t-$cc" "exited $st"
 	done
 done
 # tools/sfu-crash reads records out of a memory image (made by test_port
@@ -35,18 +36,18 @@ if make -s --no-print-directory BUILD=build build/sfu-crash >"$out/sfu-crash-bui
 		grep -q '^backtrace: 12 frames, stopped: outermost frame reached (SFU_END)$' <<<"$got" &&
 		grep -q '^record at +0x800: corrupt (checksum mismatch): not a trace$' <<<"$got" &&
 		[ "$(grep -c '^  #' <<<"$got")" = 12 ]; then
-		echo "ok unit sfu-crash: a memory image's valid record decoded, the half-written one reported corrupt"
+		pass "unit sfu-crash" "a memory image's valid record decoded, the half-written one reported corrupt"
 	else
-		echo "FAIL unit sfu-crash: exit $st, output:"; echo "$got" | head -30; rc=1
+		fail "unit sfu-crash" "exit $st, output:"; echo "$got" | head -30
 	fi
 	got=$(build/sfu-crash --at 0x800 "$out/crash.bin")
 	st=$?
 	if [ $st = 1 ] && ! grep -q '^  #' <<<"$got"; then
-		echo "ok unit sfu-crash --at: a half-written record alone exits 1, no frame printed"
+		pass "unit sfu-crash --at" "a half-written record alone exits 1, no frame printed"
 	else
-		echo "FAIL unit sfu-crash --at: exit $st: $got"; rc=1
+		fail "unit sfu-crash --at" "exit $st: $got"
 	fi
 else
-	echo "FAIL unit sfu-crash: build or memory image failed (log $out/sfu-crash-build.log)"; rc=1
+	fail "unit sfu-crash" "build or memory image failed (log $out/sfu-crash-build.log)"
 fi
-exit $rc
+[ $fails = 0 ]

@@ -8,23 +8,14 @@
 #define SFU_CACHE 1
 #define SFU_ERROR_STRINGS 1
 #include "../../core/sfu.h"
-#include "sfb.h"
-#include <stdio.h>
+#include "../common/sfb.h"
+
+#include "ut.h"
 
 #define NF 40
 static uint64_t stack[4 * NF + 8];
 
-static int rd(void *c, uint64_t a, uint64_t *o)
-{
-	uint64_t lo = (uint64_t)(uintptr_t)stack;
-	(void)c;
-	if (a < lo || a + 8 > lo + sizeof stack || (a & 7))
-		return -1;
-	*o = stack[(a - lo) / 8];
-	return 0;
-}
-
-int main(void)
+UT_CASE(test_cache_same_as_uncached)
 {
 	static sfb_sec s;
 	static uint8_t buf[16384];
@@ -33,8 +24,10 @@ int main(void)
 	sfu_section sec;
 	sfu_cache cache;
 	sfu_frame a[NF + 4], b[NF + 4];
+	struct ut_stack st = { stack, sizeof stack / sizeof stack[0] };
 	size_t n, na, nb, i, slots;
-	int ea, eb, fail, failed = 0, round;
+	int ea, eb, fail, round;
+	char name[96];
 	uint64_t base = (uint64_t)(uintptr_t)stack;
 	sfb_init(&s, 3, SFU_ABI_AMD64_LE);
 	/* NF functions with push-rbp frames (CFA = sp+16, rbp at CFA-16), and
@@ -44,7 +37,7 @@ int main(void)
 		sfb_add_fre(f, 0, 1, 1, 2, w16);
 	}
 	sfb_add_fre(sfb_add_fde(&s, 0x100000 + 0x40 * NF, 0x40), 0, 1, 1, 0, w0);
-	n = sfb_build(&s, buf, sizeof buf);
+	n = sfb_emit(&s, buf, sizeof buf);
 	sfu_section_init(&sec, buf, n, s.addr);
 	/* Frame i at sp = base + 16 i: [sp] = saved rbp, [sp+8] = RA into
 	 * function i+1 (at offset 0x20, past its own first byte). */
@@ -56,7 +49,7 @@ int main(void)
 		sfu_cache_init(&cache, mem, slots);
 		fail = 0;
 		for (round = 0; round < 3; round++) {
-			sfu_port port = { rd, NULL, NULL, NULL, 0, 0, NULL, 0 };
+			sfu_port port = { ut_stack_read, NULL, NULL, &st, 0, 0, NULL, 0 };
 			sfu_regs r = { 0x100010, base, base, 0, NULL, 0, NULL };
 			ea = sfu_backtrace(&sec, 1, &port, &r, a, NF + 4, &na);
 			eb = sfu_backtrace_cached(&sec, 1, &cache, &port, &r, b, NF + 4, &nb);
@@ -66,16 +59,16 @@ int main(void)
 				if (a[i].pc != b[i].pc || a[i].sp != b[i].sp || a[i].cfa != b[i].cfa || a[i].how != b[i].how)
 					fail = 1;
 		}
-		if (fail) {
-			printf("FAIL unit cache-%zu-slots-same-as-uncached: %s/%s %zu/%zu frames\n", slots,
-			       sfu_strerror(ea), sfu_strerror(eb), na, nb);
-		} else if (slots == 64 && cache.hits < (uint32_t)NF) {
-			printf("FAIL unit cache-%zu-slots-same-as-uncached: warm rounds did not hit (%u hits)\n", slots, cache.hits);
-			fail = 1;
-		} else {
-			printf("ok unit cache-%zu-slots-same-as-uncached (%u hits, %u misses)\n", slots, cache.hits, cache.misses);
-		}
-		failed |= fail;
+		begin();
+		EXPECT(!fail, "%s/%s %zu/%zu frames", E(ea), E(eb), na, nb);
+		EXPECT(slots != 64 || cache.hits >= (uint32_t)NF, "warm rounds did not hit (%u hits)", cache.hits);
+		snprintf(name, sizeof name, "unit cache-%zu-slots-same-as-uncached (%u hits, %u misses)", slots, cache.hits,
+		         cache.misses);
+		end(name);
 	}
-	return failed;
+}
+
+int main(void)
+{
+	return ut_main(NULL);
 }

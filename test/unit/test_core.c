@@ -1,6 +1,6 @@
-/* Unit tests of core/sfu.h on sections built by sfb.h: the malformed-section
- * table (each corruption has its own error code), lookup edges, and the
- * step rules per ABI.  Built with ASan+UBSan; every section is copied into
+/* Unit tests of core/sfu.h on sections built by test/common/sfb.h: the
+ * malformed-section table (each corruption has its own error code), lookup
+ * edges, and the step rules per ABI.  Built with ASan+UBSan; every section is copied into
  * a buffer of exactly its size so any read past it is reported.
  * Prints "ok NAME" or "FAIL NAME: why" per case. */
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 #define SFU_IMPLEMENTATION
 #define SFU_ERROR_STRINGS 1
 #include "../../core/sfu.h"
-#include "sfb.h"
+#include "../common/sfb.h"
 
 #include "ut.h"
 
@@ -92,7 +92,7 @@ typedef struct corruption {
 } corruption;
 
 #define MUT(fn) static void fn(sfb_sec *s, uint8_t *b, size_t *n)
-static void put(sfb_sec *s, uint8_t *b, uint32_t off, unsigned len, uint64_t v) { sfb_put(b + off, len, s->big, v); }
+static void put(sfb_sec *s, uint8_t *b, uint32_t off, unsigned len, uint64_t v) { sfb_store(b + off, len, s->big, v); }
 
 MUT(m_zero) { (void)s; (void)b; *n = 0; }
 MUT(m_three) { (void)s; (void)b; *n = 3; }
@@ -113,7 +113,7 @@ MUT(m_fixed_ra_odd) { (void)s; (void)n; b[6] = (uint8_t)-12; }
 MUT(m_fixed_ra_aarch64) { (void)s; (void)n; b[6] = (uint8_t)-8; }
 MUT(m_fixed_fp) { (void)s; (void)n; b[5] = (uint8_t)-16; }
 MUT(m_auxlen) { (void)s; b[7] = 0xff; *n = 28 + 0x80; }
-MUT(m_cut_fdes) { *n = s->hdr_end + 10; (void)b; }
+MUT(m_cut_fdes) { *n = s->fde_base + 10; (void)b; }
 MUT(m_cut_fres) { *n = s->fre_base + s->fre_len - 1; (void)b; }
 MUT(m_fdeoff_past) { put(s, b, 20, 4, 0x10000); (void)n; }
 MUT(m_freoff_past) { put(s, b, 24, 4, 0x10000); (void)n; }
@@ -122,31 +122,31 @@ MUT(m_nfdes_huge) { put(s, b, 8, 4, 0x10000000u); (void)n; }
 MUT(m_overlap) { put(s, b, 24, 4, 8); (void)n; } /* FREs start inside the FDEs */
 MUT(m_nfres_huge) { put(s, b, 12, 4, 0x7fffffffu); (void)n; }
 MUT(m_nfres_sum) { put(s, b, 12, 4, 1); (void)n; } /* fits, but does not add up */
-MUT(m_fde_freoff) { put(s, b, s->fde_at[1] + (s->version == 3 ? 12 : 8), 4, s->fre_len + 100); (void)n; }
-MUT(m_fde_nfres) { put(s, b, s->fde_at[0] + 12, 4, 0x01000000u); (void)n; }
-MUT(m_fde_nfres_v3) { put(s, b, s->attr_at[2], 2, 0xffff); (void)n; }
-MUT(m_fde_nfres_tail) { put(s, b, s->attr_at[2], 2, 3); (void)n; } /* last function claims 3 FREs, has 1 */
-MUT(m_attr_past) { put(s, b, s->fde_at[2] + 12, 4, s->fre_len - 2); (void)n; }
-MUT(m_fre_type) { b[s->version == 3 ? s->attr_at[0] + 2 : s->fde_at[0] + 16] |= 0x3; (void)n; }
-MUT(m_fde_type) { b[s->attr_at[0] + 3] = 2; (void)n; }
-MUT(m_info2_bits) { b[s->attr_at[0] + 3] = 0x20; (void)n; }
-MUT(m_rep0_v2) { b[s->fde_at[0] + 16] |= 0x10; b[s->fde_at[0] + 17] = 0; (void)n; }
-MUT(m_rep0_v3) { b[s->attr_at[0] + 2] |= 0x10; b[s->attr_at[0] + 4] = 0; (void)n; }
-MUT(m_wsize3) { b[s->fre_at[0][1] + 1] |= 0x60; (void)n; }
-MUT(m_fre_past) { b[s->fre_at[2][0] + 4] = (uint8_t)((b[s->fre_at[2][0] + 4] & 0xe1u) | (15u << 1)); (void)n; }
-MUT(m_fre_order) { b[s->fre_at[0][2]] = 0; (void)n; } /* 4 -> 0 after 1 */
-MUT(m_amd64_3words) { b[s->fre_at[0][1] + 1] = (uint8_t)((b[s->fre_at[0][1] + 1] & 0xe1u) | (3u << 1)); (void)n; }
-MUT(m_unsorted) { put(s, b, s->fde_at[0], 8, 0x100500 - s->addr - s->fde_at[0]); (void)n; }
+MUT(m_fde_freoff) { put(s, b, s->fdes[1].rec + (s->version == 3 ? 12 : 8), 4, s->fre_len + 100); (void)n; }
+MUT(m_fde_nfres) { put(s, b, s->fdes[0].rec + 12, 4, 0x01000000u); (void)n; }
+MUT(m_fde_nfres_v3) { put(s, b, (s->fre_base + s->fdes[2].attr), 2, 0xffff); (void)n; }
+MUT(m_fde_nfres_tail) { put(s, b, (s->fre_base + s->fdes[2].attr), 2, 3); (void)n; } /* last function claims 3 FREs, has 1 */
+MUT(m_attr_past) { put(s, b, s->fdes[2].rec + 12, 4, s->fre_len - 2); (void)n; }
+MUT(m_fre_type) { b[s->version == 3 ? (s->fre_base + s->fdes[0].attr) + 2 : s->fdes[0].rec + 16] |= 0x3; (void)n; }
+MUT(m_fde_type) { b[(s->fre_base + s->fdes[0].attr) + 3] = 2; (void)n; }
+MUT(m_info2_bits) { b[(s->fre_base + s->fdes[0].attr) + 3] = 0x20; (void)n; }
+MUT(m_rep0_v2) { b[s->fdes[0].rec + 16] |= 0x10; b[s->fdes[0].rec + 17] = 0; (void)n; }
+MUT(m_rep0_v3) { b[(s->fre_base + s->fdes[0].attr) + 2] |= 0x10; b[(s->fre_base + s->fdes[0].attr) + 4] = 0; (void)n; }
+MUT(m_wsize3) { b[(s->fre_base + s->fdes[0].fres[1].at) + 1] |= 0x60; (void)n; }
+MUT(m_fre_past) { b[(s->fre_base + s->fdes[2].fres[0].at) + 4] = (uint8_t)((b[(s->fre_base + s->fdes[2].fres[0].at) + 4] & 0xe1u) | (15u << 1)); (void)n; }
+MUT(m_fre_order) { b[(s->fre_base + s->fdes[0].fres[2].at)] = 0; (void)n; } /* 4 -> 0 after 1 */
+MUT(m_amd64_3words) { b[(s->fre_base + s->fdes[0].fres[1].at) + 1] = (uint8_t)((b[(s->fre_base + s->fdes[0].fres[1].at) + 1] & 0xe1u) | (3u << 1)); (void)n; }
+MUT(m_unsorted) { put(s, b, s->fdes[0].rec, 8, 0x100500 - s->addr - s->fdes[0].rec); (void)n; }
 /* The second function starts inside the first (0x100000 + 0x40): still in
  * order, but no producer lays out code like that. */
-MUT(m_overlap_fde) { put(s, b, s->fde_at[1], 8, 0x100020 - s->addr - s->fde_at[1]); (void)n; }
-MUT(m_overlap_fde_v1) { put(s, b, s->fde_at[1], 4, 0x10003f - s->addr); (void)n; }
+MUT(m_overlap_fde) { put(s, b, s->fdes[1].rec, 8, 0x100020 - s->addr - s->fdes[1].rec); (void)n; }
+MUT(m_overlap_fde_v1) { put(s, b, s->fdes[1].rec, 4, 0x10003f - s->addr); (void)n; }
 /* A zero-size function inside another one would hide the rest of it from
  * the binary search. */
-MUT(m_overlap_empty_fde) { put(s, b, s->fde_at[1], 8, 0x100010 - s->addr - s->fde_at[1]); put(s, b, s->fde_at[1] + 8, 4, 0); (void)n; }
+MUT(m_overlap_empty_fde) { put(s, b, s->fdes[1].rec, 8, 0x100010 - s->addr - s->fdes[1].rec); put(s, b, s->fdes[1].rec + 8, 4, 0); (void)n; }
 /* The first function's last FRE (0x3f of 0x40 bytes) moved past its end. */
-MUT(m_fre_past_end) { b[s->fre_at[0][3]] = 0x41; (void)n; }
-MUT(m_unsorted_v1) { put(s, b, s->fde_at[0], 4, 0x100500 - s->addr); (void)n; }
+MUT(m_fre_past_end) { b[(s->fre_base + s->fdes[0].fres[3].at)] = 0x41; (void)n; }
+MUT(m_unsorted_v1) { put(s, b, s->fdes[0].rec, 4, 0x100500 - s->addr); (void)n; }
 MUT(m_v3_as_v2) { (void)s; (void)n; b[2] = 2; }
 MUT(m_v2_as_v1) { (void)s; (void)n; b[2] = 1; }
 MUT(m_v1_as_v3) { (void)s; (void)n; b[2] = 3; }
@@ -158,7 +158,7 @@ static void base_flex(sfb_sec *s)
 	sfb_fde *f;
 	sfb_init(s, 3, SFU_ABI_AMD64_LE);
 	f = sfb_add_fde(s, 0x100000, 0x40);
-	f->type = SFU_FDE_TYPE_FLEX;
+	f->flex = 1;
 	{
 		int32_t w[] = { (7 << 3) | 1, 8 };
 		sfb_add_fre(f, 0, 1, 1, 2, w);
@@ -172,11 +172,11 @@ static void base_flex(sfb_sec *s)
 	f = sfb_add_fde(s, 0x100050, 0x10);
 	sfb_add_fre(f, 0, 1, 1, 1, w8);
 }
-MUT(m_flex_1word) { b[s->fre_at[0][0] + 1] = (uint8_t)((b[s->fre_at[0][0] + 1] & 0xe1u) | (1u << 1)); (void)n; }
-MUT(m_flex_cfa_not_reg) { b[s->fre_at[0][0] + 2] = 2; (void)n; } /* CFA = *(CFA + 8) */
+MUT(m_flex_1word) { b[(s->fre_base + s->fdes[0].fres[0].at) + 1] = (uint8_t)((b[(s->fre_base + s->fdes[0].fres[0].at) + 1] & 0xe1u) | (1u << 1)); (void)n; }
+MUT(m_flex_cfa_not_reg) { b[(s->fre_base + s->fdes[0].fres[0].at) + 2] = 2; (void)n; } /* CFA = *(CFA + 8) */
 /* 5 words -> 4: CFA pair, RA padding, then an FP control word without its
  * offset. */
-MUT(m_flex_dangling) { b[s->fre_at[0][1] + 1] = (uint8_t)((b[s->fre_at[0][1] + 1] & 0xe1u) | (4u << 1)); (void)n; }
+MUT(m_flex_dangling) { b[(s->fre_base + s->fdes[0].fres[1].at) + 1] = (uint8_t)((b[(s->fre_base + s->fdes[0].fres[1].at) + 1] & 0xe1u) | (4u << 1)); (void)n; }
 
 enum { FX_AMD64_V1, FX_AMD64_V2, FX_AMD64_V3, FX_AARCH64_BE_V3, FX_FLEX };
 
@@ -260,7 +260,7 @@ static void make_fixture(sfb_sec *s, int fx)
 	}
 }
 
-static void test_malformed(void)
+UT_CASE(test_malformed)
 {
 	static sfb_sec s;
 	size_t i;
@@ -272,7 +272,7 @@ static void test_malformed(void)
 		int err;
 		begin();
 		make_fixture(&s, fx);
-		n = sfb_build(&s, g_buf, sizeof g_buf);
+		n = sfb_emit(&s, g_buf, sizeof g_buf);
 		err = pipeline(g_buf, n, s.addr);
 		EXPECT(n && err == SFU_OK, "fixture %d: %s", fx, E(err));
 		snprintf(name, sizeof name, "malformed fixture-%d-valid", fx);
@@ -283,7 +283,7 @@ static void test_malformed(void)
 		int err;
 		begin();
 		make_fixture(&s, table[i].fixture);
-		n = sfb_build(&s, g_buf, sizeof g_buf);
+		n = sfb_emit(&s, g_buf, sizeof g_buf);
 		table[i].c.make(&s, g_buf, &n);
 		err = pipeline(g_buf, n, s.addr);
 		EXPECT(err == table[i].c.expect, "got %s (%d), want %s (%d)", E(err), err, E(table[i].c.expect), table[i].c.expect);
@@ -299,12 +299,12 @@ static void test_malformed(void)
 static int build_and_validate(sfb_sec *s)
 {
 	sfu_section sec;
-	size_t n = sfb_build(s, g_buf, sizeof g_buf);
+	size_t n = sfb_emit(s, g_buf, sizeof g_buf);
 	int err = sfu_section_init(&sec, g_buf, n, s->addr);
 	return err ? err : sfu_section_validate(&sec, NULL);
 }
 
-static void test_validate_edges(void)
+UT_CASE(test_validate_edges)
 {
 	static sfb_sec s;
 	int err;
@@ -329,7 +329,7 @@ static void test_validate_edges(void)
 }
 
 /* Sorted-claim lie seen by the lookup itself (not only by validate). */
-static void test_unsorted_lookup(void)
+UT_CASE(test_unsorted_lookup)
 {
 	static sfb_sec s;
 	sfu_section sec;
@@ -342,7 +342,7 @@ static void test_unsorted_lookup(void)
 	sfb_init(&s, 3, SFU_ABI_AMD64_LE);
 	for (i = 0; i < 16; i++)
 		sfb_add_fre(sfb_add_fde(&s, 0x100000 + 0x100 * (i ^ 5u), 0x10), 0, 1, 1, 1, w8);
-	n = sfb_build(&s, g_buf, sizeof g_buf);
+	n = sfb_emit(&s, g_buf, sizeof g_buf);
 	err = sfu_section_init(&sec, g_buf, n, s.addr);
 	EXPECT(!err, "init: %s", E(err));
 	for (i = 0; i < 16 && !err; i++)
@@ -372,14 +372,14 @@ static void test_lookup_edges(unsigned version)
 	unsigned i, k;
 	begin();
 	base_amd64(&s, version);
-	n = sfb_build(&s, g_buf, sizeof g_buf);
+	n = sfb_emit(&s, g_buf, sizeof g_buf);
 	err = sfu_section_init(&sec, g_buf, n, s.addr);
 	EXPECT(!err, "init %s", E(err));
 	for (i = 0; i < s.nfdes && !err; i++) {
 		sfb_fde *f = &s.fdes[i];
 		for (k = 0; k < f->nfres; k++) {
-			uint64_t first = f->addr + f->fres[k].start;
-			uint64_t last = (k + 1 < f->nfres ? f->addr + f->fres[k + 1].start : f->addr + f->size) - 1;
+			uint64_t first = f->start + f->fres[k].start;
+			uint64_t last = (k + 1 < f->nfres ? f->start + f->fres[k + 1].start : f->start + f->size) - 1;
 			uint64_t probe[2] = { first, last };
 			unsigned j;
 			for (j = 0; j < 2; j++) {
@@ -387,9 +387,9 @@ static void test_lookup_edges(unsigned version)
 				EXPECT(!err, "fde %u fre %u pc %#llx: %s", i, k, (unsigned long long)probe[j], E(err));
 				if (err)
 					break;
-				EXPECT(row.fre_start == f->fres[k].start && row.func_start == f->addr,
+				EXPECT(row.fre_start == f->fres[k].start && row.func_start == f->start,
 				       "fde %u fre %u pc %#llx: got fre_start %u", i, k, (unsigned long long)probe[j], row.fre_start);
-				EXPECT(row.cfa.off == f->fres[k].w[0] && row.cfa.base == (f->fres[k].base ? SFU_REG_SP : SFU_REG_FP),
+				EXPECT(row.cfa.off == sfb_word(&f->fres[k], 0) && row.cfa.base == (f->fres[k].base_sp ? SFU_REG_SP : SFU_REG_FP),
 				       "fde %u fre %u: cfa off %d base %u", i, k, row.cfa.off, row.cfa.base);
 			}
 		}
@@ -405,6 +405,13 @@ static void test_lookup_edges(unsigned version)
 	end(name);
 }
 
+UT_CASE(test_lookup_edges_all)
+{
+	unsigned v;
+	for (v = 1; v <= 3; v++)
+		test_lookup_edges(v);
+}
+
 static void test_lookup_bigendian(unsigned version)
 {
 	static sfb_sec s;
@@ -415,7 +422,7 @@ static void test_lookup_bigendian(unsigned version)
 	char name[64];
 	begin();
 	base_aarch64(&s, version, 1);
-	n = sfb_build(&s, g_buf, sizeof g_buf);
+	n = sfb_emit(&s, g_buf, sizeof g_buf);
 	err = sfu_section_init(&sec, g_buf, n, s.addr);
 	EXPECT(!err && sec.big, "init %s", E(err));
 	err = sfu_find_row(&sec, 0x400009, &row);
@@ -428,7 +435,14 @@ static void test_lookup_bigendian(unsigned version)
 	end(name);
 }
 
-static void test_pcmask(void)
+UT_CASE(test_lookup_bigendian_all)
+{
+	unsigned v;
+	for (v = 1; v <= 3; v++)
+		test_lookup_bigendian(v);
+}
+
+UT_CASE(test_pcmask)
 {
 	static sfb_sec s;
 	sfu_section sec;
@@ -444,7 +458,7 @@ static void test_pcmask(void)
 	f->rep_size = 16;
 	sfb_add_fre(f, 0, 1, 1, 1, w8);
 	sfb_add_fre(f, 11, 1, 1, 1, w16);
-	n = sfb_build(&s, g_buf, sizeof g_buf);
+	n = sfb_emit(&s, g_buf, sizeof g_buf);
 	sfu_section_init(&sec, g_buf, n, s.addr);
 	err = sfu_find_row(&sec, 0x100000 + 5 * 16 + 3, &row);
 	EXPECT(!err && row.cfa.off == 8, "entry 5 +3: %s off %d", E(err), row.cfa.off);
@@ -457,7 +471,7 @@ static void test_pcmask(void)
 
 /* V1 PC-mask FDEs (ld 2.40's .plt): FRE starts are masks, a row applies
  * when (PC & start) == start, the last matching row wins. */
-static void test_pcmask_v1(void)
+UT_CASE(test_pcmask_v1)
 {
 	static sfb_sec s;
 	sfu_section sec;
@@ -473,7 +487,7 @@ static void test_pcmask_v1(void)
 	f->pctype = SFU_FDE_PCTYPE_MASK;
 	sfb_add_fre(f, 0, 1, 1, 1, w8);
 	sfb_add_fre(f, 0xb, 1, 1, 1, w16);
-	n = sfb_build(&s, g_buf, sizeof g_buf);
+	n = sfb_emit(&s, g_buf, sizeof g_buf);
 	sfu_section_init(&sec, g_buf, n, s.addr);
 	/* Each 16-byte entry: jmp *GOT (0), push $n (6): CFA sp+8; jmp PLT0
 	 * (0xb): CFA sp+16. */
@@ -491,7 +505,7 @@ static void test_pcmask_v1(void)
 
 /* Several sections at once: a linker that concatenates per-object sections,
  * and a zero-size one in the middle. */
-static void test_multi_section(void)
+UT_CASE(test_multi_section)
 {
 	static sfb_sec a, b;
 	static uint8_t ba[4096], bb[4096];
@@ -506,8 +520,8 @@ static void test_multi_section(void)
 	sfb_init(&b, 1, SFU_ABI_AMD64_LE); /* an older module */
 	b.addr = 0x300000;
 	sfb_add_fre(sfb_add_fde(&b, 0x200000, 0x10), 0, 1, 1, 1, w24);
-	na = sfb_build(&a, ba, sizeof ba);
-	nb = sfb_build(&b, bb, sizeof bb);
+	na = sfb_emit(&a, ba, sizeof ba);
+	nb = sfb_emit(&b, bb, sizeof bb);
 	err = sfu_section_init(&secs[0], ba, na, a.addr);
 	EXPECT(!err, "a: %s", E(err));
 	EXPECT(sfu_section_init(&secs[1], bb, 0, 0) == SFU_E_EMPTY, "empty");
@@ -546,7 +560,7 @@ static int mem_read(void *ctx, uint64_t addr, uint64_t *out)
 
 static void mem_put(mem *m, uint64_t addr, uint64_t v)
 {
-	sfb_put(m->bytes + (addr - m->base), 8, m->big, v);
+	sfb_store(m->bytes + (addr - m->base), 8, m->big, v);
 }
 
 static uint64_t strip_calls;
@@ -557,7 +571,7 @@ static uint64_t strip(void *ctx, uint64_t ra)
 	return ra & 0x0000ffffffffffffull;
 }
 
-static void test_step_amd64(void)
+UT_CASE(test_step_amd64)
 {
 	static sfb_sec s;
 	static mem m;
@@ -569,7 +583,7 @@ static void test_step_amd64(void)
 	int err;
 	begin();
 	base_amd64(&s, 3);
-	n = sfb_build(&s, g_buf, sizeof g_buf);
+	n = sfb_emit(&s, g_buf, sizeof g_buf);
 	sfu_section_init(&sec, g_buf, n, s.addr);
 	memset(&m, 0, sizeof m);
 	m.base = 0x7000;
@@ -617,7 +631,7 @@ static void test_step_amd64(void)
 		static const int32_t wneg[] = { -64 };
 		sfb_init(&s2, 3, SFU_ABI_AMD64_LE);
 		sfb_add_fre(sfb_add_fde(&s2, 0x100000, 0x10), 0, 1, 1, 1, wneg);
-		n = sfb_build(&s2, g_buf, sizeof g_buf);
+		n = sfb_emit(&s2, g_buf, sizeof g_buf);
 		sfu_section_init(&sec, g_buf, n, s2.addr);
 		r.pc = 0x100004;
 		r.sp = 0x7100;
@@ -639,7 +653,7 @@ static void test_step_amd64(void)
 		uint64_t a;
 		sfb_init(&s3, 3, SFU_ABI_AMD64_LE);
 		sfb_add_fre(sfb_add_fde(&s3, 0x100000, 0x10), 0, 1, 1, 1, w8);
-		n = sfb_build(&s3, g_buf, sizeof g_buf);
+		n = sfb_emit(&s3, g_buf, sizeof g_buf);
 		sfu_section_init(&sec, g_buf, n, s3.addr);
 		for (a = m.base; a < m.base + sizeof m.bytes; a += 8)
 			mem_put(&m, a, 0x100005);
@@ -668,7 +682,7 @@ static int host_read(void *c, uint64_t a, uint64_t *o)
 	return 0;
 }
 
-static void test_depth_cap(void)
+UT_CASE(test_depth_cap)
 {
 	/* A stack deeper than SFU_DEPTH_CAP: big fake memory. */
 	static sfb_sec s;
@@ -681,7 +695,7 @@ static void test_depth_cap(void)
 	begin();
 	sfb_init(&s, 2, SFU_ABI_AMD64_LE);
 	sfb_add_fre(sfb_add_fde(&s, 0x100000, 0x10), 0, 1, 1, 1, w8);
-	n = sfb_build(&s, g_buf, sizeof g_buf);
+	n = sfb_emit(&s, g_buf, sizeof g_buf);
 	sfu_section_init(&sec, g_buf, n, s.addr);
 	for (i = 0; i < sizeof stack / 8; i++)
 		stack[i] = 0x100005;
@@ -710,7 +724,7 @@ static void test_step_aarch64(int big)
 	char name[64];
 	begin();
 	base_aarch64(&s, 3, big);
-	n = sfb_build(&s, g_buf, sizeof g_buf);
+	n = sfb_emit(&s, g_buf, sizeof g_buf);
 	err = sfu_section_init(&sec, g_buf, n, s.addr);
 	EXPECT(!err, "init %s", E(err));
 	memset(&m, 0, sizeof m);
@@ -737,7 +751,13 @@ static void test_step_aarch64(int big)
 	end(name);
 }
 
-static void test_step_flex(void)
+UT_CASE(test_step_aarch64_all)
+{
+	test_step_aarch64(0);
+	test_step_aarch64(1);
+}
+
+UT_CASE(test_step_flex)
 {
 	static sfb_sec s;
 	static mem m;
@@ -750,7 +770,7 @@ static void test_step_flex(void)
 	int err;
 	begin();
 	base_flex(&s);
-	n = sfb_build(&s, g_buf, sizeof g_buf);
+	n = sfb_emit(&s, g_buf, sizeof g_buf);
 	sfu_section_init(&sec, g_buf, n, s.addr);
 	memset(&m, 0, sizeof m);
 	m.base = 0x9000;
@@ -784,7 +804,7 @@ static void test_step_flex(void)
  * describes it): out of the topmost frame the walk goes on with SP
  * unchanged; in a caller frame r11 is unknown, and that (SFU_E_UNSAFE),
  * not the equal SP, is why the walk stops. */
-static void test_step_flex_ra_reg(void)
+UT_CASE(test_step_flex_ra_reg)
 {
 	static sfb_sec s;
 	static mem m;
@@ -800,12 +820,12 @@ static void test_step_flex_ra_reg(void)
 	begin();
 	sfb_init(&s, 3, SFU_ABI_AMD64_LE);
 	f = sfb_add_fde(&s, 0x100000, 0x40);
-	f->type = SFU_FDE_TYPE_FLEX;
+	f->flex = 1;
 	sfb_add_fre(f, 0, 1, 1, 4, w);
 	f = sfb_add_fde(&s, 0x100040, 0x10);
-	f->type = SFU_FDE_TYPE_FLEX;
+	f->flex = 1;
 	sfb_add_fre(f, 0, 1, 1, 4, w);
-	n = sfb_build(&s, g_buf, sizeof g_buf);
+	n = sfb_emit(&s, g_buf, sizeof g_buf);
 	err = sfu_section_init(&sec, g_buf, n, s.addr);
 	EXPECT(!err, "init: %s", E(err));
 	memset(&m, 0, sizeof m);
@@ -824,7 +844,7 @@ static void test_step_flex_ra_reg(void)
 	end("step flex-ra-in-register-caller-frame-is-unsafe");
 }
 
-static void test_step_s390x(void)
+UT_CASE(test_step_s390x)
 {
 	static sfb_sec s;
 	static mem m;
@@ -840,7 +860,7 @@ static void test_step_s390x(void)
 	sfb_init(&s, 3, SFU_ABI_S390X_BE);
 	sfb_add_fre(sfb_add_fde(&s, 0x100000, 0x40), 0, 1, 1, 3, w);
 	sfb_add_fre(sfb_add_fde(&s, 0x100040, 0x40), 0, 1, 1, 3, wpad);
-	n = sfb_build(&s, g_buf, sizeof g_buf);
+	n = sfb_emit(&s, g_buf, sizeof g_buf);
 	err = sfu_section_init(&sec, g_buf, n, s.addr);
 	EXPECT(!err, "init %s", E(err));
 	memset(&m, 0, sizeof m);
@@ -861,7 +881,7 @@ static void test_step_s390x(void)
 	end("step s390x-cfa-scaling-sp-minus-160");
 }
 
-static void test_outermost(void)
+UT_CASE(test_outermost)
 {
 	static sfb_sec s;
 	static mem m;
@@ -875,7 +895,7 @@ static void test_outermost(void)
 	sfb_init(&s, 3, SFU_ABI_AMD64_LE);
 	sfb_add_fre(sfb_add_fde(&s, 0x100000, 0x10), 0, 1, 1, 0, NULL); /* RA undefined */
 	sfb_add_fde(&s, 0x100010, 0x10); /* V3: no FREs = outermost */
-	n = sfb_build(&s, g_buf, sizeof g_buf);
+	n = sfb_emit(&s, g_buf, sizeof g_buf);
 	err = sfu_section_init(&sec, g_buf, n, s.addr);
 	memset(&m, 0, sizeof m);
 	m.base = 0xb000;
@@ -904,7 +924,7 @@ static int trap_hook(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *out)
 	return 1;
 }
 
-static void test_trap(void)
+UT_CASE(test_trap)
 {
 	static sfb_sec s;
 	static mem m;
@@ -919,7 +939,7 @@ static void test_trap(void)
 	sfb_add_fre(sfb_add_fde(&s, 0x100000, 0x10), 0, 1, 1, 1, w8);  /* fn0 */
 	sfb_add_fre(sfb_add_fde(&s, 0x100010, 0x10), 0, 1, 1, 1, w8);  /* handler */
 	sfb_add_fre(sfb_add_fde(&s, 0x100020, 0x10), 0, 1, 1, 0, w0);  /* entry: outermost */
-	n = sfb_build(&s, g_buf, sizeof g_buf);
+	n = sfb_emit(&s, g_buf, sizeof g_buf);
 	sfu_section_init(&sec, g_buf, n, s.addr);
 	memset(&m, 0, sizeof m);
 	m.base = 0xc000;
@@ -966,7 +986,7 @@ static void trap_fixture(sfb_sec *s, sfu_section *sec, mem *m)
 	sfb_add_fre(sfb_add_fde(s, 0x100000, 0x10), 0, 1, 1, 1, w8);
 	sfb_add_fre(sfb_add_fde(s, 0x100010, 0x10), 0, 1, 1, 1, w8);
 	sfb_add_fre(sfb_add_fde(s, 0x100020, 0x10), 0, 1, 1, 0, w0);
-	n = sfb_build(s, g_buf, sizeof g_buf);
+	n = sfb_emit(s, g_buf, sizeof g_buf);
 	sfu_section_init(sec, g_buf, n, s->addr);
 }
 
@@ -990,7 +1010,7 @@ static int trap_hook2(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *out)
 /* A trap frame that says the interrupted code ran in user mode ends the
  * walk cleanly after that frame, whose SP is the user's, not on any
  * kernel stack; the same frame said to be kernel code is out of bounds. */
-static void test_trap_user(void)
+UT_CASE(test_trap_user)
 {
 	static sfb_sec s;
 	static mem m;
@@ -1022,7 +1042,7 @@ static void test_trap_user(void)
 
 /* Stacks: the walk may change stacks only across a trap frame, and only
  * to one the port declares; the first frame must be on one. */
-static void test_stacks(void)
+UT_CASE(test_stacks)
 {
 	static sfb_sec s;
 	static mem m;
@@ -1069,7 +1089,7 @@ static void test_stacks(void)
 
 /* The hook is asked only about return addresses: an exact PC at the vector
  * code's call site is code a trap interrupted, not a call into C. */
-static void test_trap_exact(void)
+UT_CASE(test_trap_exact)
 {
 	static sfb_sec s;
 	static mem m;
@@ -1089,7 +1109,7 @@ static void test_trap_exact(void)
 
 /* A trap frame in the kernel's own register order: the DWARF map lets a
  * FLEX rule of the interrupted frame (CFA = r10, gcc's DRAP) find r10. */
-static void test_trap_dwarf_map(void)
+UT_CASE(test_trap_dwarf_map)
 {
 	static sfb_sec s;
 	static mem m;
@@ -1104,7 +1124,7 @@ static void test_trap_dwarf_map(void)
 	int err, i;
 	begin();
 	base_flex(&s); /* fn @0x100000 FLEX (row @5: CFA = r10, FP = *(rbp)), @0x100040, @0x100050 */
-	n = sfb_build(&s, g_buf, sizeof g_buf);
+	n = sfb_emit(&s, g_buf, sizeof g_buf);
 	sfu_section_init(&sec, g_buf, n, s.addr);
 	memset(&m, 0, sizeof m);
 	m.base = 0x9000;
@@ -1137,7 +1157,7 @@ static void test_trap_dwarf_map(void)
 
 /* lld: per-object sections back to back, zero padding between and after;
  * V1 from an old assembler: field-relative starts without the flag. */
-static void test_split(void)
+UT_CASE(test_split)
 {
 	static sfb_sec a, b;
 	static uint8_t span[8192];
@@ -1152,13 +1172,13 @@ static void test_split(void)
 	a.flags = SFU_F_FDE_FUNC_START_PCREL; /* encode field-relative ... */
 	a.addr = 0x300000;
 	sfb_add_fre(sfb_add_fde(&a, 0x100000, 0x10), 0, 1, 1, 1, w8);
-	na = sfb_build(&a, span, sizeof span);
+	na = sfb_emit(&a, span, sizeof span);
 	span[3] = 0; /* ... but, like gas 2.40 objects, do not say so */
 	off = (na + 7) & ~(size_t)7;
 	sfb_init(&b, 3, SFU_ABI_AMD64_LE);
 	b.addr = 0x300000 + off;
 	sfb_add_fre(sfb_add_fde(&b, 0x100040, 0x10), 0, 1, 1, 1, w24);
-	nb = sfb_build(&b, span + off, sizeof span - off);
+	nb = sfb_emit(&b, span + off, sizeof span - off);
 	err = sfu_section_split(secs, 4, &n, span, off + nb + 64, 0x300000, SFU_OPT_START_PCREL);
 	EXPECT(!err && n == 2, "split: %s, %zu sections", E(err), n);
 	err = sfu_find_row_n(secs, n, 0x100004, &row);
@@ -1185,7 +1205,7 @@ static void test_split(void)
 
 /* A refused FP read makes the FP unknown, not the walk over; a later rule
  * that needs the FP stops with SFU_E_UNSAFE. */
-static void test_fp_unknown(void)
+UT_CASE(test_fp_unknown)
 {
 	static sfb_sec s;
 	static mem m;
@@ -1200,7 +1220,7 @@ static void test_fp_unknown(void)
 	sfb_add_fre(sfb_add_fde(&s, 0x100000, 0x10), 0, 1, 1, 2, wfpbad); /* FP at CFA-16 */
 	sfb_add_fre(sfb_add_fde(&s, 0x100010, 0x10), 0, 1, 1, 1, w8);     /* FP untouched */
 	sfb_add_fre(sfb_add_fde(&s, 0x100020, 0x10), 0, 0, 1, 1, wfp);    /* CFA = fp + 16 */
-	n = sfb_build(&s, g_buf, sizeof g_buf);
+	n = sfb_emit(&s, g_buf, sizeof g_buf);
 	sfu_section_init(&sec, g_buf, n, s.addr);
 	memset(&m, 0, sizeof m);
 	m.base = 0xd000;
@@ -1220,7 +1240,7 @@ static void test_fp_unknown(void)
 
 /* A call through a null function pointer: the trap frame (or first frame)
  * has PC 0; the caller is found from the return address the call left. */
-static void test_null_call(void)
+UT_CASE(test_null_call)
 {
 	static sfb_sec s;
 	static mem m;
@@ -1234,7 +1254,7 @@ static void test_null_call(void)
 	sfb_init(&s, 3, SFU_ABI_AMD64_LE);
 	sfb_add_fre(sfb_add_fde(&s, 0x100000, 0x10), 0, 1, 1, 2, w16); /* caller: CFA = sp+16 */
 	sfb_add_fre(sfb_add_fde(&s, 0x100010, 0x10), 0, 1, 1, 0, w0);  /* entry: outermost */
-	n = sfb_build(&s, g_buf, sizeof g_buf);
+	n = sfb_emit(&s, g_buf, sizeof g_buf);
 	sfu_section_init(&sec, g_buf, n, s.addr);
 	memset(&m, 0, sizeof m);
 	m.base = 0xe000;
@@ -1252,7 +1272,7 @@ static void test_null_call(void)
 		static const int32_t w0a[] = { 0 };
 		sfb_init(&a, 3, SFU_ABI_AARCH64_LE);
 		sfb_add_fre(sfb_add_fde(&a, 0x400000, 0x10), 0, 1, 1, 0, w0a); /* outermost */
-		n = sfb_build(&a, g_buf, sizeof g_buf);
+		n = sfb_emit(&a, g_buf, sizeof g_buf);
 		sfu_section_init(&sec, g_buf, n, a.addr);
 		{
 			sfu_regs r = { 0, 0xe000, 0, 0x400008, NULL, 0, NULL };
@@ -1266,34 +1286,5 @@ static void test_null_call(void)
 
 int main(void)
 {
-	test_malformed();
-	test_validate_edges();
-	test_unsorted_lookup();
-	test_lookup_edges(1);
-	test_lookup_edges(2);
-	test_lookup_edges(3);
-	test_lookup_bigendian(1);
-	test_lookup_bigendian(2);
-	test_lookup_bigendian(3);
-	test_pcmask();
-	test_pcmask_v1();
-	test_fp_unknown();
-	test_multi_section();
-	test_step_amd64();
-	test_depth_cap();
-	test_step_aarch64(0);
-	test_step_aarch64(1);
-	test_step_flex();
-	test_step_flex_ra_reg();
-	test_step_s390x();
-	test_outermost();
-	test_trap();
-	test_split();
-	test_null_call();
-	test_trap_user();
-	test_stacks();
-	test_trap_exact();
-	test_trap_dwarf_map();
-	fprintf(stderr, "unit: %d cases, %d failed\n", g_cases, g_failed);
-	return g_failed != 0;
+	return ut_main("unit");
 }

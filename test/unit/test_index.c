@@ -19,7 +19,7 @@
 #define SFU_CACHE 1
 #define SFU_ERROR_STRINGS 1
 #include "../../core/sfu.h"
-#include "sfb.h"
+#include "../common/sfb.h"
 
 #include "ut.h"
 #include "../common/rows.h"
@@ -100,7 +100,7 @@ static void fixture(int k)
 		f = sfb_add_fde(s, 0x100000, 0x10);
 		sfb_add_fre(f, 0, 1, 1, 1, w8);
 		f = sfb_add_fde(s, 0x100010, 0x40);
-		f->type = SFU_FDE_TYPE_FLEX;
+		f->flex = 1;
 		{
 			int32_t a[] = { (7 << 3) | 1, 8 };
 			int32_t b[] = { (10 << 3) | 1, 0, 0, (6 << 3) | 3, 0 };
@@ -145,7 +145,7 @@ static void fixture(int k)
 		}
 		break;
 	}
-	g_n[k] = sfb_build(s, g_buf[k], sizeof g_buf[k]);
+	g_n[k] = sfb_emit(s, g_buf[k], sizeof g_buf[k]);
 }
 
 /* Lookups at every PC of the fixture's span, with and without an index. */
@@ -161,7 +161,7 @@ static void test_same_answers(int k)
 	begin();
 	fixture(k);
 	for (i = 0; i < g_s[k].nfdes; i++) {
-		uint64_t a = g_s[k].fdes[i].addr, b = a + g_s[k].fdes[i].size;
+		uint64_t a = g_s[k].fdes[i].start, b = a + g_s[k].fdes[i].size;
 		lo = a < lo ? a : lo;
 		hi = b > hi ? b : hi;
 	}
@@ -204,8 +204,15 @@ static void test_same_answers(int k)
 	end(name);
 }
 
+UT_CASE(test_same_answers_all)
+{
+	int k;
+	for (k = 0; k < NFIX; k++)
+		test_same_answers(k);
+}
+
 /* Several sections in one array, each with its own kind of index. */
-static void test_array(void)
+UT_CASE(test_array)
 {
 	static uint64_t mem[3][65536 / 8];
 	sfu_section plain[3], idx[3];
@@ -249,12 +256,12 @@ static void two_functions(sfb_sec *s, sfu_section *sec, uint8_t *buf, size_t cap
 		s->flags &= ~(unsigned)SFU_F_FDE_SORTED;
 	sfb_add_fre(sfb_add_fde(s, a, 0x40), 0, 1, 1, 1, w8);
 	sfb_add_fre(sfb_add_fde(s, b, 0x40), 0, 1, 1, 1, w8);
-	n = sfb_build(s, buf, cap);
+	n = sfb_emit(s, buf, cap);
 	sfu_section_init(sec, buf, n, s->addr);
 }
 
 /* What cannot be indexed, and misuse. */
-static void test_refusals(void)
+UT_CASE(test_refusals)
 {
 	static uint64_t mem[4096];
 	static sfb_sec s;
@@ -282,7 +289,7 @@ static void test_refusals(void)
 	/* Misuse. */
 	sfb_init(&s, 3, SFU_ABI_AMD64_LE);
 	sfb_add_fre(sfb_add_fde(&s, 0x100000, 0x40), 0, 1, 1, 1, w8);
-	n = sfb_build(&s, buf, sizeof buf);
+	n = sfb_emit(&s, buf, sizeof buf);
 	sfu_section_init(&sec, buf, n, s.addr);
 	err = sfu_index_size(&sec, SFU_INDEX_ROWS, &b);
 	EXPECT(!err && b > 0, "size: %s", E(err));
@@ -300,7 +307,7 @@ static void test_refusals(void)
 }
 
 /* The memory an index takes grows with the code and the rows, not beyond. */
-static void test_memory(void)
+UT_CASE(test_memory)
 {
 	static sfb_sec s;
 	static uint8_t buf[1 << 16];
@@ -316,7 +323,7 @@ static void test_memory(void)
 		sfb_add_fre(f, 1, 1, 1, 2, w16);
 		sfb_add_fre(f, 0x70, 1, 1, 1, w8);
 	}
-	n = sfb_build(&s, buf, sizeof buf);
+	n = sfb_emit(&s, buf, sizeof buf);
 	sfu_section_init(&sec, buf, n, s.addr);
 	EXPECT(sfu_index_size(&sec, SFU_INDEX_FDES, &fdes) == SFU_OK && sfu_index_size(&sec, SFU_INDEX_ROWS, &rows) == SFU_OK,
 	       "sizes");
@@ -328,7 +335,7 @@ static void test_memory(void)
 }
 
 /* A compact row fits in 16 bytes, a cache slot too; a FLEX row is general. */
-static void test_compact(void)
+UT_CASE(test_compact)
 {
 	sfu_section sec;
 	sfu_crow c;
@@ -352,13 +359,5 @@ static void test_compact(void)
 
 int main(void)
 {
-	int k;
-	for (k = 0; k < NFIX; k++)
-		test_same_answers(k);
-	test_array();
-	test_refusals();
-	test_memory();
-	test_compact();
-	fprintf(stderr, "unit index: %d cases, %d failed\n", g_cases, g_failed);
-	return g_failed != 0;
+	return ut_main("unit index");
 }

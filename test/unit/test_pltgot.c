@@ -25,7 +25,7 @@
 #define SFU_CACHE 1
 #define SFU_ERROR_STRINGS 1
 #include "../../core/sfu.h"
-#include "sfb.h"
+#include "../common/sfb.h"
 
 #include "ut.h"
 #include "../common/rows.h"
@@ -73,7 +73,7 @@ static sfb_fde *ld_like(unsigned version, unsigned abi, unsigned rep)
 static int build(sfu_section *sec)
 {
 	int err;
-	g_n = sfb_build(&g_s, g_buf, sizeof g_buf);
+	g_n = sfb_emit(&g_s, g_buf, sizeof g_buf);
 	err = sfu_section_init(sec, g_buf, g_n, g_s.addr);
 	return err ? err : sfu_section_validate(sec, NULL);
 }
@@ -284,7 +284,7 @@ static void test_outside(unsigned version)
 		want = o == O_CFA24 ? 24 : 16;
 		switch (o) {
 		case O_TWO_FRES: sfb_add_fre(got, 6, 1, 1, 1, w16); break;
-		case O_CFA24: got->fres[0].w[0] = 24; break;
+		case O_CFA24: got->fres[0].enc[0] = 24; break;
 		case O_PCINC: got->pctype = SFU_FDE_PCTYPE_INC; got->rep_size = 0; break;
 		case O_START2: got->fres[0].start = 2; break;
 		case O_FP_SLOT: got->nfres = 0; sfb_add_fre(got, 0, 1, 1, 2, fp); break;
@@ -308,7 +308,7 @@ static void test_outside(unsigned version)
 	}
 }
 
-int main(void)
+UT_CASE(test_pltgot_cases)
 {
 	test_ld_shape(2, 8);
 	test_ld_shape(2, 16);
@@ -318,6 +318,9 @@ int main(void)
 	test_walk(3);
 	test_outside(2);
 	test_outside(3);
-	fprintf(stderr, "unit pltgot[%s]: %d cases, %d failed\n", BUILD, g_cases, g_failed);
-	return g_failed != 0;
+}
+
+int main(void)
+{
+	return ut_main("unit pltgot[" BUILD "]");
 }

@@ -13,7 +13,7 @@
 
 #include "sfu_port_x86_64.h"
 #include "sfu_crash.h"
-#include "sfb.h"
+#include "../common/sfb.h"
 
 #include "ut.h"
 
@@ -45,12 +45,12 @@ static sfu_section section(void)
 	size_t n;
 	sfb_init(&s, 3, SFU_ABI_AMD64_LE);
 	sfb_add_fre(sfb_add_fde(&s, 0x100000, 0x40), 0, 1, 1, 2, w);
-	n = sfb_build(&s, g_sec, sizeof g_sec);
+	n = sfb_emit(&s, g_sec, sizeof g_sec);
 	sfu_section_init(&sec, g_sec, n, s.addr);
 	return sec;
 }
 
-static void test_switch_check(void)
+UT_CASE(test_switch_check)
 {
 	struct sfu_switch_layout l = x86_switch;
 	begin();
@@ -78,7 +78,7 @@ static void test_switch_check(void)
 	end("port switch-layout-check: every rule can fail");
 }
 
-static void test_thread_init(void)
+UT_CASE(test_thread_init)
 {
 	struct sfu_port_thread t;
 	sfu_stack st[SFU_PORT_THREAD_STACKS + 1];
@@ -108,7 +108,7 @@ static void test_thread_init(void)
 	end("port thread-init: bounds and reads are the thread's stacks, nothing else");
 }
 
-static void test_switch_walk(void)
+UT_CASE(test_switch_walk)
 {
 	struct sfu_port_thread t;
 	sfu_stack st = { A(mem.b), A(mem.b + 64) };
@@ -239,7 +239,7 @@ static void reseal(uint8_t *buf)
 		buf[SFU_CRASH_OFF_CRC + i] = (uint8_t)(crc >> (8 * i));
 }
 
-static void test_crash(void)
+UT_CASE(test_crash)
 {
 	static const char nine[] = "123456789";
 	uint8_t buf[SFU_CRASH_SIZE + 8], old[SFU_CRASH_SIZE];
@@ -374,9 +374,5 @@ int main(int argc, char **argv)
 {
 	if (argc == 2)
 		return write_dump(argv[1]);
-	test_switch_check();
-	test_thread_init();
-	test_switch_walk();
-	test_crash();
-	return g_failed ? 1 : 0;
+	return ut_main(NULL);
 }

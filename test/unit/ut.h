@@ -1,10 +1,20 @@
 /* ut.h - the unit tests' case protocol: begin(), EXPECT(cond, why...) (the
  * first failed expectation of a case is kept), end(name) prints "ok NAME" or
- * "FAIL NAME: why".  Include after core/sfu.h (with SFU_ERROR_STRINGS). */
+ * "FAIL NAME: why".  Include after core/sfu.h (with SFU_ERROR_STRINGS).
+ *
+ * Test functions register themselves:
+ *
+ *     UT_CASE(test_pcmask) { begin(); ... EXPECT(...); end("unit pcmask"); }
+ *     int main(void) { return ut_main("unit"); }
+ *
+ * ut_main runs every UT_CASE of the file in the order they are written
+ * (a function may hold several begin/end cases, or call a parameterized
+ * one once per parameter) and returns non-zero if a case failed. */
 #ifndef UT_H
 #define UT_H
 
 #include <stdio.h>
+#include <stdlib.h>
 
 static int g_fail, g_cases, g_failed;
 static char g_why[512];
@@ -30,5 +40,72 @@ static void end(const char *name)
 }
 
 static const char *E(int e) { return sfu_strerror(e); }
+
+/* A made-up stack for walks: words[0..n) at their own addresses, read
+ * through the port (sfu_port.read = ut_stack_read, .ctx = the ut_stack);
+ * anything else, or unaligned, is refused. */
+struct ut_stack {
+	const uint64_t *words;
+	size_t n;
+};
+
+static inline int ut_stack_read(void *ctx, uint64_t a, uint64_t *o)
+{
+	const struct ut_stack *st = (const struct ut_stack *)ctx;
+	uint64_t lo = (uint64_t)(uintptr_t)st->words;
+	if (a < lo || a + 8 > lo + 8 * st->n || (a & 7))
+		return -1;
+	*o = st->words[(a - lo) / 8];
+	return 0;
+}
+
+#define UT_MAX_CASES 64
+typedef void ut_case_fn(void);
+static struct ut_case {
+	const char *name;
+	ut_case_fn *fn;
+	int line;
+} ut_cases[UT_MAX_CASES];
+static int ut_ncases;
+
+static void ut_register(const char *name, ut_case_fn *fn, int line)
+{
+	if (ut_ncases == UT_MAX_CASES) {
+		fprintf(stderr, "ut.h: more than %d UT_CASEs (%s)\n", UT_MAX_CASES, name);
+		exit(2);
+	}
+	ut_cases[ut_ncases].name = name;
+	ut_cases[ut_ncases].fn = fn;
+	ut_cases[ut_ncases].line = line;
+	ut_ncases++;
+}
+
+/* A test function, registered before main runs (constructors run in no
+ * promised order: ut_main sorts by line). */
+#define UT_CASE(fn)                                                         \
+	static void fn(void);                                                   \
+	__attribute__((constructor)) static void fn##_register(void)           \
+	{                                                                       \
+		ut_register(#fn, fn, __LINE__);                                     \
+	}                                                                       \
+	static void fn(void)
+
+static int ut_by_line(const void *a, const void *b)
+{
+	return ((const struct ut_case *)a)->line - ((const struct ut_case *)b)->line;
+}
+
+/* Run every UT_CASE; with a label, print "LABEL: N cases, F failed" on
+ * stderr.  Returns the exit status. */
+static int ut_main(const char *label)
+{
+	int i;
+	qsort(ut_cases, (size_t)ut_ncases, sizeof ut_cases[0], ut_by_line);
+	for (i = 0; i < ut_ncases; i++)
+		ut_cases[i].fn();
+	if (label)
+		fprintf(stderr, "%s: %d cases, %d failed\n", label, g_cases, g_failed);
+	return g_failed != 0;
+}
 
 #endif

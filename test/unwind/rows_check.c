@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "../../tools/sfu_elf.h"
+#include "../common/sframe_text.h"
 
 /* ---- the fake target --------------------------------------------------- */
 
@@ -77,77 +78,9 @@ static uint64_t fake_strip(void *ctx, uint64_t ra)
 	return ra & 0x0000ffffffffffffull;
 }
 
-/* ---- objdump's text ------------------------------------------------------ */
+/* ---- objdump's text: test/common/sframe_text.h ------------------------ */
 
-typedef struct row_text {
-	uint64_t start;
-	int undefined;
-	char cfa[32], fp[32], ra[32];
-} row_text;
-
-typedef struct func_text {
-	uint64_t pc, size;
-	int mask;
-	unsigned nrows;
-	row_text *rows;
-} func_text;
-
-static func_text *funcs;
-static unsigned nfuncs;
-static int fixed_ra_text; /* "CFA fixed RA offset: N", 0 if absent */
-static unsigned version_text, nfdes_text, nfres_text;
-
-static int parse_text(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char line[512];
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof line, f)) {
-		unsigned long long pc, size;
-		char *p = line;
-		while (*p == ' ')
-			p++;
-		if (sscanf(p, "Version: SFRAME_VERSION_%u", &version_text) == 1)
-			continue;
-		if (sscanf(p, "CFA fixed RA offset: %d", &fixed_ra_text) == 1)
-			continue;
-		if (sscanf(p, "Num FDEs: %u", &nfdes_text) == 1 || sscanf(p, "Num FREs: %u", &nfres_text) == 1)
-			continue;
-		if (sscanf(p, "func idx [%*u]: pc = %llx, size = %llu bytes", &pc, &size) == 2) {
-			func_text *fn;
-			funcs = realloc(funcs, (nfuncs + 1) * sizeof *funcs);
-			if (!funcs)
-				return -1;
-			fn = &funcs[nfuncs++];
-			memset(fn, 0, sizeof *fn);
-			fn->pc = pc;
-			fn->size = size;
-			continue;
-		}
-		if (!strncmp(p, "STARTPC", 7)) {
-			if (nfuncs && strstr(p, "[m]"))
-				funcs[nfuncs - 1].mask = 1;
-			continue;
-		}
-		if (nfuncs && strspn(p, "0123456789abcdef") == 16 && p[16] == ' ') {
-			func_text *fn = &funcs[nfuncs - 1];
-			row_text *r;
-			fn->rows = realloc(fn->rows, (fn->nrows + 1) * sizeof *fn->rows);
-			if (!fn->rows)
-				return -1;
-			r = &fn->rows[fn->nrows++];
-			memset(r, 0, sizeof *r);
-			r->start = strtoull(p, NULL, 16);
-			if (strstr(p, "RA undefined"))
-				r->undefined = 1;
-			else if (sscanf(p + 16, "%31s %31s %31s", r->cfa, r->fp, r->ra) != 3)
-				return -1;
-		}
-	}
-	fclose(f);
-	return 0;
-}
+static st_text text;
 
 /* ---- by hand ----------------------------------------------------------------- */
 
@@ -224,7 +157,7 @@ int main(int argc, char **argv)
 	struct sfu_elf_sframe sf;
 	sfu_section sec;
 	char err[256];
-	unsigned i, k, steps = 0, rows = 0, skipped = 0;
+	unsigned i, k, steps = 0, nrows = 0, skipped = 0;
 	uint64_t dwarf[NDWARF];
 	sfu_port port = { fake_read, fake_strip, NULL, NULL, STK_BASE, STK_BASE + STK_SIZE, NULL, 0 };
 	int rc;
@@ -242,14 +175,15 @@ int main(int argc, char **argv)
 		printf("FAIL rows %s: sfu_section_init: %s\n", argv[3], sfu_strerror(rc));
 		return 1;
 	}
-	if (parse_text(argv[2]) != 0 || !nfuncs) {
+	if (st_read(argv[2], &text) != 0 || !text.nfuncs) {
 		printf("FAIL rows %s: cannot read objdump text %s\n", argv[3], argv[2]);
 		return 1;
 	}
-	if (version_text != sec.version || nfdes_text != sec.num_fdes || nfres_text != sec.num_fres ||
-	    nfuncs != sec.num_fdes) {
+	if (text.version != sec.version || text.num_fdes != sec.num_fdes || text.num_fres != sec.num_fres ||
+	    text.nfuncs != sec.num_fdes) {
 		printf("FAIL rows %s: header disagrees with objdump: version %u/%u, FDEs %u/%u/%u, FREs %u/%u\n",
-		       argv[3], sec.version, version_text, sec.num_fdes, nfdes_text, nfuncs, sec.num_fres, nfres_text);
+		       argv[3], sec.version, text.version, sec.num_fdes, text.num_fdes, (unsigned)text.nfuncs, sec.num_fres,
+		       text.num_fres);
 		return 1;
 	}
 
@@ -257,35 +191,48 @@ int main(int argc, char **argv)
 	stk_tag = sec.abi == SFU_ABI_AARCH64_LE || sec.abi == SFU_ABI_AARCH64_BE ? 0x00a5ull << 48 : 0;
 	fill_stack();
 
-	for (i = 0; i < nfuncs; i++) {
-		const func_text *fn = &funcs[i];
+	for (i = 0; i < text.nfuncs; i++) {
+		const st_func *fn = &text.funcs[i];
+		const st_row *rows = &text.rows[fn->first];
 		if (fn->mask) {
 			skipped++;
 			continue;
 		}
 		for (k = 0; k < fn->nrows; k++) {
-			const row_text *r = &fn->rows[k];
-			uint64_t end = k + 1 < fn->nrows ? fn->rows[k + 1].start : fn->pc + fn->size;
+			const st_row *r = &rows[k];
+			uint64_t end = k + 1 < fn->nrows ? rows[k + 1].pc : fn->pc + fn->size;
 			uint64_t pcs[2];
 			unsigned j, d;
-			rows++;
-			pcs[0] = r->start;
+			nrows++;
+			pcs[0] = r->pc;
 			pcs[1] = end - 1;
 			for (j = 0; j < 2; j++) {
 				hand h;
 				sfu_cursor c;
 				uint64_t cfa, ra, fp, want_sp;
 				int got, rr, rf, mangled;
-				char why[256], ratok[32];
+				char why[256], ratok[48];
 				if (j == 1 && pcs[1] == pcs[0])
 					continue;
 				steps++;
 				memset(&h, 0, sizeof h);
 				h.sec = &sec;
 				switch (sec.abi) {
-				case SFU_ABI_AMD64_LE: h.sp_reg = 7; h.fp_reg = 6; h.ra_reg = 16; break;
-				case SFU_ABI_S390X_BE: h.sp_reg = 15; h.fp_reg = 11; h.ra_reg = 14; break;
-				default: h.sp_reg = 31; h.fp_reg = 29; h.ra_reg = 30; break;
+				case SFU_ABI_AMD64_LE:
+					h.sp_reg = SFU_DWARF_AMD64_SP;
+					h.fp_reg = SFU_DWARF_AMD64_FP;
+					h.ra_reg = SFU_DWARF_AMD64_RA;
+					break;
+				case SFU_ABI_S390X_BE:
+					h.sp_reg = SFU_DWARF_S390X_SP;
+					h.fp_reg = SFU_DWARF_S390X_FP;
+					h.ra_reg = SFU_DWARF_S390X_RA;
+					break;
+				default:
+					h.sp_reg = SFU_DWARF_AARCH64_SP;
+					h.fp_reg = SFU_DWARF_AARCH64_FP;
+					h.ra_reg = SFU_DWARF_AARCH64_LR;
+					break;
 				}
 				for (d = 0; d < NDWARF; d++)
 					dwarf[d] = STK_BASE + 0x2000u + 0x100u * d;
@@ -306,7 +253,7 @@ int main(int argc, char **argv)
 					if (got != SFU_END) {
 						snprintf(why, sizeof why, "RA undefined: want the outermost frame, sfu: %s",
 						         sfu_strerror(got));
-						fail(fn->rows[0].cfa, pcs[j], why);
+						fail(rows[0].cfa, pcs[j], why);
 					}
 					continue;
 				}
@@ -355,8 +302,9 @@ int main(int argc, char **argv)
 		       : sec.abi == SFU_ABI_S390X_BE  ? "s390x"
 		       : sec.abi == SFU_ABI_AARCH64_BE ? "aarch64"
 		                                       : "aarch64",
-		       sec.big ? "big-endian" : "little-endian", nfuncs - skipped, rows, steps,
+		       sec.big ? "big-endian" : "little-endian", (unsigned)text.nfuncs - skipped, nrows, steps,
 		       skipped ? " (PC-mask FDEs skipped)" : "");
+	st_free(&text);
 	free(sf.bytes);
 	free((void *)e.p);
 	return fails != 0;

@@ -21,23 +21,23 @@ SAMPLES=${UNWIND_SAMPLES:-5000}
 JOBS=${UNWIND_JOBS:-2}
 OUT=build/unwind
 TC=tools/toolchain.sh
+. test/common/lib.sh
 mkdir -p "$OUT/logs"
-fails=0
-say_fail() { echo "FAIL $1: $2"; fails=$((fails + 1)); }
 
 # ---- what must be installed --------------------------------------------------
-# A missing tool is a failure of every case that needs it, never a skip.
+# A missing tool is a failure of every case that needs it, never a skip
+# (all of them: tools/toolchain.sh host-deps).
 host_ok=1
-for t in gcc make aarch64-linux-gnu-gcc objdump; do
-	command -v "$t" >/dev/null || { say_fail "host-tools" "$t not found; install with: tools/toolchain.sh host-deps (apt-get install gcc make gcc-aarch64-linux-gnu binutils)"; host_ok=0; }
-done
+need host-tools gcc gcc || host_ok=0
+need host-tools make make || host_ok=0
+need host-tools aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu || host_ok=0
+need host-tools objdump binutils || host_ok=0
 [ -f /usr/include/x86_64-linux-gnu/libunwind.h ] ||
-	{ say_fail "host-tools" "libunwind-dev missing; install with: apt-get install libunwind-dev"; host_ok=0; }
+	{ fail "host-tools" "libunwind-dev missing; install with: apt-get install -y libunwind-dev"; host_ok=0; }
 [ -d /usr/aarch64-linux-gnu/lib ] && ls /usr/aarch64-linux-gnu/lib/libc.a >/dev/null 2>&1 ||
-	{ say_fail "host-tools" "libc6-dev-arm64-cross missing; install with: apt-get install libc6-dev-arm64-cross"; host_ok=0; }
+	{ fail "host-tools" "libc6-dev-arm64-cross missing; install with: apt-get install -y libc6-dev-arm64-cross"; host_ok=0; }
 have_qemu=1
-command -v qemu-aarch64 >/dev/null ||
-	{ say_fail "qemu-aarch64" "not found, every aarch64 run fails; install with: apt-get install qemu-user"; have_qemu=0; }
+need qemu-aarch64 qemu-aarch64 "qemu-user (every aarch64 run fails without it)" || have_qemu=0
 
 suite_ok() { # suite -> 0 if its toolchain is there
 	[ "$1" = bookworm ] && { [ $host_ok = 1 ]; return; }
@@ -50,42 +50,38 @@ tc_of() { [ "$1" = clang ] && echo sid || echo "$1"; }
 genv() { [ "$1" = clang ] && echo "env UT_SFRAME_FILE=$2.sframe" || echo env; }
 
 # ---- build --------------------------------------------------------------------
-HOSTCC_FLAGS="-std=c99 -O1 -g -Wall -Wextra -Wundef -Werror -D_DEFAULT_SOURCE -fsanitize=address,undefined -fno-sanitize-recover=all"
+# The host programs (test/common/host.mk).
 for prog in rows_check core_v1_pcmask; do
-	src=test/unwind/$prog.c
-	if [ ! -x "$OUT/$prog" ] || [ -n "$(find $src core tools/sfu_elf.h -newer "$OUT/$prog" 2>/dev/null | head -1)" ]; then
-		gcc $HOSTCC_FLAGS -o "$OUT/$prog" "$src" >"$OUT/logs/$prog.log" 2>&1 ||
-			say_fail "build host/$prog" "$(tail -3 "$OUT/logs/$prog.log" | tr '\n' ' ')"
-	fi
+	host_prog "$OUT/$prog" || fail "build host/$prog" "$(tail -3 "$OUT/$prog.build.log" | tr '\n' ' ')"
 done
 
 built=""
 for s in $SUITES; do
 	if ! suite_ok "$s"; then
-		say_fail "build $s" "no $s toolchain; install with: tools/toolchain.sh ensure $s (or: make toolchains)"
+		fail "build $s" "no $s toolchain; install with: tools/toolchain.sh ensure $s (or: make toolchains)"
 		continue
 	fi
 	log=$OUT/logs/build-$s.log
 	if [ $s = clang ]; then
 		if ! $TC install sid clang-22 >"$log" 2>&1; then
-			say_fail "build $s" "clang-22 missing in sid; install with: tools/toolchain.sh install sid clang-22"
+			fail "build $s" "clang-22 missing in sid; install with: tools/toolchain.sh install sid clang-22"
 			continue
 		fi
 		if ! make -s gen >>"$log" 2>&1; then
-			say_fail "build $s" "make gen failed (log: $log)"
+			fail "build $s" "make gen failed (log: $log)"
 			continue
 		fi
 	fi
 	if $TC run "$(tc_of $s)" make -s -f test/unwind/unwind.mk SUITE="$s" -j2 all $([ $s = clang ] || echo rows) >>"$log" 2>&1; then
 		built="$built $s"
 	else
-		say_fail "build $s" "make failed: $(grep -m3 -E 'error|Error' "$log" | tr '\n' ' ') (log: $log)"
+		fail "build $s" "make failed: $(grep -m3 -E 'error|Error' "$log" | tr '\n' ' ') (log: $log)"
 		continue
 	fi
 	if [ $s = clang ]; then
 		for p in "$OUT"/clang/*/unwind; do
 			build/sfu-gen --raw "$p.sframe" --addr 0 "$p" >>"$log" 2>&1 ||
-				say_fail "build clang" "sfu-gen failed on $p (log: $log)"
+				fail "build clang" "sfu-gen failed on $p (log: $log)"
 		done
 	fi
 done
@@ -98,11 +94,11 @@ for s in $built; do
 	*) d=sid ;;
 	esac
 	if ! suite_ok $d; then
-		say_fail "rows $s" "objdump of the $d toolchain needed; install with: tools/toolchain.sh ensure $d"
+		fail "rows $s" "objdump of the $d toolchain needed; install with: tools/toolchain.sh ensure $d"
 		continue
 	fi
 	$TC run $d make -s -f test/unwind/unwind.mk dumps DUMP_FOR="$s" >"$OUT/logs/dump-$s.log" 2>&1 ||
-		say_fail "rows $s" "objdump --sframe failed (log: $OUT/logs/dump-$s.log)"
+		fail "rows $s" "objdump --sframe failed (log: $OUT/logs/dump-$s.log)"
 done
 
 # ---- the cases -------------------------------------------------------------------
@@ -127,9 +123,9 @@ for s in $built; do
 	for o in O0 O2 O2pac; do
 		p=$OUT/$s/aarch64-$o/unwind n=$s/aarch64/$o e=$(genv $s "$OUT/$s/aarch64-$o/unwind")
 		if [ $have_qemu = 0 ]; then
-			say_fail "sync $n" "qemu-aarch64 missing; install with: apt-get install qemu-user"
-			say_fail "async $n" "qemu-aarch64 missing; install with: apt-get install qemu-user"
-			say_fail "bkpt $n" "qemu-aarch64 missing; install with: apt-get install qemu-user"
+			fail "sync $n" "qemu-aarch64 missing; install with: apt-get install qemu-user"
+			fail "async $n" "qemu-aarch64 missing; install with: apt-get install qemu-user"
+			fail "bkpt $n" "qemu-aarch64 missing; install with: apt-get install qemu-user"
 			continue
 		fi
 		add "sync $n" "$e qemu-aarch64 $p sync $n"
@@ -161,16 +157,10 @@ run_job() { # index
 	fi
 }
 
-running=0
 for i in "${!jobs_cmds[@]}"; do
-	run_job "$i" &
-	running=$((running + 1))
-	if [ $running -ge "$JOBS" ]; then
-		wait -n
-		running=$((running - 1))
-	fi
+	spawn "$JOBS" run_job "$i"
 done
-wait
+spawn_wait
 for i in "${!jobs_cmds[@]}"; do
 	cat "$OUT/logs/job-$i.out"
 	grep -q '^FAIL ' "$OUT/logs/job-$i.out" && fails=$((fails + 1))

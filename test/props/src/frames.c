@@ -88,7 +88,7 @@ NOINLINE void panics(int n)
 	sink = n;
 }
 
-int entry(void)
+int test_entry(void)
 {
 	panics(sink);
 	return 0;

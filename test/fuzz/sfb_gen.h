@@ -1,22 +1,17 @@
-/* sfb.h - SFrame section builder and reference model, for fuzz_gen.
+/* sfb_gen.h - fuzz_gen's sections and their reference model.
  *
- * A section is described as data (struct sfb_sec: header fields, FDEs with
- * their FREs and data words) and written out by sfb_emit as SFrame V1, V2
- * or V3 in either byte order, byte by byte, with every layout freedom the
- * format allows (aux header, padding before and between sub-sections, FRE
- * sub-section first, FRE blocks in any order, junk between blocks,
- * unsorted FDEs).  sfb_gen fills a description from fuzz bytes, always
- * valid per the spec (except FREs it marks `bad`, whose data words no
- * reader may accept), so that fuzzing reaches FRE and FLEX decoding instead
- * of stopping at header checks.
+ * sfb_gen fills a section description (test/common/sfb.h, which writes it
+ * out) from fuzz bytes, always valid per the spec (except FREs it marks
+ * `bad`, whose data words no reader may accept), so that fuzzing reaches
+ * FRE and FLEX decoding instead of stopping at header checks.
  *
  * The model half (sfb_expect_row, sfb_expect_lookup; model.h) says, from
  * the spec and not from core/sfu.h, what a reader must decode: the rules of
  * each FRE (spec 3.1 default FDEs per ABI, 3.2 flexible FDEs) and which
  * FRE a PC selects (2.3.3.1 PC types; V1 PC-mask starts are masks).
  * Written for this test; host C. */
-#ifndef SFB_H
-#define SFB_H
+#ifndef SFB_GEN_H
+#define SFB_GEN_H
 
 #include <stdint.h>
 #include <stdio.h>
@@ -26,213 +21,13 @@
 #include "model.h"
 #include "sfu.h"
 
+/* Small sections: what the generator picks from (the inputs in corpus/ and
+ * regressions/ mean the same section only with these). */
 #define SFB_MAX_FDES 12
 #define SFB_MAX_FRES 10
-#define SFB_MAX_SIZE 16384
-
-struct sfb_fre {
-	uint32_t start;
-	uint8_t base_sp, mangled, wsize, count;
-	uint32_t enc[SFU_FRE_MAX_WORDS]; /* stored words, low wsize bytes */
-	uint8_t bad;                     /* no reader may accept this row */
-	uint32_t at;                     /* emitted: FRE sub-section offset */
-};
-
-struct sfb_fde {
-	uint64_t start;
-	uint32_t size;
-	uint8_t fre_type, pctype, rep_size, flex, signal, pauth_key;
-	uint32_t nfres;
-	struct sfb_fre fres[SFB_MAX_FRES];
-	uint8_t junk_before; /* bytes of junk before this FDE's FRE block */
-	/* emitted */
-	uint32_t rec;     /* section offset of the FDE record (index entry) */
-	uint32_t attr;    /* V3: FRE sub-section offset of the attribute */
-	uint32_t fre_off; /* FRE sub-section offset of the first FRE */
-};
-
-struct sfb_sec {
-	uint8_t version, abi, big, flags, aux_len, fre_first;
-	int8_t fixed_fp, fixed_ra;
-	uint64_t addr;
-	uint32_t fde_pad, fre_pad, tail_pad;
-	uint32_t nfdes;
-	struct sfb_fde fdes[SFB_MAX_FDES];    /* index order */
-	uint8_t block_order[SFB_MAX_FDES];    /* FRE blocks, by FDE index */
-	/* emitted */
-	uint32_t fde_base, fre_base, fre_len, num_fres, size;
-};
-
-/* ---- writing --------------------------------------------------------------- */
-
-struct sfb_out {
-	uint8_t *p;
-	size_t cap, n;
-	int big, over;
-};
-
-static inline void sfb_put(struct sfb_out *o, uint64_t v, unsigned k)
-{
-	unsigned i;
-	if (o->n + k > o->cap) {
-		o->over = 1;
-		return;
-	}
-	for (i = 0; i < k; i++)
-		o->p[o->n + (o->big ? k - 1 - i : i)] = (uint8_t)(v >> (8 * i));
-	o->n += k;
-}
-
-static inline void sfb_put_at(struct sfb_out *o, size_t at, uint64_t v, unsigned k)
-{
-	size_t save = o->n;
-	o->n = at;
-	sfb_put(o, v, k);
-	o->n = save > o->n ? save : o->n;
-}
-
-static inline unsigned sfb_addr_bytes(unsigned fre_type)
-{
-	return fre_type == SFU_FRE_TYPE_ADDR1 ? 1u : fre_type == SFU_FRE_TYPE_ADDR2 ? 2u : 4u;
-}
-
-static inline unsigned sfb_fde_size(unsigned version)
-{
-	return version == 1 ? SFU_V1_FDE_SIZE : version == 2 ? SFU_V2_FDE_SIZE : SFU_V3_FDE_SIZE;
-}
-
-static inline uint8_t sfb_fre_info(const struct sfb_fre *r)
-{
-	unsigned wcode = r->wsize == 1 ? 0u : r->wsize == 2 ? 1u : 2u;
-	return (uint8_t)((r->base_sp ? 1u : 0u) | (unsigned)r->count << 1 | wcode << 5 | (r->mangled ? 0x80u : 0u));
-}
-
-static inline uint8_t sfb_fde_info(const struct sfb_sec *s, const struct sfb_fde *f)
-{
-	return (uint8_t)(f->fre_type | (unsigned)f->pctype << 4 | (unsigned)f->pauth_key << 5 |
-	                 (s->version == 3 && f->signal ? 0x80u : 0u));
-}
-
-/* Emit s into out (cap bytes).  Returns the size, 0 if it does not fit or
- * a start address does not fit the version's field.  Fills the "emitted"
- * fields of s. */
-static inline size_t sfb_emit(struct sfb_sec *s, uint8_t *out, size_t cap)
-{
-	struct sfb_out o = { out, cap, 0, s->big, 0 };
-	uint32_t fde_size = sfb_fde_size(s->version), hdr_end = SFU_HDR_SIZE + s->aux_len, fde_len, i, k, b;
-	uint32_t frelen = 0, nfres = 0, fdeoff, freoff;
-	uint8_t fres[SFB_MAX_SIZE];
-	struct sfb_out fo = { fres, sizeof fres, 0, s->big, 0 };
-
-	/* FRE sub-section first, in block order. */
-	for (b = 0; b < s->nfdes; b++) {
-		struct sfb_fde *f = &s->fdes[s->block_order[b]];
-		for (k = 0; k < f->junk_before; k++)
-			sfb_put(&fo, 0xa5u ^ k, 1);
-		if (s->version == 3) {
-			f->attr = (uint32_t)fo.n;
-			sfb_put(&fo, f->nfres, 2);
-			sfb_put(&fo, sfb_fde_info(s, f), 1);
-			sfb_put(&fo, f->flex ? SFU_FDE_TYPE_FLEX : SFU_FDE_TYPE_DEFAULT, 1);
-			sfb_put(&fo, f->rep_size, 1);
-		}
-		f->fre_off = (uint32_t)fo.n;
-		for (k = 0; k < f->nfres; k++) {
-			struct sfb_fre *r = &f->fres[k];
-			unsigned w;
-			r->at = (uint32_t)fo.n;
-			sfb_put(&fo, r->start, sfb_addr_bytes(f->fre_type));
-			sfb_put(&fo, sfb_fre_info(r), 1);
-			for (w = 0; w < r->count; w++)
-				sfb_put(&fo, r->enc[w], r->wsize);
-		}
-		nfres += f->nfres;
-	}
-	if (fo.over)
-		return 0;
-	frelen = (uint32_t)fo.n;
-	fde_len = s->nfdes * fde_size;
-	if (s->fre_first) {
-		freoff = s->fre_pad;
-		fdeoff = s->fre_pad + frelen + s->fde_pad;
-	} else {
-		fdeoff = s->fde_pad;
-		freoff = s->fde_pad + fde_len + s->fre_pad;
-	}
-	s->fde_base = hdr_end + fdeoff;
-	s->fre_base = hdr_end + freoff;
-	s->fre_len = frelen;
-	s->num_fres = nfres;
-
-	/* Header (spec 2.2): preamble, then the fixed fields. */
-	sfb_put(&o, SFU_MAGIC, 2);
-	sfb_put(&o, s->version, 1);
-	sfb_put(&o, s->flags, 1);
-	sfb_put(&o, s->abi, 1);
-	sfb_put(&o, (uint8_t)s->fixed_fp, 1);
-	sfb_put(&o, (uint8_t)s->fixed_ra, 1);
-	sfb_put(&o, s->aux_len, 1);
-	sfb_put(&o, s->nfdes, 4);
-	sfb_put(&o, nfres, 4);
-	sfb_put(&o, frelen, 4);
-	sfb_put(&o, fdeoff, 4);
-	sfb_put(&o, freoff, 4);
-	for (i = 0; i < s->aux_len; i++)
-		sfb_put(&o, 0x3cu + i, 1);
-	/* Padding everywhere else is junk too. */
-	{
-		size_t end = (size_t)hdr_end + (s->fre_first ? fdeoff + fde_len : freoff + frelen) + s->tail_pad;
-		if (end > cap)
-			return 0;
-		for (i = (uint32_t)o.n; i < end; i++)
-			out[i] = (uint8_t)(0x5au ^ i);
-		o.n = end;
-	}
-	memcpy(out + s->fre_base, fres, frelen);
-	for (i = 0; i < s->nfdes; i++) {
-		struct sfb_fde *f = &s->fdes[i];
-		uint32_t rec = s->fde_base + i * fde_size;
-		uint64_t field = s->addr + rec; /* address of the start field */
-		uint64_t raw = f->start - s->addr;
-		f->rec = rec;
-		if (s->flags & SFU_F_FDE_FUNC_START_PCREL)
-			raw = f->start - field;
-		if (s->version == 3) {
-			sfb_put_at(&o, rec + SFU_V3_FDE_START, raw, 8);
-			sfb_put_at(&o, rec + SFU_V3_FDE_SIZE_F, f->size, 4);
-			sfb_put_at(&o, rec + SFU_V3_FDE_FREOFF, f->attr, 4);
-		} else {
-			int64_t sraw = (int64_t)raw;
-			if (sraw < INT32_MIN || sraw > INT32_MAX)
-				return 0;
-			sfb_put_at(&o, rec + SFU_V12_FDE_START, raw, 4);
-			sfb_put_at(&o, rec + SFU_V12_FDE_SIZE_F, f->size, 4);
-			sfb_put_at(&o, rec + SFU_V12_FDE_FREOFF, f->fre_off, 4);
-			sfb_put_at(&o, rec + SFU_V12_FDE_NFRES, f->nfres, 4);
-			sfb_put_at(&o, rec + SFU_V12_FDE_INFO, sfb_fde_info(s, f), 1);
-			if (s->version == 2) {
-				sfb_put_at(&o, rec + SFU_V2_FDE_REPSIZE, f->rep_size, 1);
-				sfb_put_at(&o, rec + SFU_V2_FDE_REPSIZE + 1, 0, 2);
-			}
-		}
-	}
-	if (o.over)
-		return 0;
-	s->size = (uint32_t)o.n;
-	return o.n;
-}
+#include "../common/sfb.h"
 
 /* ---- generating ------------------------------------------------------------ */
-
-static inline int32_t sfb_sext(uint32_t v, unsigned bytes)
-{
-	if (bytes >= 4)
-		return (int32_t)v;
-	v &= (1u << (8 * bytes)) - 1u;
-	if (v & (1u << (8 * bytes - 1)))
-		return (int32_t)v - (int32_t)(1u << (8 * bytes));
-	return (int32_t)v;
-}
 
 /* A signed value that fits `bytes`, mostly small and word-aligned. */
 static inline uint32_t sfb_gen_off(struct fz *f, unsigned bytes)
@@ -519,4 +314,4 @@ static inline void sfb_print(FILE *out, const struct sfb_sec *s)
 	}
 }
 
-#endif /* SFB_H */
+#endif /* SFB_GEN_H */

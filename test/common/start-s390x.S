@@ -1,4 +1,4 @@
-/* Entry point of the corpus images (see start-x86_64.S). */
+/* _start of the tests' bare-metal images (see start-x86_64.S). */
 	.section .text.start, "ax", @progbits
 	.globl	_start
 	.type	_start, @function
@@ -7,19 +7,19 @@ _start:
 	.cfi_undefined %r14
 	larl	%r15, stack_top
 	aghi	%r15, -160
-	brasl	%r14, corpus_entry
+	brasl	%r14, test_entry
 1:	j	1b
 	.cfi_endproc
 	.size	_start, . - _start
 
 	.text
-	.weak	corpus_entry
-	.type	corpus_entry, @function
-corpus_entry:
+	.weak	test_entry
+	.type	test_entry, @function
+test_entry:
 	.cfi_startproc
 	br	%r14
 	.cfi_endproc
-	.size	corpus_entry, . - corpus_entry
+	.size	test_entry, . - test_entry
 
 	.bss
 	.balign	16
