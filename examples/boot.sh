@@ -13,7 +13,7 @@
 #
 #   -e STATUS   the status the image must end with (enum ex_status in
 #               common/ex.h); default: the scenario's, from
-#               common/scenarios.def (4, EX_USAGE, for an unknown name)
+#               common/scenario.c (its EX_SCENARIO lines) (4, EX_USAGE, for an unknown name)
 #   -q CMD      the QEMU command, e.g. "tools/toolchain.sh run sid
 #               qemu-system-aarch64"; default: $EX_QEMU_<board> (the
 #               board's name with - as _) if set, else the board's
@@ -56,7 +56,7 @@ scenarios() {
 		split(s, f, / *, */)
 		if (!(f[2] in st)) { print "boot.sh: unknown status " f[2] > "/dev/stderr"; exit 1 }
 		print f[1], st[f[2]], f[3]
-	}' "$here/common/ex.h" "$here/common/scenarios.def"
+	}' "$here/common/ex.h" "$here/common/scenario.c"
 }
 
 expect= qemu= machine= cpu= extra= one_insn=0 reboot= timeout_s=${EX_TIMEOUT:-20}

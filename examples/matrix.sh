@@ -5,7 +5,7 @@
 #
 #   matrix.sh OUTDIR IMAGE...
 #
-# Per image (its image.env): every scenario of common/scenarios.def (or
+# Per image (its image.env): every scenario of common/scenario.c's EX_SCENARIO list (or
 # those in EX_SCENARIOS) once per way its board boots (board.mk's boots),
 # an unknown scenario (status 4, EX_USAGE), and on GNU ld images the timer
 # with one instruction per translation block.  Boots through boot.sh, which

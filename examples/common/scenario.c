@@ -4,8 +4,8 @@
  * A scenario is chosen at boot: the command line (QEMU -append) is searched
  * for "scenario=NAME".  Without one, EX_DEFAULT_SCENARIO (a build-time
  * string, default "hello") runs.  Every scenario ends by exiting QEMU with
- * an enum ex_status; scenarios.def lists them with the status each one
- * expects, which examples/boot.sh checks.
+ * an enum ex_status; the list at the end of the scenarios (EX_SCENARIO)
+ * gives the status each one expects, which examples/boot.sh checks.
  */
 #include "ex.h"
 
@@ -350,15 +350,47 @@ struct scenario {
     const char *what;
 };
 
-#define EX_SCENARIO(name, status, resets, what) static void scen_##name(void);
-#include "scenarios.def"
-#undef EX_SCENARIO
-
-static const struct scenario scenarios[] = {
+/*
+ * The scenarios: the one list, one line each,
+ *
+ *   EX_SCENARIO(NAME, STATUS, RESETS, "what it does")
+ *
+ * NAME    chosen at boot with -append "scenario=NAME"; runs scen_NAME(),
+ *         defined above
+ * STATUS  the enum ex_status (ex.h) the image exits with when the scenario
+ *         ends as it should
+ * RESETS  1 if the scenario resets the board on purpose and boots again:
+ *         examples/boot.sh then lets QEMU reboot (no -no-reboot); 0 for
+ *         the others, where a reset is a failure
+ *
+ * examples/boot.sh reads these lines as text too (`boot.sh -L` lists them
+ * for make and the scripts): keep each entry on one line, starting the
+ * line.  A new scenario is its scen_NAME() and its line here, in this
+ * file, and its line in test/firmware/expected.txt.
+ */
+static void scen_list(void);
 #define EX_SCENARIO(name, status, resets, what) { #name, scen_##name, status, what },
-#include "scenarios.def"
-#undef EX_SCENARIO
+static const struct scenario scenarios[] = {
+EX_SCENARIO(hello,    EX_PASS,  0, "banner and port self-checks")
+EX_SCENARIO(panic,    EX_PANIC, 0, "panic() at the bottom of a 6-deep chain")
+EX_SCENARIO(null,     EX_FAULT, 0, "null-pointer load in a frameless leaf")
+EX_SCENARIO(udf,      EX_FAULT, 0, "undefined instruction in a frameless leaf")
+EX_SCENARIO(nullcall, EX_FAULT, 0, "call through a null function pointer")
+EX_SCENARIO(timer,    EX_PASS,  0, "timer ticks during a deep workload, each one unwound")
+EX_SCENARIO(irqpanic, EX_PANIC, 0, "panic in the timer interrupt handler")
+EX_SCENARIO(corrupt,  EX_PANIC, 0, "saved FP and RA overwritten, then panic")
+EX_SCENARIO(badfp,    EX_PANIC, 0, "saved FP overwritten (RA intact), then panic")
+EX_SCENARIO(loop,     EX_PANIC, 0, "frame record pointing at itself, then panic")
+EX_SCENARIO(badsp,    EX_FAULT, 0, "SP pointed at unmapped memory, then a push")
+EX_SCENARIO(recipe,   EX_PASS,  0, "the README's recipe (recipe.c) run from the timer interrupt")
+EX_SCENARIO(threads,  EX_PANIC, 0, "3 preemptive threads; one panics: every thread dumped")
+EX_SCENARIO(overflow, EX_FAULT, 0, "a thread recurses into its stack's guard page")
+EX_SCENARIO(nested,   EX_NESTED, 0, "a fault inside the fault's dump: one line, halt")
+EX_SCENARIO(retained, EX_PASS,  1, "crash record kept across two warm resets")
+EX_SCENARIO(libgcc,   EX_FAULT, 0, "libgcc's __udivmodti4 stores the remainder through a bad pointer")
+EX_SCENARIO(list,     EX_PASS,  0, "print this table")
 };
+#undef EX_SCENARIO
 #define NSCENARIOS (sizeof scenarios / sizeof scenarios[0])
 
 static void scen_list(void)

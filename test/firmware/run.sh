@@ -5,7 +5,7 @@
 # For each toolchain suite (below: gcc 12, 14, 16; clang 14, 21, 22 with
 # sfu-gen; clang 14 with GNU as; clang 22's own SFrame) it builds every
 # image of every board once (`make -C examples images` lists them), then
-# boots every scenario (examples/common/scenarios.def) on every image
+# boots every scenario (EX_SCENARIO in examples/common/scenario.c) on every image
 # through examples/boot.sh and compares against test/firmware/expected.txt:
 #
 #   - QEMU's exit status (the image's status, mapped per board);
