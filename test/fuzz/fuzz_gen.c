@@ -288,7 +288,7 @@ static void walk(const uint8_t *data, size_t n, uint64_t addr, unsigned wflags, 
 	for (i = 0; i < e.nwords; i++) {
 		uint64_t v = wc_next(&rng);
 		switch (v & 3u) {
-		case 0: e.words[i] = code.n ? code.start[(v >> 8) % code.n] + (v >> 40) % (code.size[(v >> 8) % code.n] + 1u) : v; break;
+		case 0: e.words[i] = code.n ? code.start[(v >> 8) % code.n] + (v >> 40) % ((uint64_t)code.size[(v >> 8) % code.n] + 1u) : v; break;
 		case 1: e.words[i] = e.img_lo + 8u * ((v >> 8) % e.nwords); break;
 		case 2: e.words[i] = 0; break;
 		default: e.words[i] = v; break;
