@@ -2416,19 +2416,13 @@ static bool sfu__unknown(const sfu_cursor *c, const sfu_rule *r)
 static int sfu__apply(const sfu_cursor *c, const sfu_rule *r, uint64_t cfa, uint64_t *v)
 {
 	uint64_t b;
+	if (sfu__unknown(c, r))
+		return SFU_E_UNSAFE;
 	switch (r->base) {
 	case SFU_REG_SP: b = c->regs.sp; break;
-	case SFU_REG_FP:
-		if (!c->fp_ok)
-			return SFU_E_UNSAFE; /* lost to a refused read earlier */
-		b = c->regs.fp;
-		break;
+	case SFU_REG_FP: b = c->regs.fp; break;
 	case SFU_REG_CFA: b = cfa; break;
 	default:
-		/* Any other register is known only in a frame whose full register
-		 * set we were given (appendix A, ERR_SFRAME_UNSAFE_UNWIND). */
-		if (!c->full || !c->regs.dwarf || r->base >= c->regs.ndwarf)
-			return SFU_E_UNSAFE;
 		if (c->regs.dwarf_map) {
 			/* A trap frame in the kernel's own layout: the port checked
 			 * every word of it before handing it over. */
