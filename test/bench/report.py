@@ -21,6 +21,8 @@ TARGET_COLD = 450  # x86_64, V3, no index, no cache
 TARGET_INDEX = 150 # with an index in caller memory
 TARGET_CACHE = 60  # warm cache hits
 TARGET_FDES = 2000
+BREAKDOWN = ("sfu", "sfu+fdeidx", "sfu+rowidx", "sfu+cache")  # where their instructions go
+BREAKDOWN_TOP = 10
 
 ORDER = ["fp", "sfu", "sfu+fdeidx", "sfu+rowidx", "sfu+cache", "sfu+cache/read", "sfu+rowidx/read", "sfu/unsafe",
          "base", "base+cache", "libgcc", "libunwind"]
@@ -31,7 +33,7 @@ def kv(line):
 
 
 def new_run():
-    return {"time": {}, "ir": {}, "sections": [], "checks": [], "index": {}}
+    return {"time": {}, "ir": {}, "dump": {}, "sections": [], "checks": [], "index": {}}
 
 
 def load(outdir):
@@ -63,7 +65,9 @@ def load(outdir):
                 total = int(line.split()[1])
         if desc and total is not None:
             d = kv(desc)
-            runs.setdefault(tag, new_run())["ir"][(d["unw"], int(d["depth"]))] = (total, int(d["frames"]))
+            r = runs.setdefault(tag, new_run())
+            r["ir"][(d["unw"], int(d["depth"]))] = (total, int(d["frames"]))
+            r["dump"][(d["unw"], int(d["depth"]))] = path
     counts = {}
     for path in glob.glob(os.path.join(outdir, "*-aarch64.count")):
         g = os.path.basename(path).split("-", 1)[0]
@@ -81,6 +85,54 @@ def load(outdir):
     if os.path.exists(bp):
         base = open(bp).read().strip()
     return runs, counts, base
+
+
+def core_functions(path):
+    """(first line, name) of each function defined in a core header, in order:
+    an unindented line naming an sfu function and not ending a declaration."""
+    out = []
+    for n, line in enumerate(open(path), 1):
+        m = re.match(r"(?:[A-Z_]+\s+|static\s+|const\s+|struct\s+)*\w+[\s*]+(sfu_?\w*)\s*\(", line)
+        if m and not line.rstrip().endswith(";"):
+            out.append((n, m.group(1)))
+    return out
+
+
+def breakdown(path):
+    """Self cost of one callgrind dump (written with --compress-strings=no
+    --compress-pos=no) summed per function: lines of core/sfu.h per function
+    of that file whose body they are in (so inlined code counts where its
+    lines are), anything else per the compiled function it ran in."""
+    funcs = {}
+    cost = {}
+    fl = cur = fn = None
+    skip = False
+    for line in open(path):
+        if line.startswith("fl="):
+            fl = cur = line[3:].strip()
+        elif line.startswith(("fi=", "fe=")):
+            cur = line[3:].strip()
+        elif line.startswith("fn="):
+            fn, cur = line[3:].strip(), fl
+        elif line.startswith("calls="):
+            skip = True            # the next cost line is the call's inclusive cost
+        elif line[:1].isdigit():
+            if skip:
+                skip = False
+                continue
+            pos, ir = line.split()[:2]
+            if cur and cur.endswith("core/sfu.h") and os.path.exists(cur):
+                if cur not in funcs:
+                    funcs[cur] = core_functions(cur)
+                name = "?"
+                for first, f in funcs[cur]:
+                    if first > int(pos):
+                        break
+                    name = f
+            else:
+                name = f"{os.path.basename(cur or '?')}:{re.sub(r'[.].*', '', fn or '?')}"
+            cost[name] = cost.get(name, 0) + int(ir)
+    return cost
 
 
 def fmt(v, spec):
@@ -180,6 +232,28 @@ def main():
             row(label, None, v(u), TARGET_INDEX, f"  ({b} bytes)" if b else "")
         row("cached (warm hits)", v("base+cache"), v("sfu+cache"), TARGET_CACHE)
         row("cached, inlined read", None, v("sfu+cache/read"), TARGET_CACHE)
+        print()
+    if g3:
+        print(f"where the instructions go (x86_64, {g3}, depth {DEPTH}, per frame; callgrind's cost per source line,")
+        print("summed per function of core/sfu.h, inlined code counted where its lines are; other files per")
+        print("compiled function, e.g. sfu_tu.c:bench_read, the port's read):")
+        for u in BREAKDOWN:
+            path = runs.get(f"{g3}-libgcc", {}).get("dump", {}).get((u, DEPTH))
+            if not path:
+                print(f"  {u}: no callgrind dump")
+                continue
+            cost = breakdown(path)
+            frames = runs[f"{g3}-libgcc"]["ir"][(u, DEPTH)][1]
+            top = sorted(cost.items(), key=lambda kv_: -kv_[1])
+            shown = top[:BREAKDOWN_TOP]
+            rest = sum(c for _, c in top[BREAKDOWN_TOP:])
+            parts = [f"{n} {c / frames:.1f}" for n, c in shown] + [f"the rest {rest / frames:.1f}"]
+            text = f"  {u} ({sum(cost.values()) / frames:.1f}): " + ", ".join(parts)
+            while len(text) > 110:
+                cut = text.rfind(", ", 0, 110)
+                print(text[:cut + 1])
+                text = "      " + text[cut + 2:]
+            print(text)
         print()
     print("safe code generation (SFU_SAFE_CODEGEN=1 against =0, cold walk, instructions per frame):")
     safe = {}

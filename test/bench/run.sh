@@ -25,7 +25,9 @@
 #      SFU_SAFE_CODEGEN=1 and =0 (qemu -singlestep logs one line per
 #      instruction; the lines between two marks are counted).
 #   5. test/bench/report.py prints the table (also in build/bench/table.txt),
-#      ending with one line per figure:
+#      where the instructions of the V3 depth-64 walks go (callgrind's cost
+#      per source line, summed per function of core/sfu.h, inlined code
+#      counted where its lines are), ending with one line per figure:
 #        bench: <unwinder> <config> <instructions per frame>
 #
 # Environment: BENCH_GENS (default "V1 V2 V3"), BENCH_SAMPLES (201),
@@ -147,7 +149,8 @@ run_one() { # tag binary [args]: timing run, then the callgrind run
 	"$bin" --depths "$DEPTHS" --samples "$SAMPLES" >"$B/out/$tag.time" 2>"$B/out/$tag.err" ||
 		{ cat "$B/out/$tag.err" >&2; fail "$tag: $bin failed"; }
 	echo "bench: $tag: callgrind" >&2
-	(cd "$B/out" && valgrind --tool=callgrind --collect-atstart=no --callgrind-out-file="cg.$tag.%p" \
+	(cd "$B/out" && valgrind --tool=callgrind --collect-atstart=no --compress-strings=no --compress-pos=no \
+		--callgrind-out-file="cg.$tag.%p" \
 		"$ROOT/$bin" --depths "$DEPTHS" >"$tag.cg" 2>"$tag.cg.err") ||
 		{ tail -20 "$B/out/$tag.cg.err" >&2; fail "$tag: callgrind run failed"; }
 }
