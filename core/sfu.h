@@ -860,11 +860,6 @@ SFU__INLINE uint32_t sfu__ldnb(const uint8_t *d, uint32_t off, uint32_t n, bool 
 #endif
 
 /* The same in the section's own order. */
-SFU__INLINE uint32_t sfu__ld16(const sfu_section *s, uint32_t off)
-{
-	return sfu__ld16b(s->data, off, SFU__BIG(s));
-}
-
 SFU__INLINE uint32_t sfu__ld32(const sfu_section *s, uint32_t off)
 {
 	return sfu__ld32b(s->data, off, SFU__BIG(s));
