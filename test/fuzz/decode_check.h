@@ -158,7 +158,22 @@ static inline size_t dc_check_split(const uint8_t *data, size_t size, uint64_t a
 {
 	const struct wc_core *core = &wc_core_default;
 	size_t n = 99, k, at = 0, j;
-	int err = core->section_split(secs, max, &n, data, size, addr, 0);
+	int err = core->section_split(secs, max, &n, data, size, addr, 0), flagless = 0;
+	/* Several sections, one without the PC-relative flag: refused without
+	 * an option saying how they were linked; the section found last (the
+	 * second or later) is filled.  Then as told: section-relative. */
+	if (err == SFU_E_LINKED) {
+		FZ_REQUIRE(n >= 1 && n < max, "SFU_E_LINKED with %zu sections found", n);
+		for (k = 0; k <= n; k++)
+			flagless |= !(secs[k].flags & SFU_F_FDE_FUNC_START_PCREL);
+		FZ_REQUIRE(flagless, "SFU_E_LINKED, yet every section has the PC-relative flag");
+		err = core->section_split(secs, max, &n, data, size, addr, SFU_OPT_START_SECREL);
+		FZ_REQUIRE(err != SFU_E_LINKED, "SFU_E_LINKED despite SFU_OPT_START_SECREL");
+	} else if (err == SFU_OK && n > 1) {
+		for (k = 0; k < n; k++)
+			FZ_REQUIRE(secs[k].flags & SFU_F_FDE_FUNC_START_PCREL,
+			           "sfu_section_split took %zu sections with no option, section %zu without the flag", n, k);
+	}
 	FZ_REQUIRE(n <= max, "sfu_section_split found more sections than it was given room for");
 	FZ_REQUIRE(err == SFU_OK || err == SFU_E_FULL || err == SFU_E_EMPTY || err == SFU_E_ARG || dc_is_section_error(err),
 	           "sfu_section_split returned %d", err);
