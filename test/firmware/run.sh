@@ -721,6 +721,8 @@ for suite in $suites; do
 		# interrupted leaf is looked up at its exact PC, the return
 		# addresses at ra - 1 (chain_e's is chain_b's first byte).
 		[ -z "$ex_variant" ] || continue
+		# (A run narrowed by SFU_FW_SCENARIOS without null has no fault dump.)
+		[[ " $(echo $scenarios) " == *" null "* ]] || continue
 		name=firmware/$suite/$image/symbolize
 		log=$out/$suite/logs/$image-null$(log_tag "$suite").log
 		img=$out/$suite/$image/sfu-$image.elf
