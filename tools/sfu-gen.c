@@ -449,9 +449,11 @@ static void fde_rows(struct input *in, const struct cfi_sec *s, const struct cfi
 			die(1, "%s FDE at 0x%" PRIx64 ": libdw: %s", sec_kind(s), fde->off, dwarf_errmsg(-1));
 		dwarf_frame_info(fr, &lo, &hi, NULL);
 		hi = hi < end ? hi : end;
-		/* libdw's rows begin where cfi_scan found locations and the
-		 * last ends where cfi_fde_decode says the FDE does. */
-		if (lo != a || hi <= a || !cfi_scan_at(sc, a, &sgn) || (hi < end && !cfi_scan_at(sc, hi, &sgn)))
+		/* libdw's rows end where cfi_scan found locations, the last
+		 * where cfi_fde_decode says the FDE does.  (Their start is
+		 * where the state was remembered after DW_CFA_restore_state:
+		 * libdw restores the location too.) */
+		if (lo > a || hi <= a || !cfi_scan_at(sc, a, &sgn) || (hi < end && !cfi_scan_at(sc, hi, &sgn)))
 			die(3, "%s FDE at 0x%" PRIx64 ": internal check: libdw's row [0x%" PRIx64 ", 0x%" PRIx64
 			    ") at 0x%" PRIx64 " is not one of this FDE's locations", sec_kind(s), fde->off, lo, hi, a);
 		cfi_scan_at(sc, a, &sgn);
@@ -821,22 +823,14 @@ struct outrel {
 	int64_t addend;
 };
 
-/* Encode the section for run-time address addr.  Fills rels for ET_REL. */
-static void encode(struct gen *g, uint64_t addr, struct bytes *out, struct outrel **rels, size_t *nrels)
+/* The header (spec 2.2), counts filled in by encode. */
+static void encode_header(const struct gen *g, struct bytes *out, size_t nf)
 {
-	struct input *in = g->in;
-	struct bytes fres = { NULL, 0, 0, in->e.big };
-	size_t i, nf = 0, fde_size = g->version == 3 ? SFU_V3_FDE_SIZE : SFU_V2_FDE_SIZE;
-	uint32_t nfres = 0;
+	const struct input *in = g->in;
 	int amd64 = in->e.machine == EM_X86_64;
 	uint8_t flags = SFU_F_FDE_FUNC_START_PCREL;
-
-	for (i = 0; i < g->nfns; i++)
-		if (!g->fns[i].omit)
-			nf++;
 	if (!in->rel)
 		flags |= SFU_F_FDE_SORTED; /* objects: ld sorts when it merges, as gas leaves it */
-	out->big = in->e.big;
 	put(out, 2, SFU_MAGIC);
 	put(out, 1, (uint64_t)g->version);
 	put(out, 1, flags);
@@ -848,69 +842,93 @@ static void encode(struct gen *g, uint64_t addr, struct bytes *out, struct outre
 	put(out, 4, 0); /* num_fres, below */
 	put(out, 4, 0); /* fre_len, below */
 	put(out, 4, 0); /* fdeoff */
-	put(out, 4, nf * fde_size);
+	put(out, 4, nf * (g->version == 3 ? SFU_V3_FDE_SIZE : SFU_V2_FDE_SIZE));
+}
+
+/* One function's index entry into out (at fde_at, start offset from the
+ * field: PCREL) and its FRE block header, V3, into fres (spec 2.3, 2.4). */
+static void encode_fde(const struct gen *g, const struct fn *f, uint64_t addr, struct bytes *out,
+		       struct bytes *fres, unsigned fre_type)
+{
+	int rel = g->in->rel;
+	size_t fde_at = out->n;
+	uint8_t info = (uint8_t)(fre_type | (f->mask ? SFU_FDE_PCTYPE_MASK << 4 : 0) | (f->bkey ? 1u << 5 : 0) |
+				 (g->version == 3 && f->signal ? 1u << 7 : 0));
+	if (g->version == 3) {
+		put(out, 8, rel ? 0 : f->pc - (addr + fde_at));
+		put(out, 4, f->size);
+		put(out, 4, fres->n); /* the attribute */
+		put(fres, 2, f->nrows);
+		put(fres, 1, info);
+		put(fres, 1, f->flex ? SFU_FDE_TYPE_FLEX : SFU_FDE_TYPE_DEFAULT);
+		put(fres, 1, f->mask ? f->rep : 0);
+	} else {
+		int64_t d = (int64_t)(f->pc - (addr + fde_at));
+		if (!rel && (d < INT32_MIN || d > INT32_MAX))
+			die(1, "a function is more than 2 GiB away from the section (V2 start offsets are 32-bit)");
+		put(out, 4, rel ? 0 : (uint32_t)d);
+		put(out, 4, f->size);
+		put(out, 4, fres->n);
+		put(out, 4, f->nrows);
+		put(out, 1, info);
+		put(out, 1, f->mask ? f->rep : 0);
+		put(out, 2, 0);
+	}
+}
+
+/* One function's FREs (spec 2.4); returns how many. */
+static size_t encode_fres(const struct input *in, const struct fn *f, struct bytes *fres, unsigned ab)
+{
+	size_t k;
+	for (k = 0; k < f->nrows; k++) {
+		const struct srow *r = &f->rows[k];
+		int64_t w[8];
+		unsigned width, n, j;
+		int ctl;
+		uint8_t base_sp;
+		n = row_words(in, f, r, w, &width, &ctl);
+		base_sp = r->undef || !(r->cfa.reg_p && r->cfa.reg == in->fp);
+		put(fres, ab, r->start);
+		put(fres, 1, (uint64_t)(base_sp | n << 1 | (width == 1 ? 0u : width == 2 ? 1u : 2u) << 5 |
+					(r->mangled && !r->undef ? 1u << 7 : 0)));
+		for (j = 0; j < n; j++)
+			put(fres, width, (uint64_t)w[j]);
+	}
+	return f->nrows;
+}
+
+/* Encode the section for run-time address addr.  Fills rels for ET_REL. */
+static void encode(struct gen *g, uint64_t addr, struct bytes *out, struct outrel **rels, size_t *nrels)
+{
+	struct input *in = g->in;
+	struct bytes fres = { NULL, 0, 0, in->e.big };
+	size_t i, nf = 0, nfres = 0;
+
+	for (i = 0; i < g->nfns; i++)
+		if (!g->fns[i].omit)
+			nf++;
+	out->big = in->e.big;
+	encode_header(g, out, nf);
 	*rels = xrealloc(NULL, (nf ? nf : 1) * sizeof **rels);
 	*nrels = 0;
-
 	for (i = 0; i < g->nfns; i++) {
 		const struct fn *f = &g->fns[i];
-		size_t k, fde_at = out->n, fre_start = fres.n;
 		uint32_t maxstart = 0;
-		unsigned fre_type, ab;
-		uint8_t info;
+		unsigned fre_type;
+		size_t k;
 		if (f->omit)
 			continue;
 		for (k = 0; k < f->nrows; k++)
 			if (f->rows[k].start > maxstart)
 				maxstart = f->rows[k].start;
 		fre_type = maxstart <= 0xff ? SFU_FRE_TYPE_ADDR1 : maxstart <= 0xffff ? SFU_FRE_TYPE_ADDR2 : SFU_FRE_TYPE_ADDR4;
-		ab = fre_type == SFU_FRE_TYPE_ADDR1 ? 1 : fre_type == SFU_FRE_TYPE_ADDR2 ? 2 : 4;
-		info = (uint8_t)(fre_type | (f->mask ? SFU_FDE_PCTYPE_MASK << 4 : 0) | (f->bkey ? 1u << 5 : 0) |
-				 (g->version == 3 && f->signal ? 1u << 7 : 0));
-		/* FDE index entry; start offset from the field (PCREL). */
-		if (g->version == 3) {
-			put(out, 8, in->rel ? 0 : f->pc - (addr + fde_at));
-			put(out, 4, f->size);
-			put(out, 4, fres.n); /* the attribute */
-			put(&fres, 2, f->nrows);
-			put(&fres, 1, info);
-			put(&fres, 1, f->flex ? SFU_FDE_TYPE_FLEX : SFU_FDE_TYPE_DEFAULT);
-			put(&fres, 1, f->mask ? f->rep : 0);
-		} else {
-			int64_t d = (int64_t)(f->pc - (addr + fde_at));
-			if (!in->rel && (d < INT32_MIN || d > INT32_MAX))
-				die(1, "%s is more than 2 GiB away from the section (V2 start offsets are 32-bit)",
-				    "a function");
-			put(out, 4, in->rel ? 0 : (uint32_t)d);
-			put(out, 4, f->size);
-			put(out, 4, fres.n);
-			put(out, 4, f->nrows);
-			put(out, 1, info);
-			put(out, 1, f->mask ? f->rep : 0);
-			put(out, 2, 0);
-		}
 		if (in->rel) {
-			(*rels)[*nrels].off = fde_at;
+			(*rels)[*nrels].off = out->n;
 			(*rels)[*nrels].sym = f->rsym;
-			(*rels)[*nrels].addend = f->raddend;
-			(*nrels)++;
+			(*rels)[(*nrels)++].addend = f->raddend;
 		}
-		for (k = 0; k < f->nrows; k++) {
-			const struct srow *r = &f->rows[k];
-			int64_t w[8];
-			unsigned width, n, j;
-			int ctl;
-			uint8_t base_sp;
-			n = row_words(in, f, r, w, &width, &ctl);
-			base_sp = r->undef || !(r->cfa.reg_p && r->cfa.reg == in->fp);
-			put(&fres, ab, r->start);
-			put(&fres, 1, (uint64_t)(base_sp | n << 1 | (width == 1 ? 0u : width == 2 ? 1u : 2u) << 5 |
-						 (r->mangled && !r->undef ? 1u << 7 : 0)));
-			for (j = 0; j < n; j++)
-				put(&fres, width, (uint64_t)w[j]);
-			nfres++;
-		}
-		(void)fre_start;
+		encode_fde(g, f, addr, out, &fres, fre_type);
+		nfres += encode_fres(in, f, &fres, fre_type == SFU_FRE_TYPE_ADDR1 ? 1 : fre_type == SFU_FRE_TYPE_ADDR2 ? 2 : 4);
 	}
 	put_at(out, SFU_HDR_NUM_FRES, 4, nfres);
 	put_at(out, SFU_HDR_FRE_LEN, 4, fres.n);

@@ -126,6 +126,37 @@ if [ $fixtures_ok = 1 ]; then
 	fi
 fi
 
+# ---- sfu-dump: section types, ABI ids ----------------------------------------------------
+# .sframe is SHT_GNU_SFRAME from binutils 2.45 on, SHT_PROGBITS before:
+# both dump alike.  Another type, or an ABI/arch id binutils does not
+# define (other linkers define ids of their own), is a clear error.
+S=$OUT/sftype
+rm -rf "$S"
+mkdir -p "$S"
+if "$GEN" -o "$S/good.o" "$B/none.o" >"$S/gen.log" 2>&1 && python3 test/gen/mksframe.py "$S/good.o" "$S"; then
+	build/sfu-dump "$S/progbits.o" >"$S/progbits.txt" 2>&1
+	r1=$?
+	build/sfu-dump "$S/gnu-sframe.o" >"$S/gnu-sframe.txt" 2>&1
+	r2=$?
+	if [ $r1 = 0 ] && [ $r2 = 0 ] && cmp -s "$S/progbits.txt" "$S/gnu-sframe.txt" && grep -q 'Num FDEs: 1$' "$S/progbits.txt"; then
+		pass "sfu-dump/sht-progbits-and-gnu-sframe" "the same section typed SHT_PROGBITS and SHT_GNU_SFRAME dumps alike"
+	else
+		fail "sfu-dump/sht-progbits-and-gnu-sframe" "exit $r1/$r2: $(diff "$S/progbits.txt" "$S/gnu-sframe.txt" | head -2 | tr '\n' ' ')"
+	fi
+	for c in "nobits|section type 0x8, not SHT_GNU_SFRAME or SHT_PROGBITS" "abi-unknown|ABI/arch id 9 is unknown"; do
+		n=${c%%|*} want=${c#*|}
+		build/sfu-dump "$S/$n.o" >"$S/$n.out" 2>"$S/$n.err"
+		rc=$?
+		if [ $rc = 1 ] && grep -qF -- "$want" "$S/$n.err" && ! grep -q 'Sanitizer\|runtime error' "$S/$n.err"; then
+			pass "sfu-dump/$n" "$(head -1 "$S/$n.err")"
+		else
+			fail "sfu-dump/$n" "exit status $rc, not 1, or no \"$want\" in: $(head -2 "$S/$n.err" | tr '\n' ' ')"
+		fi
+	done
+else
+	fail "sfu-dump/fixtures" "sfu-gen or mksframe.py failed: $(tail -2 "$S/gen.log" | tr '\n' ' ')"
+fi
+
 # ---- equivalence on the conformance corpus ------------------------------------------
 # gen_one REF GENOUT NAME VERSION [INPUT]: sfu-gen INPUT (default REF) -o
 # GENOUT, then gen-check REF GENOUT.
