@@ -5,9 +5,11 @@
  *
  * FILE is a linked image (ET_EXEC, ET_DYN) or a relocatable object (ET_REL),
  * x86_64 or aarch64 (either byte order), with .eh_frame and/or
- * .debug_frame.  The CFA programs are interpreted here (tools/sfu_cfi.h)
- * and every row is translated into an SFrame row when SFrame can say the
- * same thing, exactly:
+ * .debug_frame.  elfutils does the ELF and the DWARF: libelf reads and
+ * writes the file, libdw walks the CIEs and FDEs and runs their CFA
+ * programs (tools/sfu_elf.h, tools/sfu_cfi.h say what little is done here
+ * and why).  Every row libdw gives is translated into an SFrame row when
+ * SFrame can say the same thing, exactly:
  *
  *   - DEFAULT FDEs where CFA = SP/FP + offset and RA/FP are saved at
  *     CFA + offset or not saved (SFrame V3 spec 3.1);
@@ -38,9 +40,14 @@
  * --raw OUT.bin --addr ADDR: just the section bytes, for a section that
  * will sit at run-time address ADDR (linked images only).
  *
+ * Objects with more than one .eh_frame (or .debug_frame) section are
+ * refused: libdw reads the first only.
+ *
  * Exit status: 0 on success (omitted functions included), 1 on bad input
  * (no CFI, corrupt or truncated CFI, unknown CFA opcode, wrong machine),
- * 2 on usage or I/O errors.  Nothing is written on failure.
+ * 2 on usage or I/O errors, 3 when libdw's rows and this file's reading of
+ * the FDE disagree (a check run on every FDE: see fde_rows).  Nothing is
+ * written on failure.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -432,6 +439,20 @@ static void scan_fde(const struct input *in, const struct cfi_sec *s, const stru
 		    why ? why : "out of memory");
 }
 
+/* Whether libdw's row [lo, hi) for address a is one cfi_fde_decode and
+ * cfi_scan see too: it holds a (starts there if a is the FDE's start) and
+ * ends at a location of the program or at the FDE's end.  (Rows after
+ * DW_CFA_restore_state start where the state was remembered: libdw
+ * restores the location with it.) */
+static int rows_agree(const struct cfi_fde *fde, const struct cfi_scan_state *sc, uint64_t a, uint64_t lo,
+		      uint64_t hi, uint64_t end)
+{
+	uint8_t sgn;
+	if (lo > a || (a == fde->pc && lo != a) || hi <= a)
+		return 0;
+	return cfi_scan_at(sc, a, &sgn) && (hi == end || cfi_scan_at(sc, hi, &sgn));
+}
+
 /* The rows of one FDE from libdw, translated into f (or f->omit). */
 static void fde_rows(struct input *in, const struct cfi_sec *s, const struct cfi_fde *fde,
 		     const struct cfi_scan_state *sc, struct fn *f)
@@ -449,11 +470,7 @@ static void fde_rows(struct input *in, const struct cfi_sec *s, const struct cfi
 			die(1, "%s FDE at 0x%" PRIx64 ": libdw: %s", sec_kind(s), fde->off, dwarf_errmsg(-1));
 		dwarf_frame_info(fr, &lo, &hi, NULL);
 		hi = hi < end ? hi : end;
-		/* libdw's rows end where cfi_scan found locations, the last
-		 * where cfi_fde_decode says the FDE does.  (Their start is
-		 * where the state was remembered after DW_CFA_restore_state:
-		 * libdw restores the location too.) */
-		if (lo > a || hi <= a || !cfi_scan_at(sc, a, &sgn) || (hi < end && !cfi_scan_at(sc, hi, &sgn)))
+		if (!rows_agree(fde, sc, a, lo, hi, end))
 			die(3, "%s FDE at 0x%" PRIx64 ": internal check: libdw's row [0x%" PRIx64 ", 0x%" PRIx64
 			    ") at 0x%" PRIx64 " is not one of this FDE's locations", sec_kind(s), fde->off, lo, hi, a);
 		cfi_scan_at(sc, a, &sgn);

@@ -32,6 +32,7 @@
 #include <elfutils/libdw.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- cursor over CFI bytes ------------------------------------------------ */

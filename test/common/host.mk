@@ -27,12 +27,15 @@ $(BUILD)/unit/%-clang: test/unit/%.c test/unit/ut.h $(TEST_HDRS)
 	$(call say,CC,$@)
 	$(Q)$(HOSTCLANG) $(HOST_CFLAGS) $(SANITIZE) $(UNIT_INC) -o $@ $<
 
-# One source each, reading the core and tools/sfu_elf.h.
+# One source each, reading the core and tools/sfu_elf.h (reloc-check:
+# tools/sfu_cfi.h and libdwfl).
 $(BUILD)/lookup/lookup-check: test/lookup/lookup-check.c $(TEST_HDRS)
 $(BUILD)/gen/gen-check: test/gen/gen-check.c $(TEST_HDRS)
+$(BUILD)/gen/reloc-check: test/gen/reloc-check.c $(TEST_HDRS)
 $(BUILD)/unwind/rows_check: test/unwind/rows_check.c $(TEST_HDRS)
 $(BUILD)/unwind/core_v1_pcmask: test/unwind/core_v1_pcmask.c $(TEST_HDRS)
-$(BUILD)/lookup/lookup-check $(BUILD)/gen/gen-check $(BUILD)/unwind/rows_check $(BUILD)/unwind/core_v1_pcmask:
+$(BUILD)/lookup/lookup-check $(BUILD)/gen/gen-check $(BUILD)/gen/reloc-check $(BUILD)/unwind/rows_check \
+$(BUILD)/unwind/core_v1_pcmask:
 	@mkdir -p $(@D)
 	$(call say,CC,$@)
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(SANITIZE) -o $@ $< $(SFU_ELF_LIBS)

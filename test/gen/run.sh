@@ -23,6 +23,16 @@
 #               merged section equals the assembler's, row for row.
 #   debug-frame sfu-gen from .debug_frame alone equals sfu-gen from
 #               .eh_frame alone for code compiled with both.
+#   sfu-dump/.. .sframe typed SHT_GNU_SFRAME and SHT_PROGBITS dumps alike;
+#               another type, an unknown ABI id: exit 1 and a message.
+#   reloc/...   relocatable objects with .debug_frame: sfu-gen's
+#               relocation of it (its own: libdw applies none) puts every
+#               FDE where libdwfl's does (reloc-check.c).
+#
+# sfu-gen reads the CFI through libdw and checks on every FDE that libdw's
+# rows begin and end where its own reading of the FDE says (exit status 3
+# otherwise), so every corpus file below also compares the little CFI
+# decoding kept in tools/sfu_cfi.h with libdw's.
 #
 # At the end a summary per producer x architecture (# lines).
 set -u
@@ -45,8 +55,8 @@ if ! make -s gen tools >"$OUT/logs/make.log" 2>&1; then
 fi
 GEN=build/sfu-gen
 # gen-check-raw: the core reading GNU ld's .plt.got FDE as written (.plt.got below).
-if ! host_prog "$OUT/gen-check" || ! host_prog "$OUT/gen-check-raw"; then
-	fail "gen-build" "gen-check does not compile: $(cat "$OUT/gen-check.build.log" "$OUT/gen-check-raw.build.log" 2>/dev/null | head -3 | tr '\n' ' ')"
+if ! host_prog "$OUT/gen-check" || ! host_prog "$OUT/gen-check-raw" || ! host_prog "$OUT/reloc-check"; then
+	fail "gen-build" "gen-check or reloc-check does not compile: $(cat "$OUT/gen-check.build.log" "$OUT/gen-check-raw.build.log" "$OUT/reloc-check.build.log" 2>/dev/null | head -3 | tr '\n' ' ')"
 	exit 1
 fi
 if ! ls "$CORPUS"/llvm/x86_64/*.ref >/dev/null 2>&1; then
@@ -350,6 +360,27 @@ for a in x86_64 aarch64; do
 		fail "debug-frame/$a" "sections differ or sfu-gen failed ($(tail -1 "$o.dbg.log"))"
 	fi
 done
+
+# ---- relocatable objects: sfu-gen's relocation against libdwfl's ----------------------
+# libdw applies no relocations and libdwfl relocates .debug_frame but not
+# .eh_frame, so sfu-gen relocates both itself (tools/sfu_elf.h).  Every
+# object of the corpus with a .debug_frame, and the -g objects above:
+# sfu-gen's FDE starts and sizes there are libdwfl's (reloc-check.c).
+: >"$OUT/reloc.list"
+for f in $(find "$CORPUS" -name '*.o' | LC_ALL=C sort) "$OUT"/debug-*.o.g.o; do
+	case $f in */s390x/*) continue ;; esac
+	readelf -SW "$f" 2>/dev/null | grep -q ' \.debug_frame ' && echo "$f" >>"$OUT/reloc.list"
+done
+if [ "$(wc -l <"$OUT/reloc.list")" -lt 3 ]; then
+	fail "reloc/corpus" "only $(wc -l <"$OUT/reloc.list") objects with .debug_frame to compare"
+fi
+while read -r f; do
+	"$OUT/reloc-check" "$f" "${f#"$CORPUS"/}" 2>&1 | sed "s#reloc/$OUT/#reloc/#"
+done <"$OUT/reloc.list" >"$OUT/reloc.out"
+grep -E '^(ok|FAIL) ' "$OUT/reloc.out"
+fails=$((fails + $(grep -c '^FAIL ' "$OUT/reloc.out")))
+[ "$(grep -cE '^(ok|FAIL) ' "$OUT/reloc.out")" = "$(wc -l <"$OUT/reloc.list")" ] ||
+	fail "reloc/corpus" "reloc-check gave no verdict on some objects (a crash?)"
 
 # ---- summary ------------------------------------------------------------------------------------
 # Per producer x architecture: files, FDEs, byte addresses compared,
