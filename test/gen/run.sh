@@ -143,7 +143,7 @@ fi
 S=$OUT/sftype
 rm -rf "$S"
 mkdir -p "$S"
-if "$GEN" -o "$S/good.o" "$B/none.o" >"$S/gen.log" 2>&1 && python3 test/gen/mksframe.py "$S/good.o" "$S"; then
+if "$GEN" -o "$S/good.o" "$B/none.o" >"$S/gen.log" 2>&1 && python3 test/gen/mkbad.py --sframe "$S/good.o" "$S"; then
 	build/sfu-dump "$S/progbits.o" >"$S/progbits.txt" 2>&1
 	r1=$?
 	build/sfu-dump "$S/gnu-sframe.o" >"$S/gnu-sframe.txt" 2>&1
@@ -164,7 +164,7 @@ if "$GEN" -o "$S/good.o" "$B/none.o" >"$S/gen.log" 2>&1 && python3 test/gen/mksf
 		fi
 	done
 else
-	fail "sfu-dump/fixtures" "sfu-gen or mksframe.py failed: $(tail -2 "$S/gen.log" | tr '\n' ' ')"
+	fail "sfu-dump/fixtures" "sfu-gen or mkbad.py --sframe failed: $(tail -2 "$S/gen.log" | tr '\n' ' ')"
 fi
 
 # ---- equivalence on the conformance corpus ------------------------------------------
