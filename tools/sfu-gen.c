@@ -52,6 +52,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -977,11 +978,14 @@ struct plan {
 	size_t nrels;
 };
 
-/* libelf failed on the output: nothing is written. */
-static void die_elf(const char *what, const char *tmp)
+/* The output file, removed when libelf fails to write it. */
+static const char *out_path;
+
+static void die_elf(const char *what)
 {
-	if (tmp)
-		unlink(tmp);
+	struct stat st;
+	if (out_path && stat(out_path, &st) == 0 && S_ISREG(st.st_mode))
+		remove(out_path);
 	die(2, "libelf: %s: %s", what, elf_errmsg(-1));
 }
 
@@ -1042,36 +1046,23 @@ static void place(struct gen *g, struct plan *p, int have_addr, uint64_t want_ad
 	}
 }
 
-/* The output's temporary file (the output is written only once libelf
- * has finished: nothing on failure). */
-static int open_tmp(char *tmp, size_t n)
-{
-	const char *dir = getenv("TMPDIR");
-	int fd;
-	snprintf(tmp, n, "%s/sfu-gen.XXXXXX", dir && *dir ? dir : "/tmp");
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		die(2, "%s: %s", tmp, strerror(errno));
-	return fd;
-}
-
 /* A new ELF file on fd with the input's header, program headers and
  * sections, in the same order (libelf converts each section's data back
  * to the file's byte order).  Images keep every offset (ELF_F_LAYOUT: the
  * segments must not move); objects are laid out by libelf. */
-static Elf *copy_elf(Elf *in, int fd, int layout, const char *tmp)
+static Elf *copy_elf(Elf *in, int fd, int layout)
 {
 	Elf *out = elf_begin(fd, ELF_C_WRITE, NULL);
 	GElf_Ehdr eh;
 	size_t i, n;
 	if (!out || !gelf_getehdr(in, &eh) || !gelf_newehdr(out, gelf_getclass(in)) || !gelf_update_ehdr(out, &eh))
-		die_elf("the ELF header", tmp);
+		die_elf("the ELF header");
 	if (elf_getphdrnum(in, &n) == 0 && n && !gelf_newphdr(out, n))
-		die_elf("the program headers", tmp);
+		die_elf("the program headers");
 	for (i = 0; i < n; i++) {
 		GElf_Phdr ph;
 		if (!gelf_getphdr(in, (int)i, &ph) || !gelf_update_phdr(out, (int)i, &ph))
-			die_elf("a program header", tmp);
+			die_elf("a program header");
 	}
 	if (layout)
 		elf_flagelf(out, ELF_C_SET, ELF_F_LAYOUT);
@@ -1080,10 +1071,10 @@ static Elf *copy_elf(Elf *in, int fd, int layout, const char *tmp)
 		Elf_Data *d = s ? elf_getdata(s, NULL) : NULL, *od;
 		GElf_Shdr sh;
 		if (!o || !gelf_getshdr(s, &sh) || !gelf_update_shdr(o, &sh))
-			die_elf("a section header", tmp);
+			die_elf("a section header");
 		for (; d; d = elf_getdata(s, d)) {
 			if (!(od = elf_newdata(o)))
-				die_elf("section data", tmp);
+				die_elf("section data");
 			*od = *d;
 		}
 	}
@@ -1091,14 +1082,14 @@ static Elf *copy_elf(Elf *in, int fd, int layout, const char *tmp)
 }
 
 /* Section idx's data, replaced by n bytes at p (of type t). */
-static void set_data(Elf *e, unsigned idx, void *p, size_t n, Elf_Type t, size_t align, const char *tmp)
+static void set_data(Elf *e, unsigned idx, void *p, size_t n, Elf_Type t, size_t align)
 {
 	Elf_Scn *scn = elf_getscn(e, idx);
 	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
 	if (!d && scn)
 		d = elf_newdata(scn);
 	if (!d)
-		die_elf("section data", tmp);
+		die_elf("section data");
 	d->d_buf = p;
 	d->d_size = n;
 	d->d_type = t;
@@ -1109,18 +1100,18 @@ static void set_data(Elf *e, unsigned idx, void *p, size_t n, Elf_Type t, size_t
 }
 
 /* Set the header fields of section idx (a new one if idx == 0). */
-static unsigned set_shdr(Elf *e, unsigned idx, const GElf_Shdr *sh, const char *tmp)
+static unsigned set_shdr(Elf *e, unsigned idx, const GElf_Shdr *sh)
 {
 	Elf_Scn *scn = idx ? elf_getscn(e, idx) : elf_newscn(e);
 	if (!scn || !gelf_update_shdr(scn, (GElf_Shdr *)sh))
-		die_elf("section header", tmp);
+		die_elf("section header");
 	elf_flagshdr(scn, ELF_C_SET, ELF_F_DIRTY);
 	return (unsigned)elf_ndxscn(scn);
 }
 
 /* Program headers: PT_GNU_SFRAME follows a section replaced in place (its
  * sizes), or is dropped (PT_NULL) when the section moved away. */
-static void fix_phdrs(Elf *e, const struct plan *p, uint64_t old_off, const char *tmp)
+static void fix_phdrs(Elf *e, const struct plan *p, uint64_t old_off)
 {
 	size_t i, n;
 	if (elf_getphdrnum(e, &n) != 0)
@@ -1134,33 +1125,33 @@ static void fix_phdrs(Elf *e, const struct plan *p, uint64_t old_off, const char
 		else
 			ph.p_type = PT_NULL;
 		if (!gelf_update_phdr(e, (int)i, &ph))
-			die_elf("program header", tmp);
+			die_elf("program header");
 	}
 	elf_flagphdr(e, ELF_C_SET, ELF_F_DIRTY);
 }
 
 /* The new section's bytes over the old one's, which keeps its place (the
  * rest of its old bytes: libelf's fill, zeroes). */
-static void write_inplace(Elf *e, struct plan *p, const char *tmp)
+static void write_inplace(Elf *e, struct plan *p)
 {
 	GElf_Shdr sh;
 	Elf_Scn *scn = elf_getscn(e, p->old);
 	if (!scn || !gelf_getshdr(scn, &sh))
-		die_elf("the old .sframe", tmp);
+		die_elf("the old .sframe");
 	sh.sh_size = p->sf.n;
-	set_shdr(e, p->old, &sh, tmp);
-	set_data(e, p->old, p->sf.p, p->sf.n, ELF_T_BYTE, sh.sh_addralign, tmp);
-	fix_phdrs(e, p, sh.sh_offset, tmp);
+	set_shdr(e, p->old, &sh);
+	set_data(e, p->old, p->sf.p, p->sf.n, ELF_T_BYTE, sh.sh_addralign);
+	fix_phdrs(e, p, sh.sh_offset);
 }
 
 /* The names of the sections sfu-gen adds, after the old string table's. */
-static uint8_t *names(Elf *e, unsigned shstrndx, size_t *n, uint32_t at[3], const char *tmp)
+static uint8_t *names(Elf *e, unsigned shstrndx, size_t *n, uint32_t at[3])
 {
 	static const char add[] = ".sframe\0.rela.sframe\0.sframe.old";
 	Elf_Data *d = elf_getdata(elf_getscn(e, shstrndx), NULL);
 	uint8_t *p;
 	if (!d)
-		die_elf("section names", tmp);
+		die_elf("section names");
 	p = xrealloc(NULL, d->d_size + sizeof add);
 	memcpy(p, d->d_buf, d->d_size);
 	memcpy(p + d->d_size, add, sizeof add);
@@ -1173,7 +1164,7 @@ static uint8_t *names(Elf *e, unsigned shstrndx, size_t *n, uint32_t at[3], cons
 
 /* ET_REL: .rela.sframe, one PC-relative relocation per FDE start against
  * the symbol the CFI's relocation used (libelf converts the byte order). */
-static void write_rela(Elf *e, const struct gen *g, struct plan *p, uint32_t name, Elf64_Rela **out, const char *tmp)
+static void write_rela(Elf *e, const struct gen *g, struct plan *p, uint32_t name, Elf64_Rela **out)
 {
 	GElf_Shdr sh;
 	size_t i;
@@ -1194,15 +1185,14 @@ static void write_rela(Elf *e, const struct gen *g, struct plan *p, uint32_t nam
 	sh.sh_entsize = sizeof(Elf64_Rela);
 	sh.sh_addralign = 8;
 	sh.sh_size = p->nrels * sizeof(Elf64_Rela);
-	p->relidx = set_shdr(e, p->oldrel, &sh, tmp);
-	set_data(e, p->relidx, *out, sh.sh_size, ELF_T_RELA, 8, tmp);
+	p->relidx = set_shdr(e, p->oldrel, &sh);
+	set_data(e, p->relidx, *out, sh.sh_size, ELF_T_RELA, 8);
 }
 
 /* A new .sframe (objects: in place of the old one, with .rela.sframe);
  * images: past the end of the file, with the names and the section header
  * table after it (ELF_F_LAYOUT: nothing else moves). */
-static void write_added(Elf *e, const struct gen *g, struct plan *p, uint8_t **strtab, Elf64_Rela **rela,
-			const char *tmp)
+static void write_added(Elf *e, const struct gen *g, struct plan *p, uint8_t **strtab, Elf64_Rela **rela)
 {
 	const struct input *in = g->in;
 	GElf_Shdr sh;
@@ -1210,9 +1200,9 @@ static void write_added(Elf *e, const struct gen *g, struct plan *p, uint8_t **s
 	size_t n, end;
 	uint32_t at[3];
 	elf_rawfile(in->e.elf, &end);
-	*strtab = names(e, p->shstrndx, &n, at, tmp);
+	*strtab = names(e, p->shstrndx, &n, at);
 	if (p->old && !in->rel)
-		fix_phdrs(e, p, 0, tmp);
+		fix_phdrs(e, p, 0);
 	memset(&sh, 0, sizeof sh);
 	sh.sh_name = at[0];
 	sh.sh_type = g->version == 3 ? SHT_GNU_SFRAME : SHT_PROGBITS;
@@ -1221,43 +1211,38 @@ static void write_added(Elf *e, const struct gen *g, struct plan *p, uint8_t **s
 	sh.sh_offset = end = (end + 7) & ~(size_t)7;
 	sh.sh_size = p->sf.n;
 	sh.sh_addralign = 8;
-	p->sfidx = set_shdr(e, in->rel ? p->old : 0, &sh, tmp);
-	set_data(e, p->sfidx, p->sf.p, p->sf.n, ELF_T_BYTE, 8, tmp);
+	p->sfidx = set_shdr(e, in->rel ? p->old : 0, &sh);
+	set_data(e, p->sfidx, p->sf.p, p->sf.n, ELF_T_BYTE, 8);
 	if (p->old && !in->rel && gelf_getshdr(elf_getscn(e, p->old), &sh)) {
 		sh.sh_name = at[2];
-		set_shdr(e, p->old, &sh, tmp);
+		set_shdr(e, p->old, &sh);
 	}
 	if (in->rel)
-		write_rela(e, g, p, at[1], rela, tmp);
+		write_rela(e, g, p, at[1], rela);
 	if (!gelf_getshdr(elf_getscn(e, p->shstrndx), &sh) || !gelf_getehdr(e, &eh))
-		die_elf("section names", tmp);
+		die_elf("section names");
 	sh.sh_offset = end = (end + p->sf.n + 7) & ~(size_t)7;
 	sh.sh_size = n;
-	set_shdr(e, p->shstrndx, &sh, tmp);
-	set_data(e, p->shstrndx, *strtab, n, ELF_T_BYTE, 1, tmp);
+	set_shdr(e, p->shstrndx, &sh);
+	set_data(e, p->shstrndx, *strtab, n, ELF_T_BYTE, 1);
 	eh.e_shoff = (end + n + 7) & ~(size_t)7;
 	if (!gelf_update_ehdr(e, &eh))
-		die_elf("ELF header", tmp);
+		die_elf("ELF header");
 }
 
-/* The temporary file into path, then removed. */
-static void publish(const char *tmp, const char *path)
+/* The temporary file t into path (a device or a pipe). */
+static void copy_out(FILE *t, const char *path)
 {
-	FILE *f = fopen(tmp, "rb");
-	uint8_t *buf = NULL;
-	size_t n = 0, cap = 0, got;
-	if (!f)
-		die(2, "%s: %s", tmp, strerror(errno));
-	do {
-		if (n == cap)
-			buf = xrealloc(buf, cap = cap ? 2 * cap : 1 << 16);
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-	} while (got);
-	fclose(f);
-	unlink(tmp);
-	write_file(path, buf, n);
-	free(buf);
+	FILE *f = fopen(path, "wb");
+	char buf[65536];
+	size_t n;
+	rewind(t);
+	while (f && (n = fread(buf, 1, sizeof buf, t)) > 0)
+		if (fwrite(buf, 1, n, f) != n)
+			break;
+	if (!f || ferror(t) || fclose(f) != 0)
+		die(2, "%s: %s", path, strerror(errno));
+	fclose(t);
 }
 
 /* Write FILE again with the new .sframe (and .rela.sframe for objects). */
@@ -1265,11 +1250,12 @@ static void write_elf(struct gen *g, const char *path, int have_addr, uint64_t w
 {
 	struct input *in = g->in;
 	struct plan p;
-	char tmp[4096];
 	uint8_t *strtab = NULL;
 	Elf64_Rela *rela = NULL;
 	size_t shstrndx;
-	int fd;
+	struct stat st;
+	int fd, direct;
+	FILE *t;
 	Elf *e;
 
 	memset(&p, 0, sizeof p);
@@ -1280,17 +1266,27 @@ static void write_elf(struct gen *g, const char *path, int have_addr, uint64_t w
 		die(1, "no section name table");
 	p.shstrndx = (unsigned)shstrndx;
 	place(g, &p, have_addr, want_addr);
-	fd = open_tmp(tmp, sizeof tmp);
-	e = copy_elf(in->e.elf, fd, !in->rel, tmp);
+	/* Every check is done: what fails now is writing (exit status 2).
+	 * libelf sizes its file with ftruncate: a device or a pipe (-o
+	 * /dev/null) gets the bytes of a temporary file. */
+	direct = stat(path, &st) != 0 || S_ISREG(st.st_mode);
+	t = direct ? NULL : tmpfile();
+	fd = direct ? open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666) : t ? fileno(t) : -1;
+	if (fd < 0)
+		die(2, "%s: %s", direct ? path : "temporary file", strerror(errno));
+	out_path = direct ? path : NULL;
+	e = copy_elf(in->e.elf, fd, !in->rel);
 	if (p.inplace)
-		write_inplace(e, &p, tmp);
+		write_inplace(e, &p);
 	else
-		write_added(e, g, &p, &strtab, &rela, tmp);
+		write_added(e, g, &p, &strtab, &rela);
 	if (elf_update(e, ELF_C_WRITE) < 0)
-		die_elf("writing", tmp);
+		die_elf("writing");
 	elf_end(e);
-	close(fd);
-	publish(tmp, path);
+	if (t)
+		copy_out(t, path);
+	else if (close(fd) != 0)
+		die_elf("closing");
 	free(p.sf.p);
 	free(p.rels);
 	free(strtab);
