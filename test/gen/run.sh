@@ -148,7 +148,7 @@ if "$GEN" -o "$S/good.o" "$B/none.o" >"$S/gen.log" 2>&1 && python3 test/gen/mkba
 	r1=$?
 	build/sfu-dump "$S/gnu-sframe.o" >"$S/gnu-sframe.txt" 2>&1
 	r2=$?
-	if [ $r1 = 0 ] && [ $r2 = 0 ] && cmp -s "$S/progbits.txt" "$S/gnu-sframe.txt" && grep -q 'Num FDEs: 1$' "$S/progbits.txt"; then
+	if [ $r1 = 0 ] && [ $r2 = 0 ] && cmp -s "$S/progbits.txt" "$S/gnu-sframe.txt" && grep -q 'Num FDEs: 2$' "$S/progbits.txt"; then
 		pass "sfu-dump/sht-progbits-and-gnu-sframe" "the same section typed SHT_PROGBITS and SHT_GNU_SFRAME dumps alike"
 	else
 		fail "sfu-dump/sht-progbits-and-gnu-sframe" "exit $r1/$r2: $(diff "$S/progbits.txt" "$S/gnu-sframe.txt" | head -2 | tr '\n' ' ')"
