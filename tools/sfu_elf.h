@@ -27,8 +27,11 @@
 #include <string.h>
 #include <unistd.h>
 
+/* binutils >= 2.45 (include/elf/common.h): sid's gas 2.47 types .sframe
+ * so and its readelf names it GNU_SFRAME; glibc's <elf.h> (sid, 2.42) has
+ * PT_GNU_SFRAME but not this yet. */
 #ifndef SHT_GNU_SFRAME
-#define SHT_GNU_SFRAME 0x6ffffff4 /* binutils >= 2.45, include/elf/common.h */
+#define SHT_GNU_SFRAME 0x6ffffff4
 #endif
 
 /* An open file: libelf's handle and the header fields every caller wants. */
