@@ -28,7 +28,7 @@
 #include <unistd.h>
 
 /* binutils >= 2.45 (include/elf/common.h): sid's gas 2.47 types .sframe
- * so and its readelf names it GNU_SFRAME; glibc's <elf.h> (sid, 2.42) has
+ * so and its readelf names it GNU_SFRAME; glibc's <elf.h> (sid, 2.43) has
  * PT_GNU_SFRAME but not this yet. */
 #ifndef SHT_GNU_SFRAME
 #define SHT_GNU_SFRAME 0x6ffffff4
