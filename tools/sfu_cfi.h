@@ -153,6 +153,10 @@ static inline int cfi_cie_decode(const struct cfi_sec *s, uint64_t off, struct c
 	cie->insns = e.cie.initial_instructions;
 	cie->insns_end = e.cie.initial_instructions_end;
 	cie->code_align = e.cie.code_alignment_factor;
+	if (cie->code_align == 0) {
+		*why = "CIE code alignment factor is 0";
+		return -1;
+	}
 	cie->ra_col = e.cie.return_address_register;
 	cie->has_z = e.cie.augmentation[0] == 'z';
 	c.p = e.cie.augmentation_data;

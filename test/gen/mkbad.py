@@ -6,6 +6,7 @@ change, named by its file:
   trunc-eh.o     .eh_frame's section size cut to end inside its second entry
   cie-version.o  the first CIE's version byte set to 9
   cie-pointer.o  the first FDE's CIE pointer aimed before the section
+  code-align.o   the first CIE's code alignment factor set to 0
   half.o         the file cut in half (section headers outside the file)
   elf32.o        EI_CLASS says 32-bit
   arm.o          e_machine says EM_ARM (40)
@@ -69,6 +70,9 @@ write('cie-version.o', x)
 x = bytearray(b)
 struct.pack_into('<I', x, fde + 4, 0x7fff0000)
 write('cie-pointer.o', x)
+x = bytearray(b)  # after the version byte and the augmentation string
+x[b.index(0, ehoff + 9) + 1] = 0
+write('code-align.o', x)
 write('half.o', b[:len(b) // 2])
 x = bytearray(b)
 x[4] = 1

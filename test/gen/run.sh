@@ -111,6 +111,7 @@ if [ $fixtures_ok = 1 ]; then
 	bad_case truncated-eh-frame-object "outside the section" "$B/obj/trunc-eh.o"
 	bad_case cie-version "unsupported CIE version" "$B/obj/cie-version.o"
 	bad_case cie-pointer "CIE pointer points before the section" "$B/img/cie-pointer.o"
+	bad_case code-alignment-0 "CIE code alignment factor is 0" "$B/obj/code-align.o"
 	bad_case unknown-opcode "unknown CFA opcode 0x3f" "$B/unknown_op.o"
 	bad_case window-save-on-x86_64 "unknown CFA opcode 0x2d" "$B/window_save.o"
 	bad_case restore-state-underflow "DW_CFA_restore_state without DW_CFA_remember_state" "$B/restore_state.o"
