@@ -44,10 +44,10 @@
  * refused: libdw reads the first only.
  *
  * Exit status: 0 on success (omitted functions included), 1 on bad input
- * (no CFI, corrupt or truncated CFI, unknown CFA opcode, wrong machine),
- * 2 on usage or I/O errors, 3 when libdw's rows and this file's reading of
- * the FDE disagree (a check run on every FDE: see fde_rows).  Nothing is
- * written on failure.
+ * (no CFI, corrupt or truncated CFI, unknown CFA opcode, wrong machine,
+ * FDEs whose rows libdw reads otherwise than sfu_cfi.h does: a check run on
+ * every FDE, see rows_agree), 2 on usage or I/O errors.  Nothing is written
+ * on failure.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -472,8 +472,9 @@ static void fde_rows(struct input *in, const struct cfi_sec *s, const struct cfi
 		dwarf_frame_info(fr, &lo, &hi, NULL);
 		hi = hi < end ? hi : end;
 		if (!rows_agree(fde, sc, a, lo, hi, end))
-			die(3, "%s FDE at 0x%" PRIx64 ": internal check: libdw's row [0x%" PRIx64 ", 0x%" PRIx64
-			    ") at 0x%" PRIx64 " is not one of this FDE's locations", sec_kind(s), fde->off, lo, hi, a);
+			die(1, "%s FDE at 0x%" PRIx64 ": libdw's row at 0x%" PRIx64 " is [0x%" PRIx64 ", 0x%" PRIx64
+			    "), not one of this FDE's (overlapping FDEs, or a CFA program libdw reads otherwise)",
+			    sec_kind(s), fde->off, a, lo, hi);
 		cfi_scan_at(sc, a, &sgn);
 		r = translate(in, fr, sgn, &o, msg, sizeof msg);
 		free(fr);

@@ -30,8 +30,8 @@
 #               FDE where libdwfl's does (reloc-check.c).
 #
 # sfu-gen reads the CFI through libdw and checks on every FDE that libdw's
-# rows begin and end where its own reading of the FDE says (exit status 3
-# otherwise), so every corpus file below also compares the little CFI
+# rows begin and end where its own reading of the FDE says (else it stops:
+# exit status 1), so every corpus file below also compares the little CFI
 # decoding kept in tools/sfu_cfi.h with libdw's.
 #
 # At the end a summary per producer x architecture (# lines).
