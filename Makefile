@@ -6,6 +6,9 @@ SANITIZE ?= -fsanitize=address,undefined -fno-sanitize-recover=all
 HOST_CFLAGS ?= -std=c99 -O1 -g -Wall -Wextra -Wundef -Werror -D_DEFAULT_SOURCE
 
 CORE_HDRS := core/sfu.h core/sfu_format.h
+# The host tools read and write ELF with elfutils' libelf and read DWARF CFI
+# with its libdw (Debian libelf-dev, libdw-dev: tools/toolchain.sh host-deps).
+SFU_ELF_LIBS := -lelf -ldw
 
 # Quiet: one "  CC      file" line per step; V=1 prints the commands
 # instead (examples/ does the same), make -s neither.
@@ -43,7 +46,7 @@ gen: $(BUILD)/sfu-gen
 $(BUILD)/sfu-gen: tools/sfu-gen.c tools/sfu_cfi.h tools/sfu_elf.h core/sfu_format.h
 	@mkdir -p $(BUILD)
 	$(call say,CC,$@)
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(SANITIZE) -o $@ tools/sfu-gen.c
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(SANITIZE) -o $@ tools/sfu-gen.c $(SFU_ELF_LIBS)
 
 $(BUILD)/sfu-crash: tools/sfu-crash.c port/common/sfu_crash.h $(CORE_HDRS)
 	@mkdir -p $(BUILD)
@@ -53,7 +56,7 @@ $(BUILD)/sfu-crash: tools/sfu-crash.c port/common/sfu_crash.h $(CORE_HDRS)
 $(BUILD)/sfu-dump: tools/sfu-dump.c tools/sfu_elf.h $(CORE_HDRS)
 	@mkdir -p $(BUILD)
 	$(call say,CC,$@)
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(SANITIZE) -o $@ tools/sfu-dump.c
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(SANITIZE) -o $@ tools/sfu-dump.c $(SFU_ELF_LIBS)
 
 test: toolchains
 	@test/run-all.sh
