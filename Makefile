@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # sfu - SFrame stack unwinder.  `make help` lists the targets.
 
 BUILD ?= build

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sfu.h - freestanding SFrame stack unwinder, header-only, no heap, no libc.
  *
  * USAGE

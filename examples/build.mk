@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # examples/build.mk -- how the example images are built.  examples/Makefile
 # includes it and holds the targets; what a board is lives in its board.mk.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs every test suite and prints the total.  A suite is test/<name>/run.sh;
 # it prints one line per test case, "ok <case>" or "FAIL <case>: <why>", and
 # may print anything else (ignored here).  A suite that exits non-zero

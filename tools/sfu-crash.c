@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sfu-crash - read sfu crash records (port/common/sfu_crash.h) out of a
  * memory dump or a serial log, on the host.
  *

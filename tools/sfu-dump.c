@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sfu-dump - print the .sframe section of ELF files the way GNU objdump
  * --sframe=.sframe of binutils 2.47 does, decoded by core/sfu.h.
  *

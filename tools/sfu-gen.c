@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sfu-gen - generate an SFrame section from an ELF file's DWARF CFI.
  *
  * usage: sfu-gen [--sframe-version 2|3] [--from eh|debug|both] [-q]

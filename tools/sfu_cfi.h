@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sfu_cfi.h - DWARF call-frame information (.eh_frame, .debug_frame) for
  * sfu's host tools: CIE/FDE parsing and the CFA program interpreter.
  * Host code (uses libc), not part of the freestanding core.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sfu_elf.h - host-side ELF helpers for sfu's tools and tests (uses libc).
  *
  * Reads ELF32/ELF64 files of either byte order by hand, finds every section

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The toolchain matrix: three generations of GNU producers of .sframe.
 #
 #   bookworm  host            gcc 12 / binutils 2.40    SFrame V1

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # make bench: speed per frame of sfu, in several configurations and beside
 # the core of a baseline commit, against a frame-pointer walk, libgcc's
 # _Unwind_Backtrace and libunwind's unw_backtrace, on the same stacks.

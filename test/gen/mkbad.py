@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """mkbad.py GOOD.o OUTDIR - damaged copies of a little-endian ELF64 object
 for sfu-gen's bad-input cases.  Each is one damage, named by its file:
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # make size: code size and worst-case stack use of the core, beside the core
 # of a baseline commit and libgcc's DWARF unwinder.
 #
