@@ -53,6 +53,22 @@
 #include "../core/sfu_format.h"
 #include "sfu_cfi.h"
 #include "sfu_elf.h"
+#include "sfu_tool.h"
+
+static const char help[] =
+	"usage: sfu-gen [--sframe-version 2|3] [--from eh|debug|both] [-q]\n"
+	"               (-o OUT.elf | --raw OUT.bin --addr ADDR) FILE\n"
+	"Make an SFrame section from the DWARF CFI (.eh_frame, .debug_frame) of an x86_64 or\n"
+	"aarch64 ELF file, row for row; a function SFrame cannot describe is left out and named.\n"
+	"  -o OUT.elf           a copy of FILE with the section (objects: .sframe + .rela.sframe)\n"
+	"  --raw OUT.bin        only the section's bytes, for a section at run-time address --addr\n"
+	"  --addr ADDR          where the section will be (--raw), or is added (-o, images)\n"
+	"  --sframe-version N   SFrame version 3 (default) or 2\n"
+	"  --from eh|debug|both which CFI to read (default both)\n"
+	"  -q                   do not name the functions left out\n"
+	"  --help, --version\n"
+	"Exit status: 0 written, 1 bad input (no or corrupt CFI, another machine), 2 usage or I/O\n"
+	"error; nothing is written on failure.\n";
 
 #define EM_X86_64 62
 #define EM_AARCH64 183
@@ -1080,6 +1096,7 @@ int main(int argc, char **argv)
 	memset(&in, 0, sizeof in);
 	memset(&g, 0, sizeof g);
 	g.version = 3;
+	sfu_tool_args(argc, argv, "sfu-gen", help);
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "-o") && i + 1 < argc)

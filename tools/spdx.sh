@@ -72,7 +72,7 @@ style() {
 	esac
 	case ${f##*/} in
 	*.c | *.h | *.S | *.s | *.ld | *.lds) echo c ;;
-	*.sh | *.py | *.mk | *.cmake | *.pc.in | Makefile | GNUmakefile | CMakeLists.txt) echo hash ;;
+	*.sh | *.py | *.mk | *.cmake | *.cmake.in | *.pc.in | Makefile | GNUmakefile | CMakeLists.txt) echo hash ;;
 	.gitignore | .editorconfig | .gitattributes) echo hash ;;
 	*.md) echo md ;;
 	esac
