@@ -32,7 +32,7 @@ V ?= 0
 Q := $(if $(filter 1,$(V)),,@)
 say = $(if $(filter 1,$(V))$(findstring s,$(firstword -$(MAKEFLAGS))),,@printf '  %-7s %s\n' '$(1)' '$(2)')
 
-.PHONY: help deps toolchains tools gen test run bench size fuzz clean install uninstall dist print-version print-tools
+.PHONY: help deps toolchains tools gen test run bench size fuzz clean install uninstall dist print-version print-tools print-tool-libs
 
 help:
 	@echo "make run         boot both QEMU boards: panic and fault dumps, interrupt panic, timer summaries"
@@ -105,11 +105,14 @@ tools: $(addprefix $(BUILD)/bin/,$(SFU_TOOLS) $(SFU_SCRIPTS))
 
 gen: $(BUILD)/bin/sfu-gen
 
-# For the install suite and scripts.
+# For the install suite and scripts: the release; the tools; each C tool's
+# libraries ("NAME: -lx -ly").
 print-version:
 	@echo $(SFU_VERSION)
 print-tools:
 	@echo $(SFU_TOOLS) $(SFU_SCRIPTS)
+print-tool-libs:
+	@$(foreach t,$(SFU_TOOLS),echo '$(t): $($(call tool_var,$(t),LIBS))';)
 
 # ---- install -------------------------------------------------------------------
 # core/ and port/ go to include/sfu/ side by side, each keeping its folders,

@@ -5,8 +5,9 @@
 #   tools/spdx.sh --check [FILE...]   list the files without their line, exit 1
 #   tools/spdx.sh --fix [FILE...]     add the line where it is missing
 #
-# Without FILEs: every file git tracks (outside a git checkout, such as the
-# `make dist` tarball: every file below the top folder but build/).  --fix
+# Without FILEs: every file git tracks (when the top folder is not a git
+# checkout's, as in the unpacked `make dist` tarball: every file below it
+# but build/).  --fix
 # is idempotent: a file that has its line is left byte for byte as it is,
 # so it can run again after every merge.  Neither touches a file that names
 # another SPDX license: that is reported, never rewritten.
@@ -104,7 +105,7 @@ skip() {
 
 if [ $# -gt 0 ]; then
 	files=("$@")
-elif git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+elif [ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$PWD" ]; then
 	mapfile -t files < <(git ls-files)
 else
 	mapfile -t files < <(find . -path ./build -prune -o -type f -print | sed 's|^\./||' | sort)

@@ -48,6 +48,10 @@ HOST_PKGS="debootstrap gcc clang lld-14 binutils gcc-aarch64-linux-gnu
  qemu-system-x86 qemu-user libunwind-dev libfuzzer-14-dev libclang-rt-14-dev
  valgrind make python3"
 
+# The install suite's consumers: CMake (find_package, add_subdirectory,
+# FetchContent) and pkg-config.
+HOST_PKGS="$HOST_PKGS cmake pkgconf"
+
 # Packages inside each chroot.  s390x cross tools only where the suite has
 # an SFrame-capable s390x assembler (binutils >= 2.45).
 COMMON_PKGS="gcc binutils libc6-dev gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross make"
