@@ -141,13 +141,15 @@ install: tools
 	$(Q)$(pkg_subst) packaging/sfu.pc.in >$(I_PC)/sfu.pc
 	$(Q)$(foreach f,sfu-config sfu-config-version,$(pkg_subst) packaging/$(f).cmake.in >$(I_CMAKE)/$(f).cmake &&) true
 
+# Only sfu's own folders are removed, and only when empty: never a
+# PREFIX/include or share/pkgconfig that other packages share.
 uninstall:
 	$(call say,RM,$(DESTDIR)$(PREFIX))
 	$(Q)rm -f $(addprefix $(I_BIN)/,$(SFU_TOOLS) $(SFU_SCRIPTS)) $(I_PC)/sfu.pc \
 		$(addprefix $(I_INC)/,$(foreach h,$(INSTALL_HDRS),$(call hdr_dest,$(h)))) \
 		$(addprefix $(I_LDS)/,$(notdir $(INSTALL_LDS))) $(I_CMAKE)/sfu-config.cmake $(I_CMAKE)/sfu-config-version.cmake
-	$(Q)for d in $(sort $(dir $(addprefix $(I_INC)/,$(foreach h,$(INSTALL_HDRS),$(call hdr_dest,$(h)))))) \
-		$(I_INC) $(I_LDS) $(I_CMAKE); do rmdir -p --ignore-fail-on-non-empty "$$d" 2>/dev/null || true; done
+	$(Q)for d in $(sort $(filter-out $(I_INC)/,$(dir $(addprefix $(I_INC)/,$(foreach h,$(INSTALL_HDRS),$(call \
+		hdr_dest,$(h))))))) $(I_INC) $(I_LDS) $(I_CMAKE); do rmdir "$$d" 2>/dev/null || true; done
 
 # ---- the release tarball -------------------------------------------------------
 # What a user needs to build, install and read: the library, its ports and

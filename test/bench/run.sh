@@ -194,3 +194,6 @@ if [ "$AARCH64" = 1 ]; then
 fi
 
 python3 test/bench/report.py "$B/out" | tee "$B/table.txt"
+# docs/measurements.md gets this table, unless it compares with a baseline
+# commit (BENCH_BASE_REV=, empty, for the page; measurements.py says so).
+python3 test/common/measurements.py bench "$B/table.txt" || true
