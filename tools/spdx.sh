@@ -14,12 +14,15 @@
 #
 # Where the line goes and how it is written depends on the file's type:
 #
-#   C, headers, assembly (.S runs through the C preprocessor; GNU as takes
-#   C comments in .s too), linker scripts:   /* SPDX-License-Identifier: MIT */
-#   shell, Python, make, CMake, pkg-config templates, .gitignore,
-#   .editorconfig, the firmware's expected.txt (#-comments):
+#   C, C++, headers, assembly (.S runs through the C preprocessor; GNU as
+#   takes C comments in .s too), linker scripts, device trees:
+#                                            /* SPDX-License-Identifier: MIT */
+#   shell, Python, awk, sed, gdb, make, Kconfig, CMake, pkg-config templates,
+#   YAML, TOML, ini-style files, .gitignore, .editorconfig, the firmware's
+#   expected.txt (#-comments):
 #                                            # SPDX-License-Identifier: MIT
-#   Markdown:                                <!-- SPDX-License-Identifier: MIT -->
+#   Markdown, HTML:                          <!-- SPDX-License-Identifier: MIT -->
+#   reStructuredText:                        .. SPDX-License-Identifier: MIT
 #
 # on the first line, or after a "#!" line (which must stay first) and
 # after a Python coding line (which must stay within the first two, PEP
@@ -72,10 +75,13 @@ style() {
 	'#!'*) echo hash; return ;;
 	esac
 	case ${f##*/} in
-	*.c | *.h | *.S | *.s | *.ld | *.lds) echo c ;;
-	*.sh | *.py | *.mk | *.cmake | *.cmake.in | *.pc.in | Makefile | GNUmakefile | CMakeLists.txt) echo hash ;;
-	.gitignore | .editorconfig | .gitattributes) echo hash ;;
-	*.md) echo md ;;
+	*.c | *.h | *.S | *.s | *.ld | *.lds | *.cc | *.cpp | *.hpp | *.dts | *.dtsi) echo c ;;
+	*.sh | *.bash | *.py | *.mk | *.cmake | *.cmake.in | *.pc.in | *.awk | *.sed | *.gdb) echo hash ;;
+	*.yml | *.yaml | *.toml | *.cfg | *.ini | *.conf) echo hash ;;
+	Makefile | GNUmakefile | CMakeLists.txt | Kconfig*) echo hash ;;
+	.gitignore | .gitattributes | .editorconfig | .clang-format | .shellcheckrc) echo hash ;;
+	*.md | *.html) echo md ;;
+	*.rst) echo rst ;;
 	esac
 	# Text files read by a test whose reader skips #-comments.
 	case $f in
@@ -88,6 +94,7 @@ line_for() {
 	c) echo "/* $ID */" ;;
 	hash) echo "# $ID" ;;
 	md) echo "<!-- $ID -->" ;;
+	rst) echo ".. $ID" ;;
 	esac
 }
 

@@ -5,6 +5,9 @@
 # and the release tarball.
 #
 #   install/spdx            every tracked file has its SPDX line (tools/spdx.sh)
+#   install/spdx-fix        tools/spdx.sh --fix on files of each kind: the
+#                           line where it belongs, idempotent, other licenses
+#                           and unknown kinds of file refused
 #   install/version         the Makefile's release = SFU_VERSION_STRING of
 #                           core/sfu.h = CHANGELOG.md's newest heading
 #   install/layout          make install PREFIX=...: headers, fragments, tools,
@@ -34,6 +37,7 @@
 #                           its own SPDX check, and installs from itself
 #                           (dist/... cases: the consumers against that
 #                           install)
+#   install/make-run-quiet  examples/ builds an image with one line of output
 #   install/uninstall       make uninstall leaves no file behind
 #
 # Environment: SFU_INSTALL_ARCHS (default "x86_64 aarch64").
@@ -65,6 +69,50 @@ if r=$(tools/spdx.sh --check 2>&1); then
 	pass install/spdx "$(echo "$r" | tail -1)"
 else
 	fail install/spdx "$(echo "$r" | head -5 | tr '\n' ';')"
+fi
+
+# The fixer on files of each kind: the line where it belongs, a #! line and a
+# Python coding line kept first, a file without a final newline, the mode
+# kept; a second run changes no byte; another license is reported, not
+# rewritten; a kind of file with no rule is an error.
+d=$out/spdx
+mkdir -p "$d"
+printf '#!/bin/sh\necho hi\n' >"$d/a.sh"
+chmod 755 "$d/a.sh"
+printf '#!/usr/bin/env python3\n# -*- coding: utf-8 -*-\nprint(1)\n' >"$d/b.py"
+printf 'int x;' >"$d/c.c"
+printf '# Title\n' >"$d/d.md"
+printf 'all:\n\ttrue\n' >"$d/Makefile"
+spdx_want() { # FILE LINE-NUMBER TEXT
+	[ "$(sed -n "$2p" "$1")" = "$3" ]
+}
+why=""
+files=("$d/a.sh" "$d/b.py" "$d/c.c" "$d/d.md" "$d/Makefile")
+tools/spdx.sh --fix "${files[@]}" >"$d/fix.log" 2>&1 || why="--fix exited $?"
+sum1=$(cat "${files[@]}" | md5sum)
+tools/spdx.sh --fix "${files[@]}" >>"$d/fix.log" 2>&1 || why="$why; a second --fix exited $?"
+[ "$(cat "${files[@]}" | md5sum)" = "$sum1" ] || why="$why; a second --fix changed bytes"
+spdx_want "$d/a.sh" 1 '#!/bin/sh' && spdx_want "$d/a.sh" 2 '# SPDX-License-Identifier: MIT' &&
+	[ -x "$d/a.sh" ] || why="$why; a.sh: $(head -2 "$d/a.sh" | tr '\n' '|')"
+spdx_want "$d/b.py" 2 '# -*- coding: utf-8 -*-' && spdx_want "$d/b.py" 3 '# SPDX-License-Identifier: MIT' ||
+	why="$why; b.py: $(head -3 "$d/b.py" | tr '\n' '|')"
+[ "$(cat "$d/c.c")" = "$(printf '/* SPDX-License-Identifier: MIT */\nint x;')" ] || why="$why; c.c: $(cat "$d/c.c")"
+spdx_want "$d/d.md" 1 '<!-- SPDX-License-Identifier: MIT -->' || why="$why; d.md: $(head -1 "$d/d.md")"
+spdx_want "$d/Makefile" 1 '# SPDX-License-Identifier: MIT' || why="$why; Makefile: $(head -1 "$d/Makefile")"
+tools/spdx.sh --check "${files[@]}" >/dev/null 2>&1 || why="$why; --check refused the fixed files"
+printf '/* SPDX-License-Identifier: GPL-2.0-only */\nint y;\n' >"$d/e.c"
+cp "$d/e.c" "$d/e.c.orig"
+printf 'data\n' >"$d/f.xyz"
+if tools/spdx.sh --fix "$d/e.c" "$d/f.xyz" >"$d/other.log" 2>&1; then
+	why="$why; --fix accepted another license and an unknown kind of file"
+fi
+cmp -s "$d/e.c" "$d/e.c.orig" || why="$why; another license's line was rewritten"
+grep -q 'e.c: an SPDX line other than' "$d/other.log" && grep -q 'f.xyz: no comment syntax known' "$d/other.log" ||
+	why="$why; the refusals were not named: $(tr '\n' '|' <"$d/other.log")"
+if [ -z "$why" ]; then
+	pass install/spdx-fix "shell, Python with a coding line, C without a final newline, Markdown, make; idempotent; GPL and unknown kinds refused"
+else
+	fail install/spdx-fix "${why#; }"
 fi
 
 # ---- the release number -----------------------------------------------------------
@@ -298,6 +346,20 @@ if [ -f "$tarball" ]; then
 	fi
 else
 	fail install/dist "make dist made no $tarball (log $out/dist.log)"
+fi
+
+# ---- make run's build: one line per image ---------------------------------------------
+# One image built from nothing by examples/ (what make run does for each):
+# one "IMAGE" line, no per-step lines.
+d=$out/examples
+if make --no-print-directory -C examples EX_OUT="$d" "$d/x86_64-pc/sfu-x86_64-pc.elf" >"$d.log" 2>&1; then
+	if [ "$(wc -l <"$d.log")" = 1 ] && grep -q '^  IMAGE   .*/sfu-x86_64-pc\.elf$' "$d.log"; then
+		pass install/make-run-quiet "one line for the image: $(cat "$d.log")"
+	else
+		fail install/make-run-quiet "$(wc -l <"$d.log") lines for one image: $(head -3 "$d.log" | tr '\n' '|')"
+	fi
+else
+	fail install/make-run-quiet "building the x86_64-pc image failed (log $d.log)"
 fi
 
 # ---- uninstall ---------------------------------------------------------------------------
