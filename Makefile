@@ -19,8 +19,9 @@ SFU_VERSION := $(call sfu_version_part,MAJOR).$(call sfu_version_part,MINOR).$(c
 
 # Where make install puts things: headers in $(PREFIX)/include/sfu, the
 # linker fragments in $(PREFIX)/share/sfu, the tools in $(PREFIX)/bin, sfu.pc
-# in $(PREFIX)/share/pkgconfig and the CMake package in
-# $(PREFIX)/share/cmake/sfu (sfu is header-only: nothing depends on the
+# in $(PREFIX)/share/pkgconfig, the CMake package in
+# $(PREFIX)/share/cmake/sfu, LICENSE and CHANGELOG.md in
+# $(PREFIX)/share/doc/sfu (sfu is header-only: nothing depends on the
 # machine, so nothing goes to lib/).  DESTDIR: a staging root put before
 # every path written, never into the files (packaging).
 PREFIX ?= /usr/local
@@ -127,6 +128,10 @@ I_INC := $(DESTDIR)$(PREFIX)/include/sfu
 I_LDS := $(DESTDIR)$(PREFIX)/share/sfu
 I_PC := $(DESTDIR)$(PREFIX)/share/pkgconfig
 I_CMAKE := $(DESTDIR)$(PREFIX)/share/cmake/sfu
+# The license travels with the installed copy (MIT: the notice goes with
+# every copy), and the changelog beside it.
+I_DOC := $(DESTDIR)$(PREFIX)/share/doc/sfu
+INSTALL_DOCS := LICENSE CHANGELOG.md
 # The package files: packaging/*.in with the prefix and the release filled in
 # (at install time: the prefix is the one of this install).
 pkg_subst = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@SFU_VERSION@|$(SFU_VERSION)|g' \
@@ -134,7 +139,8 @@ pkg_subst = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@SFU_VERSION@|$(SFU_VERSION)|g
 
 install: tools
 	$(call say,INSTALL,$(DESTDIR)$(PREFIX))
-	$(Q)install -d $(I_BIN) $(I_INC) $(I_LDS) $(I_PC) $(I_CMAKE)
+	$(Q)install -d $(I_BIN) $(I_INC) $(I_LDS) $(I_PC) $(I_CMAKE) $(I_DOC)
+	$(Q)install -m 644 $(INSTALL_DOCS) $(I_DOC)/
 	$(Q)$(foreach h,$(INSTALL_HDRS),install -D -m 644 $(h) $(I_INC)/$(call hdr_dest,$(h)) &&) true
 	$(Q)install -m 644 $(INSTALL_LDS) $(I_LDS)/
 	$(Q)install -m 755 $(addprefix $(BUILD)/bin/,$(SFU_TOOLS) $(SFU_SCRIPTS)) $(I_BIN)/
@@ -147,9 +153,10 @@ uninstall:
 	$(call say,RM,$(DESTDIR)$(PREFIX))
 	$(Q)rm -f $(addprefix $(I_BIN)/,$(SFU_TOOLS) $(SFU_SCRIPTS)) $(I_PC)/sfu.pc \
 		$(addprefix $(I_INC)/,$(foreach h,$(INSTALL_HDRS),$(call hdr_dest,$(h)))) \
-		$(addprefix $(I_LDS)/,$(notdir $(INSTALL_LDS))) $(I_CMAKE)/sfu-config.cmake $(I_CMAKE)/sfu-config-version.cmake
+		$(addprefix $(I_LDS)/,$(notdir $(INSTALL_LDS))) $(I_CMAKE)/sfu-config.cmake $(I_CMAKE)/sfu-config-version.cmake \
+		$(addprefix $(I_DOC)/,$(INSTALL_DOCS))
 	$(Q)for d in $(sort $(filter-out $(I_INC)/,$(dir $(addprefix $(I_INC)/,$(foreach h,$(INSTALL_HDRS),$(call \
-		hdr_dest,$(h))))))) $(I_INC) $(I_LDS) $(I_CMAKE); do rmdir "$$d" 2>/dev/null || true; done
+		hdr_dest,$(h))))))) $(I_INC) $(I_LDS) $(I_CMAKE) $(I_DOC); do rmdir "$$d" 2>/dev/null || true; done
 
 # ---- the release tarball -------------------------------------------------------
 # What a user needs to build, install and read: the library, its ports and

@@ -11,7 +11,7 @@
 #   install/version         the Makefile's release = SFU_VERSION_STRING of
 #                           core/sfu.h = CHANGELOG.md's newest heading
 #   install/layout          make install PREFIX=...: headers, fragments, tools,
-#                           sfu.pc, the CMake package where they belong
+#                           sfu.pc, the CMake package, LICENSE where they belong
 #   install/tool/NAME       every installed tool: --version, --help, and for
 #                           the C ones ldd: no sanitizer runtime, and each
 #                           library of its NAME_LIBS
@@ -142,7 +142,7 @@ layout() {
 		include/sfu/aarch64/sfu_port_aarch64.h include/sfu/x86_64/sfu_port_x86_64.h \
 		include/sfu/common/sfu_port_common.h include/sfu/common/sfu_crash.h \
 		share/sfu/sframe.ld share/sfu/sframe-gen.ld share/pkgconfig/sfu.pc \
-		share/cmake/sfu/sfu-config.cmake share/cmake/sfu/sfu-config-version.cmake \
+		share/cmake/sfu/sfu-config.cmake share/cmake/sfu/sfu-config-version.cmake share/doc/sfu/LICENSE \
 		$(for t in $(make -s --no-print-directory print-tools); do echo "bin/$t"; done); do
 		[ -f "$r$p/$f" ] || missing="$missing $f"
 	done
@@ -153,7 +153,7 @@ m=$(layout "$prefix" "")
 hdrs=$(find core port -name '*.h' | wc -l)
 ihdrs=$(find "$prefix/include/sfu" -name '*.h' | wc -l)
 if [ -z "$m" ] && [ "$hdrs" = "$ihdrs" ]; then
-	pass install/layout "$ihdrs headers, 2 linker fragments, $(ls "$prefix/bin" | wc -l) tools, sfu.pc, the CMake package"
+	pass install/layout "$ihdrs headers, 2 linker fragments, $(ls "$prefix/bin" | wc -l) tools, sfu.pc, the CMake package, LICENSE"
 else
 	fail install/layout "missing:$m; $ihdrs of $hdrs headers"
 fi
