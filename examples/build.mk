@@ -21,7 +21,8 @@
 #   core-flags    for the one C file with the sfu core ($(EX_CORE))
 #   ldflags       for the link
 #   link          gnu (LD_<arch>, the default) or lld ($(LLD)); lld leaves
-#                 one .sframe per object, so the C gets -DEX_SFRAME_UNMERGED=1
+#                 one .sframe per object, so the C gets $(EX_LLD_DEFS)
+#                 (-DEX_SFRAME_UNMERGED=1: SFU_OPT_START_PCREL)
 #   sframe        who writes the image's .sframe: as (the default: the
 #                 assembler, $(EX_GSFRAME), merged by the linker through
 #                 linker/sframe.ld) or gen (tools/sfu-gen, from the linked
@@ -84,6 +85,10 @@ EX_GSFRAME ?= -Wa,--gsframe
 # link, such as LLVM's), whatever its board.mk says; empty: as it says.
 EX_SFRAME ?=
 EX_LINK ?=
+# What the C of an lld image is told about its per-object sections (the
+# sfu options: SFU_OPT_START_PCREL).  test/firmware sets it empty to build
+# lld images with GNU ld's options and see sfu refuse them at set-up.
+EX_LLD_DEFS ?= -DEX_SFRAME_UNMERGED=1 -DSFRAME_OPTS=SFU_OPT_START_PCREL
 
 EX_OPT ?= -O2 -g
 EX_WERROR ?= -Werror
@@ -198,7 +203,7 @@ ex_hash := \#
 
 # ex_flags IMAGE: flags of every object of the image.
 ex_flags = $(EX.$(1).flags) -DEX_VARIANT='"$(EX.$(1).title)"' $(if $(filter as,$(EX.$(1).sframe)),$(EX_GSFRAME)) \
-	$(if $(filter lld,$(EX.$(1).link)),-DEX_SFRAME_UNMERGED=1 -DSFRAME_OPTS=SFU_OPT_START_PCREL)
+	$(if $(filter lld,$(EX.$(1).link)),$(EX_LLD_DEFS))
 
 # ex_for_cc IMAGE,FLAGS: FLAGS as the image's compiler takes them.
 ex_for_cc = $(if $(findstring clang,$(CC_$(EX.$(1).arch))),$(filter-out $(EX_GCC_ONLY),$(2)),$(2))
