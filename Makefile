@@ -33,7 +33,7 @@ V ?= 0
 Q := $(if $(filter 1,$(V)),,@)
 say = $(if $(filter 1,$(V))$(findstring s,$(firstword -$(MAKEFLAGS))),,@printf '  %-7s %s\n' '$(1)' '$(2)')
 
-.PHONY: help deps toolchains tools gen test run bench size fuzz clean install uninstall dist print-version print-tools print-tool-libs
+.PHONY: help deps toolchains tools gen test run bench size fuzz clean install install-lib install-tools uninstall dist print-version print-tools print-tool-libs
 
 help:
 	@echo "make run         boot both QEMU boards: panic and fault dumps, interrupt panic, timer summaries"
@@ -45,6 +45,7 @@ help:
 	@echo "make tools       build the host tools, optimised, into $(BUILD)/bin: $(SFU_TOOLS) $(SFU_SCRIPTS)"
 	@echo "make gen         build $(BUILD)/bin/sfu-gen: .sframe from an ELF file's DWARF CFI"
 	@echo "make install     headers, linker fragments, tools, sfu.pc, CMake package into PREFIX (/usr/local); DESTDIR"
+	@echo "                 (make install-lib: all but the tools, no host libraries needed; make install-tools)"
 	@echo "make uninstall   remove what make install put into PREFIX"
 	@echo "make dist        $(BUILD)/sfu-$(SFU_VERSION).tar.gz, the release tarball"
 	@echo "make toolchains  build the trixie (V2) and sid (V3) toolchain chroots"
@@ -137,15 +138,24 @@ INSTALL_DOCS := LICENSE CHANGELOG.md
 pkg_subst = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@SFU_VERSION@|$(SFU_VERSION)|g' \
 	-e 's|@SFU_VERSION_MAJOR@|$(call sfu_version_part,MAJOR)|g' -e 's|@SFU_VERSION_MINOR@|$(call sfu_version_part,MINOR)|g'
 
-install: tools
-	$(call say,INSTALL,$(DESTDIR)$(PREFIX))
-	$(Q)install -d $(I_BIN) $(I_INC) $(I_LDS) $(I_PC) $(I_CMAKE) $(I_DOC)
+# install-lib: what a firmware build uses (headers, linker fragments, package
+# files, the license), no compiler for the host needed; install-tools: the
+# host tools.  install: both.
+install: install-lib install-tools
+
+install-lib:
+	$(call say,INSTALL,$(DESTDIR)$(PREFIX) (headers and package files))
+	$(Q)install -d $(I_INC) $(I_LDS) $(I_PC) $(I_CMAKE) $(I_DOC)
 	$(Q)install -m 644 $(INSTALL_DOCS) $(I_DOC)/
 	$(Q)$(foreach h,$(INSTALL_HDRS),install -D -m 644 $(h) $(I_INC)/$(call hdr_dest,$(h)) &&) true
 	$(Q)install -m 644 $(INSTALL_LDS) $(I_LDS)/
-	$(Q)install -m 755 $(addprefix $(BUILD)/bin/,$(SFU_TOOLS) $(SFU_SCRIPTS)) $(I_BIN)/
 	$(Q)$(pkg_subst) packaging/sfu.pc.in >$(I_PC)/sfu.pc
 	$(Q)$(foreach f,sfu-config sfu-config-version,$(pkg_subst) packaging/$(f).cmake.in >$(I_CMAKE)/$(f).cmake &&) true
+
+install-tools: tools
+	$(call say,INSTALL,$(I_BIN): $(SFU_TOOLS) $(SFU_SCRIPTS))
+	$(Q)install -d $(I_BIN)
+	$(Q)install -m 755 $(addprefix $(BUILD)/bin/,$(SFU_TOOLS) $(SFU_SCRIPTS)) $(I_BIN)/
 
 # Only sfu's own folders are removed, and only when empty: never a
 # PREFIX/include or share/pkgconfig that other packages share.

@@ -12,6 +12,8 @@
 #                           core/sfu.h = CHANGELOG.md's newest heading
 #   install/layout          make install PREFIX=...: headers, fragments, tools,
 #                           sfu.pc, the CMake package, LICENSE where they belong
+#   install/install-lib     make install-lib: all of it but the tools, nothing
+#                           compiled
 #   install/tool/NAME       every installed tool: --version, --help, and for
 #                           the C ones ldd: no sanitizer runtime, and each
 #                           library of its NAME_LIBS
@@ -156,6 +158,15 @@ if [ -z "$m" ] && [ "$hdrs" = "$ihdrs" ]; then
 	pass install/layout "$ihdrs headers, 2 linker fragments, $(ls "$prefix/bin" | wc -l) tools, sfu.pc, the CMake package, LICENSE"
 else
 	fail install/layout "missing:$m; $ihdrs of $hdrs headers"
+fi
+
+# install-lib: all but the tools, and nothing built for the host.
+d=$out/lib-only
+if make --no-print-directory install-lib PREFIX="$d" >"$d.log" 2>&1 && [ ! -e "$d/bin" ] &&
+	! grep -q ' CC ' "$d.log" && [ "$(layout "$d" "" | tr ' ' '\n' | grep -vc '^bin/\|^$')" = 0 ]; then
+	pass install/install-lib "headers, fragments, package files, LICENSE; no bin/, nothing compiled"
+else
+	fail install/install-lib "missing:$(layout "$d" "" | tr ' ' '\n' | grep -v '^bin/' | tr '\n' ' ') (log $d.log)"
 fi
 
 # ---- the installed tools --------------------------------------------------------
