@@ -12,6 +12,9 @@ TOOL_CFLAGS ?= -std=c99 -O2 -Wall -Wextra -Wundef -D_DEFAULT_SOURCE -D_FORTIFY_S
 TOOL_LDFLAGS ?= -Wl,-z,relro,-z,now
 
 CORE_HDRS := core/sfu.h core/sfu_format.h
+# The host tools read and write ELF with elfutils' libelf and read DWARF CFI
+# with its libdw (Debian libelf-dev, libdw-dev: tools/toolchain.sh host-deps).
+SFU_ELF_LIBS := -lelf -ldw
 
 # The release, from core/sfu.h's SFU_VERSION_MAJOR/MINOR/PATCH.
 sfu_version_part = $(shell sed -n 's/^.define SFU_VERSION_$(1) \([0-9][0-9]*\)$$/\1/p' core/sfu.h)
@@ -70,8 +73,8 @@ toolchains: deps
 SFU_TOOLS := sfu-dump sfu-gen sfu-crash
 # Shell scripts, tools/NAME, installed with the release stamped in.
 SFU_SCRIPTS := sfu-symbolize
-SFU_DUMP_LIBS ?=
-SFU_GEN_LIBS ?=
+SFU_DUMP_LIBS ?= $(SFU_ELF_LIBS)
+SFU_GEN_LIBS ?= $(SFU_ELF_LIBS)
 SFU_CRASH_LIBS ?=
 
 # What a tool may include: over-approximated, a rebuild too many costs

@@ -211,7 +211,7 @@ int main(int argc, char **argv)
 	}
 	for (k = 0; k < nsec; k++)
 		free(owned[k]);
-	free((void *)e.p);
+	sfu_elf_close(&e);
 	if (!failures)
 		printf("ok lookup %s: %zu functions, %zu rows, %zu probes\n", argv[1], ref.nfuncs, ref.nrows, probes);
 	else if (failures > 8)

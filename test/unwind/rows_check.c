@@ -307,6 +307,6 @@ int main(int argc, char **argv)
 		       skipped ? " (PC-mask FDEs skipped)" : "");
 	st_free(&text);
 	free(sf.bytes);
-	free((void *)e.p);
+	sfu_elf_close(&e);
 	return fails != 0;
 }
