@@ -73,7 +73,8 @@ toolchains: deps
 SFU_TOOLS := sfu-dump sfu-gen sfu-crash
 # Shell scripts, tools/NAME, installed with the release stamped in.
 SFU_SCRIPTS := sfu-symbolize
-SFU_DUMP_LIBS ?= $(SFU_ELF_LIBS)
+# sfu-dump reads ELF only (libelf); sfu-gen reads CFI too (libdw).
+SFU_DUMP_LIBS ?= -lelf
 SFU_GEN_LIBS ?= $(SFU_ELF_LIBS)
 SFU_CRASH_LIBS ?=
 
