@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sfu.h - freestanding SFrame stack unwinder, header-only, no heap, no libc.
  *
  * USAGE
@@ -126,6 +127,17 @@
  */
 #ifndef SFU_H
 #define SFU_H
+
+/* The release (CHANGELOG.md): semantic versioning, before 1.0 a MINOR may
+ * change the API.  (SFU_VERSION_1..3 of sfu_format.h are SFrame's format
+ * versions.)  The Makefile reads the three numbers from here. */
+#define SFU_VERSION_MAJOR 0
+#define SFU_VERSION_MINOR 1
+#define SFU_VERSION_PATCH 0
+#define SFU__VSTR(x) #x
+#define SFU__VXSTR(x) SFU__VSTR(x)
+#define SFU_VERSION_STRING \
+	SFU__VXSTR(SFU_VERSION_MAJOR) "." SFU__VXSTR(SFU_VERSION_MINOR) "." SFU__VXSTR(SFU_VERSION_PATCH)
 
 #include <stdbool.h>
 #include <stddef.h>

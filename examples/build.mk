@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # examples/build.mk -- how the example images are built.  examples/Makefile
 # includes it and holds the targets; what a board is lives in its board.mk.
 #
@@ -75,7 +76,7 @@ LLD ?= ld.lld-14
 # (-print-libgcc-file-name; for clang, the GCC installation it finds).
 LIBGCC_aarch64 ?=
 LIBGCC_x86_64 ?=
-# sframe = gen: the generator (built by the top-level `make gen`).
+# sframe = gen: the generator (the top-level Makefile builds build/sfu-gen).
 SFU_GEN ?= $(EX_ROOT)/build/sfu-gen
 # sframe = as: what makes the assembler write .sframe (LLVM's integrated
 # assembler also wants -Wa,--allow-experimental-sframe).
@@ -93,12 +94,13 @@ EX_OPT ?= -O2 -g
 EX_WERROR ?= -Werror
 EX_DEFAULT_SCENARIO ?= hello
 
-# Quiet: one "  CC      file" line per step, as the Linux kernel's build
-# does; V=1 prints the commands instead, make -s neither.
+# Quiet: one "  IMAGE   file" line per image built (its last link), the
+# steps before it silent; V=1 prints every command instead, make -s neither.
+# ex_say KIND,FILE: the line of a step; only IMAGE's is printed.
 V ?= 0
 EX_Q := $(if $(filter 1,$(V)),,@)
-ex_say = $(if $(filter 1,$(V))$(findstring s,$(firstword -$(MAKEFLAGS))),,@printf '  %-7s %s\n' \
-	'$(1)' '$(patsubst $(EX_ROOT)/%,%,$(2))')
+ex_say = $(if $(filter 1,$(V))$(findstring s,$(firstword -$(MAKEFLAGS))),,$(if $(filter IMAGE,$(1)),@printf \
+	'  %-7s %s\n' '$(1)' '$(patsubst $(EX_ROOT)/%,%,$(2))'))
 
 # ---------------------------------------------------------------------------
 # What every image shares.
@@ -316,7 +318,7 @@ $(EX_OUT)/$(1)/sframe0.o $(EX_OUT)/$(1)/sframe.o: %.o: %.S
 EX_GEN.$(1) := $(if $(filter gen,$(EX.$(1).sframe)),$(EX_OUT)/$(1)/sframe.o)
 $(call ex_elf,$(1)): $$(EX_OBJS.$(1)) $(EX_OUT)/$(1)/symtab1.o $(EX_OUT)/$(1)/symtab.list \
 		$(EX_OUT)/$(1)/image.env $$(EX_GEN.$(1))
-	$$(call ex_say,LD,$$@)
+	$$(call ex_say,IMAGE,$$@)
 	$$(EX_Q)$$(call ex_link,$(1)) -Map $$@.map -o $$@.tmp $$(EX_OBJS.$(1)) $(EX_OUT)/$(1)/symtab1.o \
 		$$(EX_GEN.$(1)) $$(call ex_libgcc,$(1))
 	$$(EX_Q)cd $(EX_ROOT) && NM='$$(NM_$(EX.$(1).arch))' sh $(EX_DIR)/symtab.sh check $(EX_OUT)/$(1)/symtab.list $$@.tmp
@@ -330,8 +332,10 @@ endef
 $(foreach b,$(EX_BOARDS),$(call ex_board,$(b)))
 $(foreach i,$(EX_IMAGES),$(eval $(call ex_image,$(i))))
 
-# The generator, for images with sframe = gen.
+# The generator, for images with sframe = gen: the tests' build (sanitizers
+# on: the firmware suite runs it on every gen image), by the top-level
+# Makefile, quiet unless V=1.
 ifeq ($(SFU_GEN),$(EX_ROOT)/build/sfu-gen)
-$(SFU_GEN): $(addprefix $(EX_ROOT)/,tools/sfu-gen.c tools/sfu_cfi.h tools/sfu_elf.h core/sfu_format.h)
-	@$(MAKE) --no-print-directory -C $(EX_ROOT) gen
+$(SFU_GEN): $(EX_ROOT)/tools/sfu-gen.c $(wildcard $(EX_ROOT)/tools/*.h $(EX_ROOT)/core/*.h)
+	@$(MAKE) --no-print-directory $(if $(filter 1,$(V)),,-s) -C $(EX_ROOT) build/sfu-gen
 endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sfu-dump - print the .sframe section of ELF files the way GNU objdump
  * --sframe=.sframe of binutils 2.47 does, decoded by core/sfu.h.
  *
@@ -33,6 +34,16 @@
 #include <string.h>
 
 #include "sfu_elf.h"
+#include "sfu_tool.h"
+
+static const char help[] =
+	"usage: sfu-dump [--raw] [--validate] FILE...\n"
+	"Print the .sframe section of ELF files as GNU objdump --sframe (binutils 2.47) does.\n"
+	"  --raw        the bytes as stored (relocations of objects not applied, as objdump 2.40)\n"
+	"  --validate   also check each section (sfu_section_validate), verdict on stderr\n"
+	"  --help, --version\n"
+	"Exit status: 0 every file dumped, 1 a file without .sframe or with a section the\n"
+	"core rejected, 2 usage or I/O error.\n";
 
 /* ---- text, in objdump 2.47's layout ------------------------------------ */
 
@@ -249,6 +260,8 @@ static int dump_file(const char *path, int raw, int validate)
 int main(int argc, char **argv)
 {
 	int i, raw = 0, validate = 0, rc = 0, files = 0;
+
+	sfu_tool_args(argc, argv, "sfu-dump", help);
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--raw"))
 			raw = 1;

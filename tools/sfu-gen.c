@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sfu-gen - generate an SFrame section from an ELF file's DWARF CFI.
  *
  * usage: sfu-gen [--sframe-version 2|3] [--from eh|debug|both] [-q]
@@ -61,6 +62,22 @@
 #include "../core/sfu_format.h"
 #include "sfu_cfi.h"
 #include "sfu_elf.h"
+#include "sfu_tool.h"
+
+static const char help[] =
+	"usage: sfu-gen [--sframe-version 2|3] [--from eh|debug|both] [-q]\n"
+	"               (-o OUT.elf | --raw OUT.bin --addr ADDR) FILE\n"
+	"Make an SFrame section from the DWARF CFI (.eh_frame, .debug_frame) of an x86_64 or\n"
+	"aarch64 ELF file, row for row; a function SFrame cannot describe is left out and named.\n"
+	"  -o OUT.elf           a copy of FILE with the section (objects: .sframe + .rela.sframe)\n"
+	"  --raw OUT.bin        only the section's bytes, for a section at run-time address --addr\n"
+	"  --addr ADDR          where the section will be (--raw), or is added (-o, images)\n"
+	"  --sframe-version N   SFrame version 3 (default) or 2\n"
+	"  --from eh|debug|both which CFI to read (default both)\n"
+	"  -q                   do not name the functions left out\n"
+	"  --help, --version\n"
+	"Exit status: 0 written, 1 bad input (no or corrupt CFI, another machine), 2 usage or I/O\n"
+	"error; nothing is written on failure.\n";
 
 #ifndef PT_GNU_SFRAME
 #define PT_GNU_SFRAME 0x6474e554 /* binutils >= 2.45, include/elf/common.h */
@@ -1313,6 +1330,7 @@ struct opts {
 static void parse_args(int argc, char **argv, struct opts *o)
 {
 	int i;
+	sfu_tool_args(argc, argv, "sfu-gen", help);
 	memset(o, 0, sizeof *o);
 	o->from = 3;
 	o->version = 3;

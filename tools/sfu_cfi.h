@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sfu_cfi.h - DWARF call-frame information for sfu-gen, on elfutils' libdw.
  * Host code (uses libc, libelf, libdw), not part of the freestanding core.
  *

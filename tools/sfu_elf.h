@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sfu_elf.h - host-side ELF helpers for sfu's tools and tests, on elfutils'
  * libelf (link with $(SFU_ELF_LIBS): -lelf -ldw).  Not part of the
  * freestanding core.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * unwind.c -- the examples' sfu translation unit: the core's
  * implementation, the port's callbacks, and their set-up (sections and

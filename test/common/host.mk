@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # host.mk - the test suites' host programs, included by the Makefile: every
 # one built with the Makefile's HOST_CFLAGS and SANITIZE (the one place the
 # flags are written), rebuilt when a source or a header it may read

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # test/firmware/run.sh -- the example firmware end to end, in QEMU, with
 # every toolchain: the dumps must show the exact expected function sequence.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* decode_check.h - decoder properties shared by fuzz_decode and fuzz_gen:
  * everything one can ask of a section through the public API, with the
  * answers checked against each other.

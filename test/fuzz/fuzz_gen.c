@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_gen - libFuzzer harness: structure-aware.  The input is not a
  * section but the choices that make one (sfb_gen.h): version 1/2/3, byte
  * order and ABI, flags, aux header, FDEs sorted or not, FRE blocks in any order,

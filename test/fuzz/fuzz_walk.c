@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_walk - libFuzzer harness: a stack walk over fuzz-made sections,
  * registers and a fake stack.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* wc_core.h - one build configuration of core/sfu.h behind a table of
  * function pointers, so a harness can drive several configurations (each
  * compiled with SFU_STATIC in its own translation unit: core_*.c) and

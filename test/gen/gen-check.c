@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gen-check REF GEN NAME [OMITTED] - row equivalence of two SFrame
  * descriptions of the same code.
  *

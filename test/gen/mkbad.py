@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """mkbad.py [--sframe] GOOD.o OUTDIR - changed copies of a little-endian
 ELF64 file for the bad-input cases of sfu-gen and sfu-dump.  Each is one
 change, named by its file:

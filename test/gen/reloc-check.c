@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* reloc-check OBJECT NAME - sfu-gen's relocation of a relocatable object's
  * CFI against elfutils' libdwfl.
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # test/gen/run.sh - tools/sfu-gen: bad input, and row equivalence of its
 # sections with those of every other producer of the same code.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lookup-check IMAGE REF: for every row objdump printed for IMAGE (REF is
  * the reference dump text), look up its first byte and its last byte with
  * sfu_find_row_n over all .sframe sections of IMAGE, and the byte after each

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Unit tests of the core on sections built by test/common/sfb.h, and of the
 # port's thread pieces and crash record (test_port: the x86_64 bare-metal
 # port, on the host), under ASan+UBSan, compiled by gcc and by clang

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests of core/sfu.h on sections built by test/common/sfb.h: the
  * malformed-section table (each corruption has its own error code), lookup
  * edges, and the step rules per ABI.  Built with ASan+UBSan; every section is copied into

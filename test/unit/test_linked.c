@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests of the two checks that keep a wrong function start encoding
  * from giving a trace that looks complete: a span of several sections
  * without SFRAME_F_FDE_FUNC_START_PCREL refused unless the options say how

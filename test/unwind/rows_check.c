@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rows_check - every SFrame row of a linked image, stepped by the core and
  * computed by hand from GNU objdump's text.
  *
