@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # test/gen/embed.sh - the recipe of docs/sfu-gen-embed.md that links
 # sfu-gen's section into a whole image, run as written (the doc's block),
 # on a small image (code, a .rodata table, a string, .data) for x86_64 and
