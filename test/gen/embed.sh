@@ -162,7 +162,7 @@ for arch in x86_64 aarch64; do
 				continue
 			fi
 			od_list+=("$d/sframe.elf")
-			pass "$n" "3 links, __sframe_start $(printf '0x%x' "$(sym "$d/kernel.elf" __sframe_start)"), $(wc -c <"$d/sframe.bin") bytes = sfu-gen's for the image; $(grep -c 'pc = ' "$d/sframe.sd") FDEs at the functions' addresses (sfu-dump --validate)"
+			pass "$n" "the recipe as written: __sframe_start $(printf '0x%x' "$(sym "$d/kernel.elf" __sframe_start)"), $(wc -c <"$d/sframe.bin") bytes = sfu-gen's for the image; $(grep -c 'pc = ' "$d/sframe.sd") FDEs at the functions' addresses (sfu-dump --validate)"
 
 			# The two-link recipe: steps 1 and 3 only.
 			if ! (cd "$d/two" && CC=$CC LD=$LD sh -e -c "$(sed -n '/^gen() {/,/^}/p' "$OUT/recipe.sh")
