@@ -233,12 +233,14 @@ ex_env = $(ex_hash) Made by examples/build.mk from examples/$(EX.$(1).board)/boa
 # table, then the image with the table made from pass1.elf's function
 # symbols.  The table is in .ex_symtab, after .data, so code and .sframe do
 # not move; the last step checks that and deletes the image if they did.
-# sframe = gen: the script places linker/sframe-gen.ld's section, empty in
-# pass1.elf; sframe-gen.sh runs sfu-gen on pass1.elf for the address
-# __sframe_start has there, and the second link puts the bytes at that
-# address (only .data and what follows move); the last step also checks
-# that sfu-gen on the final image, at its __sframe_start, gives exactly the
-# bytes the image holds there.
+# sframe = gen (docs/sfu-gen-embed.md): the script places
+# linker/sframe-gen.ld's section, empty in pass1.elf; sframe-gen.sh runs
+# sfu-gen on pass1.elf (the section's size), pass2.elf is linked with those
+# bytes (the final layout, wherever the section lands), sframe-gen.sh runs
+# sfu-gen on pass2.elf for the address __sframe_start has there, and the
+# image is pass2.elf's link with those bytes instead; the last step also
+# checks that sfu-gen on the final image, at its __sframe_start, gives
+# exactly the bytes the image holds there.
 define ex_image
 EX_OBJS.$(1) := $(addprefix $(EX_OUT)/$(1)/,$(addsuffix .o,$(basename $(EX.$(1).srcs) $(EX_SRCS))))
 EX_DEPS.$(1) := $(EX_DIR)/build.mk $(EX_DIR)/$(EX.$(1).board)/board.mk
@@ -290,12 +292,26 @@ $(EX_OUT)/$(1)/symtab1.S: $(EX_OUT)/$(1)/symtab.list
 	$$(call ex_say,SYMTAB,$$@)
 	$$(EX_Q)sh $(EX_DIR)/symtab.sh gen $$< $$@
 
-# sfu-gen's section for pass1.elf, as an object (sframe = gen).
-$(EX_OUT)/$(1)/sframe.S: $(EX_OUT)/$(1)/pass1.elf $(SFU_GEN) $(EX_DIR)/sframe-gen.sh
+# sfu-gen's section as an object (sframe = gen): sframe0 for pass1.elf
+# (its size), sframe for pass2.elf (its bytes; pass2.elf has the image's
+# inputs with sframe0.o, so it has the image's layout).
+$(EX_OUT)/$(1)/sframe0.S: $(EX_OUT)/$(1)/pass1.elf $(SFU_GEN) $(EX_DIR)/sframe-gen.sh
 	$$(call ex_say,SFU-GEN,$$@)
-	$$(EX_Q)cd $(EX_ROOT) && NM='$$(NM_$(EX.$(1).arch))' SFU_GEN='$(SFU_GEN)' sh $(EX_DIR)/sframe-gen.sh gen $$< $$@
+	$$(EX_Q)cd $(EX_ROOT) && NM='$$(NM_$(EX.$(1).arch))' READELF='$$(READELF_$(EX.$(1).arch))' \
+		SFU_GEN='$(SFU_GEN)' sh $(EX_DIR)/sframe-gen.sh gen $$< $$@
 
-$(EX_OUT)/$(1)/sframe.o: $(EX_OUT)/$(1)/sframe.S
+$(EX_OUT)/$(1)/pass2.elf: $$(EX_OBJS.$(1)) $(EX_OUT)/$(1)/symtab1.o $(EX_OUT)/$(1)/sframe0.o \
+		$(EX_DIR)/$(EX.$(1).board)/$(EX.$(1).lds) $(EX_ROOT)/linker/sframe-gen.ld $(EX_OUT)/$(1)/ex-sframe.ld
+	$$(call ex_say,LD,$$@)
+	$$(EX_Q)$$(call ex_link,$(1)) -o $$@ $$(EX_OBJS.$(1)) $(EX_OUT)/$(1)/symtab1.o $(EX_OUT)/$(1)/sframe0.o \
+		$$(call ex_libgcc,$(1))
+
+$(EX_OUT)/$(1)/sframe.S: $(EX_OUT)/$(1)/pass2.elf $(SFU_GEN) $(EX_DIR)/sframe-gen.sh
+	$$(call ex_say,SFU-GEN,$$@)
+	$$(EX_Q)cd $(EX_ROOT) && NM='$$(NM_$(EX.$(1).arch))' READELF='$$(READELF_$(EX.$(1).arch))' \
+		SFU_GEN='$(SFU_GEN)' sh $(EX_DIR)/sframe-gen.sh gen $$< $$@
+
+$(EX_OUT)/$(1)/sframe0.o $(EX_OUT)/$(1)/sframe.o: %.o: %.S
 	$$(call ex_say,AS,$$@)
 	$$(EX_Q)cd $(EX_ROOT) && $$(CC_$(EX.$(1).arch)) $$(EX.$(1).flags) -c $$< -o $$@
 

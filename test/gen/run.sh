@@ -29,6 +29,9 @@
 #   reloc/...   relocatable objects with .debug_frame: sfu-gen's
 #               relocation of it (its own: libdw applies none) puts every
 #               FDE where libdwfl's does (reloc-check.c).
+#   embed/...   docs/sfu-gen-embed.md's recipe, as written, on small images
+#               (x86_64, aarch64; GNU ld, lld 14; .rodata and .eh_frame
+#               placed by the script or by the linker): test/gen/embed.sh.
 #
 # sfu-gen reads the CFI through libdw and checks on every FDE that libdw's
 # rows begin and end where its own reading of the FDE says (else it stops:
@@ -383,6 +386,9 @@ grep -E '^(ok|FAIL) ' "$OUT/reloc.out"
 fails=$((fails + $(grep -c '^FAIL ' "$OUT/reloc.out")))
 [ "$(grep -cE '^(ok|FAIL) ' "$OUT/reloc.out")" = "$(wc -l <"$OUT/reloc.list")" ] ||
 	fail "reloc/corpus" "reloc-check gave no verdict on some objects (a crash?)"
+
+# ---- the whole-image embedding recipe (docs/sfu-gen-embed.md) ----------------------------
+bash test/gen/embed.sh || fails=$((fails + 1))
 
 # ---- summary ------------------------------------------------------------------------------------
 # Per producer x architecture: files, FDEs, byte addresses compared,
