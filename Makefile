@@ -48,7 +48,7 @@ $(BUILD)/sfu-gen: tools/sfu-gen.c tools/sfu_cfi.h tools/sfu_elf.h core/sfu_forma
 $(BUILD)/sfu-crash: tools/sfu-crash.c port/common/sfu_crash.h $(CORE_HDRS)
 	@mkdir -p $(BUILD)
 	$(call say,CC,$@)
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(SANITIZE) -Icore -Iport/common -o $@ tools/sfu-crash.c
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(SANITIZE) -Icore -Iport/common -o $@ tools/sfu-crash.c -lelf
 
 $(BUILD)/sfu-dump: tools/sfu-dump.c tools/sfu_elf.h $(CORE_HDRS)
 	@mkdir -p $(BUILD)

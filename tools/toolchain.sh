@@ -45,7 +45,7 @@ MIRROR=${SFU_MIRROR:-$(apt_mirror)}
 HOST_PKGS="debootstrap gcc clang lld-14 binutils gcc-aarch64-linux-gnu
  binutils-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm
  qemu-system-x86 qemu-user libunwind-dev libfuzzer-14-dev libclang-rt-14-dev
- valgrind make python3"
+ valgrind make python3 libelf-dev gdb-multiarch"
 
 # Packages inside each chroot.  s390x cross tools only where the suite has
 # an SFrame-capable s390x assembler (binutils >= 2.45).
