@@ -474,6 +474,28 @@ static void note(struct buf *b, unsigned type, const uint8_t *desc, size_t n)
 	put(b, desc, n);
 }
 
+/* A section of bytes (name: an offset in shstr below). */
+static Elf_Scn *add_scn(Elf *e, const void *p, size_t n, unsigned align, unsigned name, unsigned type, unsigned flags,
+                        uint64_t addr)
+{
+	Elf_Scn *s = elf_newscn(e);
+	Elf_Data *d = s ? elf_newdata(s) : NULL;
+	GElf_Shdr sh;
+
+	if (!d || !gelf_getshdr(s, &sh))
+		return NULL;
+	d->d_buf = (void *)p;
+	d->d_size = n;
+	d->d_align = align;
+	d->d_type = ELF_T_BYTE;
+	sh.sh_name = name;
+	sh.sh_type = type;
+	sh.sh_flags = flags;
+	sh.sh_addr = addr;
+	sh.sh_addralign = align;
+	return gelf_update_shdr(s, &sh) ? s : NULL;
+}
+
 static void write_core(const char *out, const char *image, const uint8_t *p, const struct sfu_crash *c,
                        const struct sfu_crash_info *info)
 {
@@ -484,7 +506,6 @@ static void write_core(const char *out, const char *image, const uint8_t *p, con
 	uint8_t ps[PRPS_SIZE], pr[PR_REG + 8 * SFU_CRASH_MAX_REGS + 8];
 	Elf *e;
 	Elf_Scn *s;
-	Elf_Data *d;
 	GElf_Ehdr eh;
 	GElf_Shdr sh;
 	GElf_Phdr ph;
@@ -542,45 +563,15 @@ static void write_core(const char *out, const char *image, const uint8_t *p, con
 	/* The segments' bytes live in sections (libelf lays them out); the
 	 * program headers then point at them.  gdb reads a core by its
 	 * program headers only. */
-	if (!(s = elf_newscn(e)) || !(d = elf_newdata(s)))
+	if (!add_scn(e, notes.p, notes.n, 4, 1, SHT_NOTE, 0, 0))
 		goto fail;
-	d->d_buf = notes.p;
-	d->d_size = notes.n;
-	d->d_align = 4;
-	d->d_type = ELF_T_BYTE;
-	gelf_getshdr(s, &sh);
-	sh.sh_name = 1;
-	sh.sh_type = SHT_NOTE;
-	sh.sh_addralign = 4;
-	gelf_update_shdr(s, &sh);
 	for (i = 0; i < info->nthreads; i++) {
 		sfu_crash_thread_read(p, info, i, &t);
-		if (!t.kept)
-			continue;
-		if (!(s = elf_newscn(e)) || !(d = elf_newdata(s)))
+		if (t.kept && !add_scn(e, p + t.window_off, t.kept, 8, 7, SHT_PROGBITS, SHF_ALLOC | SHF_WRITE, t.window))
 			goto fail;
-		d->d_buf = (void *)(p + t.window_off);
-		d->d_size = t.kept;
-		d->d_align = 8;
-		d->d_type = ELF_T_BYTE;
-		gelf_getshdr(s, &sh);
-		sh.sh_name = 7;
-		sh.sh_type = SHT_PROGBITS;
-		sh.sh_flags = SHF_ALLOC | SHF_WRITE;
-		sh.sh_addr = t.window;
-		sh.sh_addralign = 8;
-		gelf_update_shdr(s, &sh);
 	}
-	if (!(s = elf_newscn(e)) || !(d = elf_newdata(s)))
+	if (!(s = add_scn(e, shstr, sizeof shstr, 1, 14, SHT_STRTAB, 0, 0)))
 		goto fail;
-	d->d_buf = (void *)shstr;
-	d->d_size = sizeof shstr;
-	d->d_align = 1;
-	d->d_type = ELF_T_BYTE;
-	gelf_getshdr(s, &sh);
-	sh.sh_name = 14;
-	sh.sh_type = SHT_STRTAB;
-	gelf_update_shdr(s, &sh);
 	if (!gelf_getehdr(e, &eh)) /* again: gelf_newphdr set e_phnum */
 		goto fail;
 	eh.e_shstrndx = (Elf64_Half)elf_ndxscn(s);
