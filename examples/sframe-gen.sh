@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # sframe-gen.sh -- embed a .sframe section made by tools/sfu-gen in an
 # example image (board.mk: sframe := gen), for code whose assembler wrote
 # none (clang's integrated assembler, libgcc).  Two links, like the symbol

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # symtab.sh -- the function symbol table embedded in an example image.
 #
 # The dump prints "#N 0xADDR function+0xOFF/0xSIZE", so the image carries

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sfu-crash - read sfu crash records (port/common/sfu_crash.h) out of a
  * memory dump or a serial log, on the host; make an ELF core file of an
  * extended record that gdb opens.
@@ -56,6 +57,22 @@
 #include <unistd.h>
 
 #include "sfu_crash.h"
+#include "sfu_tool.h"
+
+static const char help[] =
+	"usage: sfu-crash [--at OFFSET] DUMP | sfu-crash --log LOG\n"
+	"       sfu-crash --core OUT IMAGE [--at OFFSET | --log] INPUT\n"
+	"Read sfu crash records (port/common/sfu_crash.h) out of a memory dump (raw, or QEMU's\n"
+	"dump-guest-memory ELF), or out of the hex lines a firmware printed, and print each\n"
+	"valid one in the dump format sfu-symbolize reads; a corrupt or half-written record is\n"
+	"reported, never printed.  With --core, write the one extended record as an ELF core\n"
+	"file OUT that `gdb IMAGE OUT` opens; refused (no OUT) for a bad record or another image.\n"
+	"  --at OFFSET   only the record at byte OFFSET of DUMP (default: every one found)\n"
+	"  --log LOG     read the record from a serial log's \"crash record +NNN:\" lines\n"
+	"  --core OUT IMAGE   the core file, checked against IMAGE's machine and build-id\n"
+	"  --help, --version\n"
+	"Exit status: 0 every record valid, 1 one corrupt, truncated or unknown, 2 none found,\n"
+	"3 usage or I/O error, 4 (--core) the record is of another image.\n";
 
 static const char *err_name(int err)
 {
@@ -755,6 +772,7 @@ int main(int argc, char **argv)
 	size_t i;
 
 	memset(&in, 0, sizeof in);
+	sfu_tool_args(argc, argv, "sfu-crash", help);
 	while (argc > 2 && argv[1][0] == '-' && argv[1][1] == '-') {
 		if (strcmp(argv[1], "--log") == 0) {
 			log = 1;

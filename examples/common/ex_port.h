@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ex_port.h -- pick the sfu port of the architecture being built, with the
  * sfu configuration every example file shares.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * recipe.c -- the README's recipe ("sfu in your kernel") as it stands
  * there, nothing added: test/firmware/run.sh checks that the README's code

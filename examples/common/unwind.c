@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * unwind.c -- the examples' sfu translation unit: the core's
  * implementation, the port's callbacks, and their set-up (sections and
@@ -15,6 +16,9 @@
 
 #ifndef EX_SFRAME_UNMERGED
 #define EX_SFRAME_UNMERGED 0 /* 1: lld image, per-object sections */
+#endif
+#ifndef EX_SFRAME_OPTS /* test/firmware gives others, to see them refused */
+#define EX_SFRAME_OPTS (EX_SFRAME_UNMERGED ? SFU_OPT_START_PCREL : 0u)
 #endif
 
 SFU_CODEGEN_BEGIN
@@ -39,10 +43,14 @@ void ex_unwind_setup(void)
         return;
     /* GNU ld leaves one merged section followed by zero padding, lld one
      * section per object; both are an array of sections to the core.
-     * lld's unmerged sections need SFU_OPT_START_PCREL. */
-    ex_secs_err = sfu_section_split(ex_secs, EX_MAX_SECTIONS, &ex_nsecs, __sframe_start,
-                                    (size_t)(__sframe_end - __sframe_start), addr_of(__sframe_start),
-                                    EX_SFRAME_UNMERGED ? SFU_OPT_START_PCREL : 0u);
+     * lld's unmerged sections need SFU_OPT_START_PCREL (without it, V1/V2
+     * ones are refused: SFU_E_LINKED).  Every function must lie in .text
+     * (link.ld's __text_start/__text_end), or a wrong option is refused
+     * here rather than walked (SFU_E_CODE_RANGE). */
+    ex_secs_err = sfu_section_split_code(ex_secs, EX_MAX_SECTIONS, &ex_nsecs, __sframe_start,
+                                         (size_t)(__sframe_end - __sframe_start), addr_of(__sframe_start),
+                                         EX_SFRAME_OPTS,
+                                         addr_of(__text_start), addr_of(__text_end));
     ram[0].start = addr_of(__ram_start);
     ram[0].end = addr_of(__ram_end);
     ctx.ram = ram;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The crash path is safe in any CPU state, whatever the flags: the core and
 # each bare-metal port, built as a user's kernel file might be (plain
 # -ffreestanding, no -mgeneral-regs-only, no -mstrict-align), by gcc 12, 14,

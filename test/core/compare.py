@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """compare.py PROG_OUT RECORD_OUT GDB_OUT - gdb's frames from the core
 against sfu's own trace, for test/core/run.sh.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* crash_host - the extended crash record of a live Linux process, for
  * test/core/run.sh: tools/sfu-crash --core makes it a core file and gdb's
  * backtrace of every thread is compared with sfu's own.

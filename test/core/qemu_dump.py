@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """qemu_dump.py RECORD OUT - a memory dump in the ELF form of QEMU's
 dump-guest-memory (ET_CORE, one PT_LOAD per RAM block, at its
 guest-physical address p_paddr), with RECORD 0x100 bytes into a 64 KiB

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # test/core/run.sh - ELF core files made by tools/sfu-crash --core from
 # sfu's extended crash record (port/common/sfu_crash.h), opened by gdb.
 #

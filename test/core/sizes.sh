@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # test/core/sizes.sh RECORD... - what an extended crash record spends its
 # bytes on, per thread, as a Markdown table (docs/crash-record.md quotes
 # it).  Reads each record with build/sfu-crash; the sizes are the layout's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests of the extended crash record (port/common/sfu_crash.h,
  * version 2): registers with their validity, frames, SFrame-bounded stack
  * windows cut by a budget, and a reader that refuses every damaged,
