@@ -73,10 +73,11 @@ toolchains: deps
 SFU_TOOLS := sfu-dump sfu-gen sfu-crash
 # Shell scripts, tools/NAME, installed with the release stamped in.
 SFU_SCRIPTS := sfu-symbolize
-# sfu-dump reads ELF only (libelf); sfu-gen reads CFI too (libdw).
+# sfu-dump and sfu-crash (which writes core files) use ELF only (libelf);
+# sfu-gen reads CFI too (libdw).
 SFU_DUMP_LIBS ?= -lelf
 SFU_GEN_LIBS ?= $(SFU_ELF_LIBS)
-SFU_CRASH_LIBS ?=
+SFU_CRASH_LIBS ?= -lelf
 
 # What a tool may include: over-approximated, a rebuild too many costs
 # seconds.

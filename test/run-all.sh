@@ -7,7 +7,7 @@
 # is never silent.  The last line is "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
-SUITES=${SFU_SUITES:-"freestanding codegen unit conformance lookup gen unwind firmware fuzz props install"}
+SUITES=${SFU_SUITES:-"freestanding codegen unit core conformance lookup gen unwind firmware fuzz props install"}
 pass=0 fail=0
 mkdir -p build
 for s in $SUITES; do

@@ -46,7 +46,7 @@ MIRROR=${SFU_MIRROR:-$(apt_mirror)}
 HOST_PKGS="debootstrap gcc clang lld-14 binutils gcc-aarch64-linux-gnu
  binutils-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm
  qemu-system-x86 qemu-user libunwind-dev libfuzzer-14-dev libclang-rt-14-dev
- valgrind make python3 libelf-dev libdw-dev"
+ valgrind make python3 libelf-dev libdw-dev gdb-multiarch"
 
 # The install suite's consumers: CMake (find_package, add_subdirectory,
 # FetchContent) and pkg-config.

@@ -73,6 +73,31 @@ int tu_record(uint8_t *dst, const sfu_frame *f, size_t n)
 	sfu_crash_write(&c, dst, SFU_CRASH_SIZE);
 	return sfu_crash_read(dst, SFU_CRASH_SIZE, &c);
 }
+int tu_ext(uint8_t *dst, size_t budget, const sfu_port *p, const sfu_regs *r, const sfu_frame *f, size_t n);
+int tu_ext(uint8_t *dst, size_t budget, const sfu_port *p, const sfu_regs *r, const sfu_frame *f, size_t n)
+{
+	struct sfu_crash c;
+	struct sfu_crash_thread t;
+	struct sfu_crash_ext x;
+	size_t used;
+	sfu_crash_init(&c, 1, SFU_CRASH_PANIC, "x", 0);
+	sfu_crash_frames(&c, f, n, SFU_END);
+	sfu_crash_regs_from(&t, SFU_CRASH_EM_AARCH64, r);
+	t.name = "main";
+	t.state = SFU_CRASH_T_CRASHED;
+	t.frames = f;
+	t.nframes = n;
+	t.stop = SFU_END;
+	x.machine = SFU_CRASH_EM_AARCH64;
+	x.id = dst;
+	x.idlen = 20;
+	x.threads = &t;
+	x.nthreads = 1;
+	x.crashed = 0;
+	x.port = p;
+	x.pac = sfu_crash_pac_mask(p->strip_ra, p->ctx);
+	return sfu_crash_ext_write(&c, &x, dst, budget, &used);
+}
 int tu_thread(struct sfu_port_thread *t, const sfu_stack *s, const struct sfu_switch_layout *l, sfu_regs *r);
 int tu_thread(struct sfu_port_thread *t, const sfu_stack *s, const struct sfu_switch_layout *l, sfu_regs *r)
 {
