@@ -312,6 +312,13 @@ SFU_DEF void sfu_dump_str(const struct sfu_dump *d, const char *s);
 SFU_DEF void sfu_dump_hex(const struct sfu_dump *d, uint64_t v, unsigned digits);
 SFU_DEF void sfu_dump_dec(const struct sfu_dump *d, uint64_t v);
 
+/* One frame line and the stop line, as a dump prints them, for frames
+ * kept elsewhere (a crash record read back after a reset): stub marks the
+ * vector code's call "(exception)" (the frame after it came from a trap
+ * frame, how == SFU_HOW_TRAP). */
+SFU_DEF void sfu_dump_frame(const struct sfu_dump *d, unsigned n, const sfu_frame *f, bool stub);
+SFU_DEF void sfu_dump_stop(const struct sfu_dump *d, unsigned n, int err);
+
 /* The text and the name ("SFU_END") of an error code; "?" if unknown. */
 SFU_DEF const char *sfu_dump_error_text(int err);
 SFU_DEF const char *sfu_dump_error_name(int err);
@@ -478,7 +485,7 @@ static const char *sfu__dump_name(const struct sfu_dump *d, uint64_t addr, uint6
 /* ---- frames ------------------------------------------------------------------ */
 
 /* "  #N  0xADDR name+0xOFF/0xSIZE [marker]" (README "The dump format"). */
-static SFU__DUMP_NOINLINE void sfu__dump_frame(const struct sfu_dump *d, unsigned n, const sfu_frame *f, bool stub)
+SFU__DUMP_FN void sfu_dump_frame(const struct sfu_dump *d, unsigned n, const sfu_frame *f, bool stub)
 {
     uint64_t start = 0, size = 0;
     size_t max = 0;
@@ -513,7 +520,7 @@ static SFU__DUMP_NOINLINE void sfu__dump_frame(const struct sfu_dump *d, unsigne
 }
 
 /* "backtrace: N frames, stopped: TEXT (CODE)" */
-static SFU__DUMP_NOINLINE void sfu__dump_stop(const struct sfu_dump *d, unsigned n, int err)
+SFU__DUMP_FN void sfu_dump_stop(const struct sfu_dump *d, unsigned n, int err)
 {
     sfu_dump_str(d, "backtrace: ");
     sfu__dump_num(d, n, 10, 1);
@@ -580,7 +587,7 @@ static SFU__DUMP_NOINLINE int sfu__dump_walk(struct sfu_dump *d, const sfu_port 
         err = sfu_cursor_init(&c, d->secs, d->nsecs, port, regs);
     }
     if (err != SFU_OK) {
-        sfu__dump_stop(d, 0, err);
+        sfu_dump_stop(d, 0, err);
         return err;
     }
     c.user = user;
@@ -594,14 +601,14 @@ static SFU__DUMP_NOINLINE int sfu__dump_walk(struct sfu_dump *d, const sfu_port 
         f.flags = (uint8_t)((c.exact ? SFU_FRAME_EXACT : 0u) | (c.user ? SFU_FRAME_USER : 0u));
         err = sfu_cursor_step(&c);
         stub = err == SFU_OK ? c.how == SFU_HOW_TRAP : err != SFU_E_NOINFO && sfu__dump_is_stub(port, &f);
-        sfu__dump_frame(d, n, &f, stub);
+        sfu_dump_frame(d, n, &f, stub);
         if (d->frame != NULL)
             d->frame(d, n, &f);
         n++;
         if (err != SFU_OK)
             break;
     }
-    sfu__dump_stop(d, n, err);
+    sfu_dump_stop(d, n, err);
     return err;
 }
 
@@ -640,7 +647,7 @@ static int sfu__dump_refused(struct sfu_dump *d, const char *what, uint64_t addr
     sfu_dump_str(d, sfu_dump_error_text(err));
     sfu_dump_str(d, "\n");
     sfu_dump_str(d, "backtrace:\n");
-    sfu__dump_stop(d, 0, err);
+    sfu_dump_stop(d, 0, err);
     return err;
 }
 
