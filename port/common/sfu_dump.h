@@ -306,8 +306,8 @@ SFU_DEF int sfu_dump_threads(struct sfu_dump *d, sfu_dump_next_fn next, void *ar
 SFU_DEF int sfu_dump_sections(struct sfu_dump *d);
 
 /* Output through d's hook, for the lines around a dump: a string, a
- * number in hexadecimal ("0x" and at least `digits` digits, zero-padded)
- * or in decimal. */
+ * number in hexadecimal ("0x" and at least `digits` digits, zero-padded;
+ * 20 at most) or in decimal. */
 SFU_DEF void sfu_dump_str(const struct sfu_dump *d, const char *s);
 SFU_DEF void sfu_dump_hex(const struct sfu_dump *d, uint64_t v, unsigned digits);
 SFU_DEF void sfu_dump_dec(const struct sfu_dump *d, uint64_t v);
