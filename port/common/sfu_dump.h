@@ -63,12 +63,14 @@
  *
  * WHAT IS DUMPED
  *   sfu_dump_stack(d)            the caller's stack.  A function, not a
- *                                macro: it captures the registers in its
- *                                own frame, so frame #0 is sfu_dump_stack
- *                                itself and #1 its caller (as Linux's
- *                                dump_stack() shows dump_stack_lvl); the
- *                                capture then cannot be compiled with the
- *                                caller's flags.
+ *                                macro: the registers are captured inside
+ *                                the dump (compiled with its flags, never
+ *                                the caller's: a capture in the caller's
+ *                                file fills a register block that gcc may
+ *                                store with SSE), the dump's inner frame
+ *                                is stepped over, and frame #0 is
+ *                                sfu_dump_stack itself, #1 its caller (as
+ *                                Linux's dump_stack() shows dump_stack_lvl).
  *   sfu_dump_regs(d, port, r)    from registers you have (a fault handler's
  *                                capture, a decoded trap frame)
  *   sfu_dump_trap(d, layout, f)  from a trap frame your vector code saved,
@@ -85,7 +87,11 @@
  *   No frame array: frames are printed as the cursor finds them (one
  *   frame of look-ahead, to mark the vector code's call).  The worst case
  *   of the whole path (walk and formatting, the output hook excluded) is
- *   printed by `make size` ("stack: dump <arch> <bytes>").
+ *   printed by `make size` ("stack: dump <arch> <bytes>"): the dump
+ *   layer's own frames are 256 bytes at most on aarch64 and x86_64 (gcc
+ *   -Os), the rest is the core's walk.  The registers a walk starts from
+ *   are built in the cursor itself, and each frame's record only in the
+ *   (out of line) printing function.
  *
  * THE SYMBOL TABLE (optional on-target names)
  *   tools/sfu-symtab makes it from the linked image (two links: the first
@@ -254,7 +260,7 @@ extern const struct sfu_symtab sfu__dump_symtab __asm__("sfu_symtab");
  *   trap, frame      a trap frame at `frame` (a kernel that switches by
  *                    returning interrupt frames, an RTOS that keeps the
  *                    saved frame's address in its task control block)
- *   none of them     the running thread: the walk starts in
+ *   none of them     the running thread: its frame #0 is
  *                    sfu_dump_threads itself
  * port: the walk's port, normally the thread's own from
  * sfu_port_thread_init (bounds and reads: that thread's stacks only);
