@@ -413,6 +413,10 @@ SFU__DUMP_FN void sfu_dump_dec(const struct sfu_dump *d, uint64_t v)
 
 SFU__DUMP_FN const char *sfu_dump_error_text(int err)
 {
+#if SFU_ERROR_STRINGS
+    /* The core's own table is there: one copy of the texts. */
+    return sfu_strerror(err);
+#else
     switch (err) {
 #define SFU__DUMP_TEXT(name, value, text) \
     case name:                            \
@@ -422,6 +426,7 @@ SFU__DUMP_FN const char *sfu_dump_error_text(int err)
     default:
         return "?";
     }
+#endif
 }
 
 SFU__DUMP_FN const char *sfu_dump_error_name(int err)
