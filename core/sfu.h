@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sfu.h - freestanding SFrame stack unwinder, header-only, no heap, no libc.
  *
  * USAGE
@@ -12,7 +13,8 @@
  *   - the section bytes: with GNU ld and linker/sframe.ld they lie between
  *     __sframe_start and __sframe_end, loaded at the address they run at
  *     (lld concatenates one section per object: sfu_section_split finds
- *     them all);
+ *     them all, told SFU_OPT_START_PCREL; sfu_section_split_code also
+ *     checks every function against your code range);
  *   - sfu_port.read: read one 64-bit word of stack memory, or refuse.  The
  *     core computes addresses from untrusted data and never dereferences them
  *     itself: every stack read goes through this function.  Refuse anything
@@ -125,6 +127,17 @@
  */
 #ifndef SFU_H
 #define SFU_H
+
+/* The release (CHANGELOG.md): semantic versioning, before 1.0 a MINOR may
+ * change the API.  (SFU_VERSION_1..3 of sfu_format.h are SFrame's format
+ * versions.)  The Makefile reads the three numbers from here. */
+#define SFU_VERSION_MAJOR 0
+#define SFU_VERSION_MINOR 1
+#define SFU_VERSION_PATCH 0
+#define SFU__VSTR(x) #x
+#define SFU__VXSTR(x) SFU__VSTR(x)
+#define SFU_VERSION_STRING \
+	SFU__VXSTR(SFU_VERSION_MAJOR) "." SFU__VXSTR(SFU_VERSION_MINOR) "." SFU__VXSTR(SFU_VERSION_PATCH)
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -321,7 +334,9 @@ extern "C" {
 	X(SFU_E_UNSAFE, 32, "rule needs registers unknown in this frame")         \
 	X(SFU_E_FULL, 33, "output buffer full")                                   \
 	X(SFU_END, 34, "outermost frame reached")                                 \
-	X(SFU_END_USER, 35, "interrupted code ran at a lower privilege level")
+	X(SFU_END_USER, 35, "interrupted code ran at a lower privilege level")    \
+	X(SFU_E_LINKED, 36, "unmerged sections, starts not flagged PC-relative: pass SFU_OPT_START_PCREL (lld)") \
+	X(SFU_E_CODE_RANGE, 37, "FDE outside the code range or overlapping: wrong SFU_OPT_START_*?")
 
 enum sfu_error {
 #define SFU__ENUM(name, value, text) name = value,
@@ -392,6 +407,13 @@ typedef struct sfu_section {
  * early V2), whose start field carries a PC-relative relocation.  GNU ld's
  * merged output is section-relative, as the flag says. */
 #define SFU_OPT_START_PCREL 0x1u
+/* Function starts are relative to their own section, as its header says,
+ * though the span holds several sections back to back: the caller knows
+ * the linker wrote each section's starts for that section (no linker known
+ * does; a span without PC-relative starts is otherwise refused, see
+ * sfu_section_split).  Not with SFU_OPT_START_PCREL. */
+#define SFU_OPT_START_SECREL 0x2u
+#define SFU__OPTS (SFU_OPT_START_PCREL | SFU_OPT_START_SECREL)
 
 /* A decoded function descriptor (V3: index and attribute together). */
 typedef struct sfu_fde {
@@ -635,6 +657,30 @@ SFU_DEF int sfu_section_split(sfu_section *secs, size_t max, size_t *n, const vo
 /* How many sections sfu_section_split would find in the span (*n), with
  * the same checks; for sizing the array. */
 SFU_DEF int sfu_section_count(size_t *n, const void *data, size_t size, uint64_t addr, unsigned opts);
+
+/* A span of several sections of which one has no
+ * SFRAME_F_FDE_FUNC_START_PCREL flag says nothing of how its function
+ * starts are encoded: both functions above refuse it with SFU_E_LINKED
+ * unless opts say how it was linked: SFU_OPT_START_PCREL for lld (starts
+ * relative to their field), SFU_OPT_START_SECREL for starts relative to
+ * each section.  One section (GNU ld's merge, sfu-gen's) needs neither. */
+
+/* Check that every FDE of sec describes code inside [code_lo, code_hi)
+ * (the image's text: first byte to one past the last), and that no FDE
+ * starts inside the one before it in the table.  A wrong start encoding
+ * (SFU_OPT_START_*) moves every start by its field's offset in the
+ * section, so starts leave the code or neighbours collide: this catches it
+ * where the span alone cannot (one section).  O(FDEs).  Returns SFU_OK,
+ * SFU_E_CODE_RANGE, or the error of an FDE that cannot be decoded;
+ * *bad_fde (may be NULL) gets the FDE's index. */
+SFU_DEF int sfu_section_check_code(const sfu_section *sec, uint64_t code_lo, uint64_t code_hi, uint32_t *bad_fde);
+
+/* sfu_section_split, then sfu_section_check_code on every section found:
+ * the set-up to use when the code range is known (linker symbols around
+ * .text, see linker/sframe.ld).  The first error of either; on any error
+ * do not walk with secs. */
+SFU_DEF int sfu_section_split_code(sfu_section *secs, size_t max, size_t *n, const void *data, size_t size,
+                                   uint64_t addr, unsigned opts, uint64_t code_lo, uint64_t code_hi);
 
 /* Check everything in the section: every FDE, every FRE, the sort order and
  * that no two FDEs overlap if the section claims it is sorted, that no FRE
@@ -950,8 +996,8 @@ SFU__FN int sfu_section_init_opt(sfu_section *sec, const void *data, size_t size
 	s->size = (uint32_t)size;
 	s->addr = addr;
 	s->index = NULL;
-	if (opts & ~(unsigned)SFU_OPT_START_PCREL)
-		return SFU_E_ARG;
+	if ((opts & ~SFU__OPTS) || (opts & SFU__OPTS) == SFU__OPTS)
+		return SFU_E_ARG; /* unknown, or both start encodings */
 	/* The magic decides the byte order (2.1.1). */
 	if (p[0] == 0xe2 && p[1] == 0xde && SFU_LITTLE)
 		s->big = 0;
@@ -1032,6 +1078,77 @@ SFU__FN int sfu_section_init_opt(sfu_section *sec, const void *data, size_t size
 	return SFU_OK;
 }
 
+/* ---- how the sections were linked ------------------------------------------
+ * The function start field is relative to the section unless the header
+ * has SFRAME_F_FDE_FUNC_START_PCREL, then relative to the field itself
+ * (V2 erratum 1, V3 1.3, 2.1.3 and 2.3.1; V1 "SFrame FDE" and V2 2.3 say
+ * only "virtual memory address", and V1 has no such flag).  Assemblers
+ * before binutils 2.45 wrote V1 and V2 objects without the flag whose
+ * start fields carry a PC-relative relocation.  GNU ld merges all of an
+ * image's sections into one (linker/sframe.ld) and rewrites every start
+ * section-relative, as the missing flag says.  lld does not know SFrame:
+ * it concatenates the objects' sections and applies each relocation, so
+ * those starts are relative to their field, whatever the header says.
+ * Read as section-relative they are all wrong by their field's offset, and
+ * a walk then follows a neighbour's rules: a trace that can look complete.
+ * Several sections in one span, one of them without the flag, can only
+ * come from a linker that did not merge, so the encoding is not what the
+ * header says (or not known): refused unless the caller says
+ * (SFU_OPT_START_PCREL or _SECREL).  The same holds for V3, which keeps the
+ * flag (2.1.3): every V3 producer sets it, so lld's V3 output passes. */
+/* Section k (0: the first) of a span: SFU_E_LINKED once a span of two or
+ * more holds one without the flag and opts name no encoding. */
+SFU__INLINE int sfu__split_linked(const sfu_section *s, size_t k, unsigned opts, bool *flagless)
+{
+	if (!(s->flags & SFU_F_FDE_FUNC_START_PCREL))
+		*flagless = true;
+	return k > 0 && *flagless && !(opts & SFU__OPTS) ? SFU_E_LINKED : SFU_OK;
+}
+
+/* The check the Linux kernel's SFrame reader makes of every function start
+ * against [text_start, text_end), and the ends too: a function that starts
+ * in the code but runs past it is as wrong.  Decoding only reads the
+ * table; the FDEs are visited in table order, so "starts inside the one
+ * before" needs no sorting: two functions never share code (an identical
+ * duplicate, as lld's --icf leaves, describes the same code and passes). */
+SFU__FN int sfu_section_check_code(const sfu_section *sec, uint64_t code_lo, uint64_t code_hi, uint32_t *bad_fde)
+{
+	uint64_t prev_lo = 0, prev_hi = 0;
+	uint32_t i;
+	sfu_fde f;
+	int err;
+
+	if (!sec || code_lo >= code_hi)
+		return SFU_E_ARG;
+	for (i = 0; i < sec->num_fdes; i++) {
+		if (bad_fde)
+			*bad_fde = i;
+		err = sfu_fde_get(sec, i, &f);
+		if (err)
+			return err;
+		/* start in [lo, hi), end (start + size) at most hi: no overflow. */
+		if (f.start < code_lo || f.start >= code_hi || f.size > code_hi - f.start)
+			return SFU_E_CODE_RANGE;
+		if (i > 0 && f.start >= prev_lo && f.start < prev_hi &&
+		    !(f.start == prev_lo && f.start + f.size == prev_hi))
+			return SFU_E_CODE_RANGE;
+		prev_lo = f.start;
+		prev_hi = f.start + f.size;
+	}
+	return SFU_OK;
+}
+
+SFU__FN int sfu_section_split_code(sfu_section *secs, size_t max, size_t *n, const void *data, size_t size,
+                                   uint64_t addr, unsigned opts, uint64_t code_lo, uint64_t code_hi)
+{
+	size_t k;
+	int err = sfu_section_split(secs, max, n, data, size, addr, opts);
+
+	for (k = 0; err == SFU_OK && k < *n; k++)
+		err = sfu_section_check_code(&secs[k], code_lo, code_hi, NULL);
+	return err;
+}
+
 /* The span walk of sfu_section_split and sfu_section_count: with secs,
  * fills up to max sections; without, counts them (in tmp). */
 static int sfu__split(sfu_section *secs, size_t max, size_t *n, const void *data, size_t size, uint64_t addr,
@@ -1040,6 +1157,7 @@ static int sfu__split(sfu_section *secs, size_t max, size_t *n, const void *data
 	const uint8_t *p = (const uint8_t *)data;
 	size_t off = 0, k = 0;
 	sfu_section tmp, *s;
+	bool flagless = false;
 	int err;
 
 	*n = 0;
@@ -1053,6 +1171,8 @@ static int sfu__split(sfu_section *secs, size_t max, size_t *n, const void *data
 			return SFU_E_FULL;
 		s = secs ? &secs[k] : &tmp;
 		err = sfu_section_init_opt(s, p + off, size - off, addr + off, opts);
+		if (!err)
+			err = sfu__split_linked(s, k, opts, &flagless);
 		if (err)
 			return err;
 		/* The section ends where its last sub-section ends; anything up

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sfu_format.h - the SFrame on-disk format, in one place.
  *
  * Offsets, sizes, constants and bit accessors for SFrame versions 1, 2 and 3

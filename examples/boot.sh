@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # boot.sh -- boot one example image in QEMU with one scenario and check the
 # status it ends with.  The one launcher: make boot, make run (demo.sh),
 # make matrix (matrix.sh) and test/firmware/run.sh all boot through it.

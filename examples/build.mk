@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # examples/build.mk -- how the example images are built.  examples/Makefile
 # includes it and holds the targets; what a board is lives in its board.mk.
 #
@@ -20,7 +21,8 @@
 #   core-flags    for the one C file with the sfu core ($(EX_CORE))
 #   ldflags       for the link
 #   link          gnu (LD_<arch>, the default) or lld ($(LLD)); lld leaves
-#                 one .sframe per object, so the C gets -DEX_SFRAME_UNMERGED=1
+#                 one .sframe per object, so the C gets $(EX_LLD_DEFS)
+#                 (-DEX_SFRAME_UNMERGED=1: SFU_OPT_START_PCREL)
 #   sframe        who writes the image's .sframe: as (the default: the
 #                 assembler, $(EX_GSFRAME), merged by the linker through
 #                 linker/sframe.ld) or gen (tools/sfu-gen, from the linked
@@ -74,7 +76,7 @@ LLD ?= ld.lld-14
 # (-print-libgcc-file-name; for clang, the GCC installation it finds).
 LIBGCC_aarch64 ?=
 LIBGCC_x86_64 ?=
-# sframe = gen: the generator (built by the top-level `make gen`).
+# sframe = gen: the generator (the top-level Makefile builds build/sfu-gen).
 SFU_GEN ?= $(EX_ROOT)/build/sfu-gen
 # sframe = as: what makes the assembler write .sframe (LLVM's integrated
 # assembler also wants -Wa,--allow-experimental-sframe).
@@ -83,17 +85,22 @@ EX_GSFRAME ?= -Wa,--gsframe
 # link, such as LLVM's), whatever its board.mk says; empty: as it says.
 EX_SFRAME ?=
 EX_LINK ?=
+# What the C of an lld image is told about its per-object sections (the
+# sfu options: SFU_OPT_START_PCREL).  test/firmware sets it empty to build
+# lld images with GNU ld's options and see sfu refuse them at set-up.
+EX_LLD_DEFS ?= -DEX_SFRAME_UNMERGED=1 -DSFRAME_OPTS=SFU_OPT_START_PCREL
 
 EX_OPT ?= -O2 -g
 EX_WERROR ?= -Werror
 EX_DEFAULT_SCENARIO ?= hello
 
-# Quiet: one "  CC      file" line per step, as the Linux kernel's build
-# does; V=1 prints the commands instead, make -s neither.
+# Quiet: one "  IMAGE   file" line per image built (its last link), the
+# steps before it silent; V=1 prints every command instead, make -s neither.
+# ex_say KIND,FILE: the line of a step; only IMAGE's is printed.
 V ?= 0
 EX_Q := $(if $(filter 1,$(V)),,@)
-ex_say = $(if $(filter 1,$(V))$(findstring s,$(firstword -$(MAKEFLAGS))),,@printf '  %-7s %s\n' \
-	'$(1)' '$(patsubst $(EX_ROOT)/%,%,$(2))')
+ex_say = $(if $(filter 1,$(V))$(findstring s,$(firstword -$(MAKEFLAGS))),,$(if $(filter IMAGE,$(1)),@printf \
+	'  %-7s %s\n' '$(1)' '$(patsubst $(EX_ROOT)/%,%,$(2))'))
 
 # ---------------------------------------------------------------------------
 # What every image shares.
@@ -196,7 +203,7 @@ ex_hash := \#
 
 # ex_flags IMAGE: flags of every object of the image.
 ex_flags = $(EX.$(1).flags) -DEX_VARIANT='"$(EX.$(1).title)"' $(if $(filter as,$(EX.$(1).sframe)),$(EX_GSFRAME)) \
-	$(if $(filter lld,$(EX.$(1).link)),-DEX_SFRAME_UNMERGED=1 -DSFRAME_OPTS=SFU_OPT_START_PCREL)
+	$(if $(filter lld,$(EX.$(1).link)),$(EX_LLD_DEFS))
 
 # ex_for_cc IMAGE,FLAGS: FLAGS as the image's compiler takes them.
 ex_for_cc = $(if $(findstring clang,$(CC_$(EX.$(1).arch))),$(filter-out $(EX_GCC_ONLY),$(2)),$(2))
@@ -226,12 +233,14 @@ ex_env = $(ex_hash) Made by examples/build.mk from examples/$(EX.$(1).board)/boa
 # table, then the image with the table made from pass1.elf's function
 # symbols.  The table is in .sfu_symtab, after .data, so code and .sframe do
 # not move; the last step checks that and deletes the image if they did.
-# sframe = gen: the script places linker/sframe-gen.ld's section, empty in
-# pass1.elf; sframe-gen.sh runs sfu-gen on pass1.elf for the address
-# __sframe_start has there, and the second link puts the bytes at that
-# address (only .data and what follows move); the last step also checks
-# that sfu-gen on the final image, at its __sframe_start, gives exactly the
-# bytes the image holds there.
+# sframe = gen (docs/sfu-gen-embed.md): the script places
+# linker/sframe-gen.ld's section, empty in pass1.elf; sframe-gen.sh runs
+# sfu-gen on pass1.elf (the section's size), pass2.elf is linked with those
+# bytes (the final layout, wherever the section lands), sframe-gen.sh runs
+# sfu-gen on pass2.elf for the address __sframe_start has there, and the
+# image is pass2.elf's link with those bytes instead; the last step also
+# checks that sfu-gen on the final image, at its __sframe_start, gives
+# exactly the bytes the image holds there.
 define ex_image
 EX_OBJS.$(1) := $(addprefix $(EX_OUT)/$(1)/,$(addsuffix .o,$(basename $(EX.$(1).srcs) $(EX_SRCS))))
 EX_DEPS.$(1) := $(EX_DIR)/build.mk $(EX_DIR)/$(EX.$(1).board)/board.mk
@@ -283,19 +292,33 @@ $(EX_OUT)/$(1)/symtab1.S: $(EX_OUT)/$(1)/symtab.list
 	$$(call ex_say,SYMTAB,$$@)
 	$$(EX_Q)sh $(EX_ROOT)/tools/sfu-symtab gen $$< $$@
 
-# sfu-gen's section for pass1.elf, as an object (sframe = gen).
-$(EX_OUT)/$(1)/sframe.S: $(EX_OUT)/$(1)/pass1.elf $(SFU_GEN) $(EX_DIR)/sframe-gen.sh
+# sfu-gen's section as an object (sframe = gen): sframe0 for pass1.elf
+# (its size), sframe for pass2.elf (its bytes; pass2.elf has the image's
+# inputs with sframe0.o, so it has the image's layout).
+$(EX_OUT)/$(1)/sframe0.S: $(EX_OUT)/$(1)/pass1.elf $(SFU_GEN) $(EX_DIR)/sframe-gen.sh
 	$$(call ex_say,SFU-GEN,$$@)
-	$$(EX_Q)cd $(EX_ROOT) && NM='$$(NM_$(EX.$(1).arch))' SFU_GEN='$(SFU_GEN)' sh $(EX_DIR)/sframe-gen.sh gen $$< $$@
+	$$(EX_Q)cd $(EX_ROOT) && NM='$$(NM_$(EX.$(1).arch))' READELF='$$(READELF_$(EX.$(1).arch))' \
+		SFU_GEN='$(SFU_GEN)' sh $(EX_DIR)/sframe-gen.sh gen $$< $$@
 
-$(EX_OUT)/$(1)/sframe.o: $(EX_OUT)/$(1)/sframe.S
+$(EX_OUT)/$(1)/pass2.elf: $$(EX_OBJS.$(1)) $(EX_OUT)/$(1)/symtab1.o $(EX_OUT)/$(1)/sframe0.o \
+		$(EX_DIR)/$(EX.$(1).board)/$(EX.$(1).lds) $(EX_ROOT)/linker/sframe-gen.ld $(EX_OUT)/$(1)/ex-sframe.ld
+	$$(call ex_say,LD,$$@)
+	$$(EX_Q)$$(call ex_link,$(1)) -o $$@ $$(EX_OBJS.$(1)) $(EX_OUT)/$(1)/symtab1.o $(EX_OUT)/$(1)/sframe0.o \
+		$$(call ex_libgcc,$(1))
+
+$(EX_OUT)/$(1)/sframe.S: $(EX_OUT)/$(1)/pass2.elf $(SFU_GEN) $(EX_DIR)/sframe-gen.sh
+	$$(call ex_say,SFU-GEN,$$@)
+	$$(EX_Q)cd $(EX_ROOT) && NM='$$(NM_$(EX.$(1).arch))' READELF='$$(READELF_$(EX.$(1).arch))' \
+		SFU_GEN='$(SFU_GEN)' sh $(EX_DIR)/sframe-gen.sh gen $$< $$@
+
+$(EX_OUT)/$(1)/sframe0.o $(EX_OUT)/$(1)/sframe.o: %.o: %.S
 	$$(call ex_say,AS,$$@)
 	$$(EX_Q)cd $(EX_ROOT) && $$(CC_$(EX.$(1).arch)) $$(EX.$(1).flags) -c $$< -o $$@
 
 EX_GEN.$(1) := $(if $(filter gen,$(EX.$(1).sframe)),$(EX_OUT)/$(1)/sframe.o)
 $(call ex_elf,$(1)): $$(EX_OBJS.$(1)) $(EX_OUT)/$(1)/symtab1.o $(EX_OUT)/$(1)/symtab.list \
 		$(EX_OUT)/$(1)/image.env $$(EX_GEN.$(1))
-	$$(call ex_say,LD,$$@)
+	$$(call ex_say,IMAGE,$$@)
 	$$(EX_Q)$$(call ex_link,$(1)) -Map $$@.map -o $$@.tmp $$(EX_OBJS.$(1)) $(EX_OUT)/$(1)/symtab1.o \
 		$$(EX_GEN.$(1)) $$(call ex_libgcc,$(1))
 	$$(EX_Q)cd $(EX_ROOT) && NM='$$(NM_$(EX.$(1).arch))' sh $(EX_ROOT)/tools/sfu-symtab check $(EX_OUT)/$(1)/symtab.list $$@.tmp
@@ -309,8 +332,10 @@ endef
 $(foreach b,$(EX_BOARDS),$(call ex_board,$(b)))
 $(foreach i,$(EX_IMAGES),$(eval $(call ex_image,$(i))))
 
-# The generator, for images with sframe = gen.
+# The generator, for images with sframe = gen: the tests' build (sanitizers
+# on: the firmware suite runs it on every gen image), by the top-level
+# Makefile, quiet unless V=1.
 ifeq ($(SFU_GEN),$(EX_ROOT)/build/sfu-gen)
-$(SFU_GEN): $(addprefix $(EX_ROOT)/,tools/sfu-gen.c tools/sfu_cfi.h tools/sfu_elf.h core/sfu_format.h)
-	@$(MAKE) --no-print-directory -C $(EX_ROOT) gen
+$(SFU_GEN): $(EX_ROOT)/tools/sfu-gen.c $(wildcard $(EX_ROOT)/tools/*.h $(EX_ROOT)/core/*.h)
+	@$(MAKE) --no-print-directory $(if $(filter 1,$(V)),,-s) -C $(EX_ROOT) build/sfu-gen
 endif

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check-sframe.sh -- check the .sframe of each example image with the GNU
 # tools; used by `make -C examples check`.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # demo.sh -- what `make run` shows: both boards booted in QEMU, each
 # unwinding its own stack with sfu.
 #

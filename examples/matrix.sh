@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # matrix.sh -- boot every scenario on every image, every way its board
 # boots; `make -C examples matrix`.  (Exit statuses only:
 # test/firmware/run.sh also checks every trace, frame by frame.)

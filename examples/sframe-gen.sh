@@ -1,34 +1,37 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # sframe-gen.sh -- embed a .sframe section made by tools/sfu-gen in an
 # example image (board.mk: sframe := gen), for code whose assembler wrote
-# none (clang's integrated assembler, libgcc).  Two links, like the symbol
-# table (examples/build.mk):
+# none (clang's integrated assembler, libgcc).  The recipe of
+# docs/sfu-gen-embed.md, three links (examples/build.mk), each with
+# linker/sframe-gen.ld in the script:
 #
-#   1. link (pass1.elf) with linker/sframe-gen.ld in the script: it
-#      defines __sframe_start after .rodata, with nothing there yet;
-#   2. sframe-gen.sh gen: sfu-gen --raw on pass1.elf for the address of
-#      __sframe_start, from the image's .eh_frame (kept, not loaded, by the
-#      board's link.ld), and an assembly file that holds the bytes in a
-#      section .sfu_sframe (8-aligned), which sframe-gen.ld places at
-#      __sframe_start;
-#   3. link again with that object: code and .rodata come before .sframe
-#      and do not change, so nothing the section describes moves;
-#   4. sframe-gen.sh check: the span [__sframe_start, __sframe_end) of the
-#      final image holds exactly the bytes of step 2, and sfu-gen run on the
-#      final image for that address gives the same bytes.  Every function
-#      start in the section is an offset from the section's own address,
-#      so if code or the section had moved, the two would differ; the build
-#      fails then (the image is deleted).
+#   1. pass1.elf, nothing in .sfu_sframe; sframe-gen.sh gen: sfu-gen's
+#      section for it, in sframe0.S (a .sfu_sframe section, 8-aligned).
+#      Its address may be wrong, its size is right: the size depends on
+#      the functions and their CFI, not on where anything lies;
+#   2. pass2.elf, with sframe0.o: .sfu_sframe now has its final size and
+#      flags, so this is the final layout, wherever the script (or the
+#      linker, for sections it places implicitly) puts it; sframe-gen.sh
+#      gen: sfu-gen's section for pass2.elf at its __sframe_start, in
+#      sframe.S;
+#   3. the image, with sframe.o instead of sframe0.o: same sizes, so
+#      nothing moves; sframe-gen.sh check: the span [__sframe_start,
+#      __sframe_end) of the image holds exactly the bytes of step 2, and
+#      sfu-gen run on the image for that address gives the same bytes.
+#      Every function start in the section is an offset from the section's
+#      own address, so if code or the section had moved, the two would
+#      differ; the build fails then (the image is deleted).
 #
-#   sframe-gen.sh gen PASS1.ELF OUT.S     also writes OUT.bin and OUT.log
-#   sframe-gen.sh check BIN ELF           exit 1 (and say why) unless ELF holds BIN
+#   sframe-gen.sh gen ELF OUT.S       also writes OUT.bin and OUT.log
+#   sframe-gen.sh check BIN ELF       exit 1 (and say why) unless ELF holds BIN
 #
-# Environment: SFU_GEN (default build/sfu-gen), NM, READELF (default nm,
-# readelf; may be commands with arguments).
+# Environment: SFU_GEN (default build/sfu-gen of this tree), NM, READELF
+# (default nm, readelf; may be commands with arguments).
 set -u
 NM=${NM:-nm}
 READELF=${READELF:-readelf}
-SFU_GEN=${SFU_GEN:-build/sfu-gen}
+SFU_GEN=${SFU_GEN:-$(dirname "$0")/../build/sfu-gen}
 
 # sym ELF NAME: the symbol's address, in hex without 0x.
 sym() {
@@ -36,19 +39,43 @@ sym() {
 	$NM "$1" | awk -v n="$2" '$3 == n { print $1; exit }'
 }
 
-gen() { # PASS1.ELF OUT.S
+# span ELF: "START END" of [__sframe_start, __sframe_end), in decimal.
+span() {
+	start=$(sym "$1" __sframe_start)
+	end=$(sym "$1" __sframe_end)
+	if [ -z "$start" ] || [ -z "$end" ]; then
+		echo "sframe-gen.sh: no __sframe_start/__sframe_end in $1 (INCLUDE sframe-gen.ld in the linker script)" >&2
+		exit 1
+	fi
+	echo "$(printf '%d' "0x$start") $(printf '%d' "0x$end")"
+}
+
+# out_sec ELF: "ADDR OFF" (hex, no 0x) of ELF's .sfu_sframe, or nothing.
+# readelf -SW: "[Nr] Name Type Address Off Size ...".
+out_sec() {
+	# shellcheck disable=SC2086
+	$READELF -SW "$1" | sed 's/^ *\[ *[0-9]*\] *//' | awk '$1 == ".sfu_sframe" { print $3, $4; exit }'
+}
+
+gen() { # ELF OUT.S
 	bin=${2%.S}.bin
-	addr=$(sym "$1" __sframe_start)
-	if [ -z "$addr" ]; then
-		echo "sframe-gen.sh: no __sframe_start in $1 (INCLUDE sframe-gen.ld in the linker script)" >&2
+	sp=$(span "$1") || exit 1
+	# shellcheck disable=SC2086
+	set -- "$1" "$2" $sp
+	if [ -z "$(out_sec "$1")" ]; then
+		echo "sframe-gen.sh: $1 has no .sfu_sframe section (sframe.ld instead of sframe-gen.ld?)" >&2
 		exit 1
 	fi
-	if [ "$(sym "$1" __sframe_end)" != "$addr" ]; then
-		echo "sframe-gen.sh: $1 already has contents at __sframe_start (sframe.ld instead of sframe-gen.ld?)" >&2
-		exit 1
-	fi
+	addr=$(printf '%x' "$3")
 	if ! "$SFU_GEN" --raw "$bin" --addr "0x$addr" "$1" >"${2%.S}.log" 2>&1; then
 		cat "${2%.S}.log" >&2
+		exit 1
+	fi
+	# Step 2 (the section holds step 1's bytes): same size, or the layout
+	# of step 3 would not be this one.
+	if [ "$4" != "$3" ] && [ $(($4 - $3)) -ne "$(wc -c <"$bin")" ]; then
+		echo "sframe-gen.sh: $1 holds a $(($4 - $3))-byte section, sfu-gen made $(wc -c <"$bin") for it:" >&2
+		echo "  the functions or their CFI changed between the links" >&2
 		exit 1
 	fi
 	{
@@ -62,22 +89,18 @@ gen() { # PASS1.ELF OUT.S
 }
 
 check() { # BIN ELF
-	start=$(sym "$2" __sframe_start)
-	end=$(sym "$2" __sframe_end)
-	if [ -z "$start" ] || [ -z "$end" ]; then
-		echo "sframe-gen.sh: no __sframe_start/__sframe_end in $2" >&2
-		exit 1
-	fi
-	start=$(printf '%d' "0x$start") end=$(printf '%d' "0x$end")
+	sp=$(span "$2") || exit 1
+	# shellcheck disable=SC2086
+	set -- "$1" "$2" $sp
+	start=$3 end=$4
 	size=$(wc -c <"$1")
 	if [ $((end - start)) -ne "$size" ]; then
 		echo "sframe-gen.sh: $2: [__sframe_start, __sframe_end) is $((end - start)) bytes, the" >&2
 		echo "  generated section $size: other inputs in the section?" >&2
 		exit 1
 	fi
-	# The section's file offset: readelf -SW, "[Nr] Name Type Address Off Size ...".
-	# shellcheck disable=SC2046,SC2086
-	set -- "$1" "$2" $($READELF -SW "$2" | sed 's/^ *\[ *[0-9]*\] *//' | awk '$1 == ".sfu_sframe" { print $3, $4 }')
+	# shellcheck disable=SC2046
+	set -- "$1" "$2" $(out_sec "$2")
 	if [ $# -ne 4 ]; then
 		echo "sframe-gen.sh: $2 has no .sfu_sframe section (linker/sframe-gen.ld)" >&2
 		exit 1
@@ -95,7 +118,7 @@ check() { # BIN ELF
 		exit 1
 	fi
 	if ! cmp -s "$1" "$tmp/again"; then
-		echo "sframe-gen.sh: the second link moved code or the section: sfu-gen on $2 at" >&2
+		echo "sframe-gen.sh: the last link moved code or the section: sfu-gen on $2 at" >&2
 		echo "  $(printf '0x%x' "$start") gives other bytes than the embedded section ($1)" >&2
 		exit 1
 	fi
@@ -104,5 +127,5 @@ check() { # BIN ELF
 case ${1:-} in
 gen) [ $# -eq 3 ] || exit 2; gen "$2" "$3" ;;
 check) [ $# -eq 3 ] || exit 2; check "$2" "$3" ;;
-*) echo "usage: $0 gen PASS1.ELF OUT.S | check BIN ELF" >&2; exit 2 ;;
+*) echo "usage: $0 gen ELF OUT.S | check BIN ELF" >&2; exit 2 ;;
 esac

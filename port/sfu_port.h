@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sfu_port.h - the bare-metal port of the CPU being compiled for.
  *
  * Build with -I <sfu>/core -I <sfu>/port and include this one header: it

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs every test suite and prints the total.  A suite is test/<name>/run.sh;
 # it prints one line per test case, "ok <case>" or "FAIL <case>: <why>", and
 # may print anything else (ignored here).  A suite that exits non-zero
@@ -6,7 +7,7 @@
 # is never silent.  The last line is "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
-SUITES=${SFU_SUITES:-"freestanding codegen unit conformance lookup gen unwind firmware fuzz props"}
+SUITES=${SFU_SUITES:-"freestanding codegen unit conformance lookup gen unwind firmware fuzz props install"}
 pass=0 fail=0
 mkdir -p build
 for s in $SUITES; do

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sfu-crash - read sfu crash records (port/common/sfu_crash.h) out of a
  * memory dump or a serial log, on the host.
  *
@@ -26,6 +27,18 @@
 #include <string.h>
 
 #include "sfu_crash.h"
+#include "sfu_tool.h"
+
+static const char help[] =
+	"usage: sfu-crash [--at OFFSET] DUMP | sfu-crash --log LOG\n"
+	"Read sfu crash records (port/common/sfu_crash.h) out of a memory dump, or out of the\n"
+	"hex lines a firmware printed, and print each valid one in the dump format\n"
+	"sfu-symbolize reads; a corrupt or half-written record is reported, never printed.\n"
+	"  --at OFFSET   only the record at byte OFFSET of DUMP (default: every one found)\n"
+	"  --log LOG     read the record from a serial log's \"crash record +NNN:\" lines\n"
+	"  --help, --version\n"
+	"Exit status: 0 every record valid, 1 one corrupt or unknown, 2 none found, 3 usage or\n"
+	"I/O error.\n";
 
 static const char *err_name(int err)
 {
@@ -177,6 +190,7 @@ int main(int argc, char **argv)
 	int log = 0, rc;
 	FILE *in;
 
+	sfu_tool_args(argc, argv, "sfu-crash", help);
 	while (argc > 2 && argv[1][0] == '-') {
 		if (strcmp(argv[1], "--log") == 0) {
 			log = 1;

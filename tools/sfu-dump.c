@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sfu-dump - print the .sframe section of ELF files the way GNU objdump
  * --sframe=.sframe of binutils 2.47 does, decoded by core/sfu.h.
  *
@@ -12,6 +13,9 @@
  * printed comes from the core's decoder: this file only finds the section,
  * relocates it and formats text.  --validate also runs
  * sfu_section_validate() and reports its verdict on stderr.
+ *
+ * The section is found by name, of type SHT_GNU_SFRAME (binutils >= 2.45)
+ * or SHT_PROGBITS (earlier producers); libelf reads the file (sfu_elf.h).
  *
  * Exit status: 0 when every file was dumped, 1 when any file had no .sframe
  * or a section the core rejected (its error code is printed), 2 on usage or
@@ -30,6 +34,16 @@
 #include <string.h>
 
 #include "sfu_elf.h"
+#include "sfu_tool.h"
+
+static const char help[] =
+	"usage: sfu-dump [--raw] [--validate] FILE...\n"
+	"Print the .sframe section of ELF files as GNU objdump --sframe (binutils 2.47) does.\n"
+	"  --raw        the bytes as stored (relocations of objects not applied, as objdump 2.40)\n"
+	"  --validate   also check each section (sfu_section_validate), verdict on stderr\n"
+	"  --help, --version\n"
+	"Exit status: 0 every file dumped, 1 a file without .sframe or with a section the\n"
+	"core rejected, 2 usage or I/O error.\n";
 
 /* ---- text, in objdump 2.47's layout ------------------------------------ */
 
@@ -165,11 +179,22 @@ static int dump_function(const sfu_section *s, uint32_t idx)
 	return 0;
 }
 
+/* The ABI/arch ids of binutils' include/sframe.h (SFrame V3 spec 2.2.1). */
+static int known_abi(unsigned abi)
+{
+	return abi == SFU_ABI_AARCH64_BE || abi == SFU_ABI_AARCH64_LE || abi == SFU_ABI_AMD64_LE || abi == SFU_ABI_S390X_BE;
+}
+
 static int dump_section(const uint8_t *bytes, size_t size, uint64_t addr, int validate, const char *file)
 {
 	sfu_section s;
 	uint32_t i;
 	int err = sfu_section_init(&s, bytes, size, addr);
+	if (err == SFU_E_ABI && size > SFU_HDR_ABI && !known_abi(bytes[SFU_HDR_ABI])) {
+		fprintf(stderr, "sfu-dump: %s: .sframe: ABI/arch id %u is unknown (binutils defines 1-4; other linkers' ids clash with those) (code %d)\n",
+			file, bytes[SFU_HDR_ABI], err);
+		return err;
+	}
 	if (err) {
 		fprintf(stderr, "sfu-dump: %s: .sframe: %s (code %d)\n", file, sfu_strerror(err), err);
 		return err;
@@ -205,6 +230,13 @@ static int dump_file(const char *path, int raw, int validate)
 		return 2;
 	}
 	for (k = 0; (got = sfu_elf_sframe_get(&e, k, !raw, &sf)) == 1; k++) {
+		if (sf.bad_type) {
+			fprintf(stderr, "sfu-dump: %s: .sframe is of section type 0x%x, not SHT_GNU_SFRAME or SHT_PROGBITS\n",
+				path, (unsigned)sf.bad_type);
+			free(sf.bytes);
+			rc = 1;
+			continue;
+		}
 		if (sf.reloc_failed) {
 			fprintf(stderr, "sfu-dump: %s: cannot apply the relocations of .sframe\n", path);
 			rc = 1;
@@ -221,13 +253,15 @@ static int dump_file(const char *path, int raw, int validate)
 		fprintf(stderr, "sfu-dump: %s: no .sframe section\n", path);
 		rc = 1;
 	}
-	free((void *)e.p);
+	sfu_elf_close(&e);
 	return rc;
 }
 
 int main(int argc, char **argv)
 {
 	int i, raw = 0, validate = 0, rc = 0, files = 0;
+
+	sfu_tool_args(argc, argv, "sfu-dump", help);
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--raw"))
 			raw = 1;

@@ -1,39 +1,153 @@
-/* sfu_elf.h - host-side ELF helpers for sfu's tools and tests (uses libc).
+/* SPDX-License-Identifier: MIT */
+/* sfu_elf.h - host-side ELF helpers for sfu's tools and tests, on elfutils'
+ * libelf (link with $(SFU_ELF_LIBS): -lelf -ldw).  Not part of the
+ * freestanding core.
  *
- * Reads ELF32/ELF64 files of either byte order by hand, finds every section
- * named .sframe, and returns a copy of its bytes with the relocations that
- * objdump 2.47 applies to relocatable objects (see sfu-dump.c).  Not part of the freestanding core.
+ * libelf reads the file, in either class and byte order (gelf_*).  Written
+ * here is only what libelf has no call for:
+ *   - finding the .sframe sections (by name; of type SHT_GNU_SFRAME, which
+ *     binutils >= 2.45 writes, or SHT_PROGBITS as before);
+ *   - applying the relocations of a relocatable object's section the way
+ *     objdump 2.47 shows them (every section at 0) or with code sections laid
+ *     out one after the other (sfu_elf_layout).  libelf does not apply
+ *     relocations, and libdwfl's relocation (dwfl_report_offline) applies
+ *     them only to the DWARF sections it loads, with its own layout, and
+ *     never to .sframe: the relocation types sfu's machines use in
+ *     .sframe, .eh_frame and .debug_frame are listed in sfu_elf_reloc_kind;
+ *   - symbol names for messages ("name+0x10").
  */
 #ifndef SFU_ELF_H
 #define SFU_ELF_H
 
 #include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-/* ---- ELF, read by hand in the file's own class and byte order ---------- */
+/* binutils >= 2.45 (include/elf/common.h): sid's gas 2.47 types .sframe
+ * so and its readelf names it GNU_SFRAME; glibc's <elf.h> (sid, 2.43) has
+ * PT_GNU_SFRAME but not this yet. */
+#ifndef SHT_GNU_SFRAME
+#define SHT_GNU_SFRAME 0x6ffffff4
+#endif
 
+/* An open file: libelf's handle and the header fields every caller wants. */
 struct elf {
-	const uint8_t *p;
-	size_t n;
+	Elf *elf;
+	int fd;
 	int is64, big;
 	uint16_t machine, type;
 };
 
-static inline uint64_t rd(const struct elf *e, uint64_t off, unsigned len, int *ok)
+/* A section header, widened (GElf_Shdr) - the fields callers use. */
+struct shdr {
+	uint32_t name, type, link, info;
+	uint64_t flags, addr, off, size, entsize, align;
+};
+
+static inline int sfu_elf_init(void)
 {
-	uint64_t v = 0;
-	unsigned i;
-	if (off > e->n || len > e->n - off) {
-		*ok = 0;
-		return 0;
-	}
-	for (i = 0; i < len; i++)
-		v = (v << 8) | e->p[off + (e->big ? i : len - 1 - i)];
-	return v;
+	return elf_version(EV_CURRENT) != EV_NONE;
 }
+
+/* Open path.  Returns 0, or -1 with a message in err ("not an ELF file"
+ * for anything libelf does not take as ELF).  Close with sfu_elf_close. */
+static inline int sfu_elf_open(const char *path, struct elf *e, char *err, size_t errn)
+{
+	GElf_Ehdr eh;
+	memset(e, 0, sizeof *e);
+	e->fd = -1;
+	if (!sfu_elf_init()) {
+		snprintf(err, errn, "%s: libelf: %s", path, elf_errmsg(-1));
+		return -1;
+	}
+	e->fd = open(path, O_RDONLY);
+	if (e->fd < 0) {
+		snprintf(err, errn, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	e->elf = elf_begin(e->fd, ELF_C_READ_MMAP, NULL);
+	if (!e->elf || elf_kind(e->elf) != ELF_K_ELF || !gelf_getehdr(e->elf, &eh)) {
+		snprintf(err, errn, "%s: not an ELF file%s%s", path, e->elf ? "" : ": ", e->elf ? "" : elf_errmsg(-1));
+		elf_end(e->elf);
+		close(e->fd);
+		e->elf = NULL;
+		e->fd = -1;
+		return -1;
+	}
+	e->is64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
+	e->big = eh.e_ident[EI_DATA] == ELFDATA2MSB;
+	e->type = eh.e_type;
+	e->machine = eh.e_machine;
+	return 0;
+}
+
+static inline void sfu_elf_close(struct elf *e)
+{
+	elf_end(e->elf);
+	if (e->fd >= 0)
+		close(e->fd);
+	e->elf = NULL;
+	e->fd = -1;
+}
+
+/* Section count (extended numbering included); 0 if unreadable. */
+static inline unsigned num_sections(const struct elf *e)
+{
+	size_t n = 0;
+	return elf_getshdrnum(e->elf, &n) == 0 ? (unsigned)n : 0;
+}
+
+/* Header of section idx; 0 if libelf cannot read it or its bytes lie
+ * outside the file. */
+static inline int get_shdr(const struct elf *e, unsigned idx, struct shdr *s)
+{
+	GElf_Shdr g;
+	Elf_Scn *scn = elf_getscn(e->elf, idx);
+	if (!scn || !gelf_getshdr(scn, &g))
+		return 0;
+	s->name = g.sh_name;
+	s->type = g.sh_type;
+	s->link = g.sh_link;
+	s->info = g.sh_info;
+	s->flags = g.sh_flags;
+	s->addr = g.sh_addr;
+	s->off = g.sh_offset;
+	s->size = g.sh_size;
+	s->entsize = g.sh_entsize;
+	s->align = g.sh_addralign;
+	if (idx && s->type != SHT_NOBITS && !elf_rawdata(scn, NULL))
+		return 0;
+	return 1;
+}
+
+static inline const char *sec_name(const struct elf *e, const struct shdr *s)
+{
+	size_t shstrndx;
+	const char *n;
+	if (elf_getshdrstrndx(e->elf, &shstrndx) != 0)
+		return "";
+	n = elf_strptr(e->elf, shstrndx, s->name);
+	return n ? n : "";
+}
+
+/* The bytes of section idx as stored (no byte-order conversion), or NULL
+ * (SHT_NOBITS, unreadable). */
+static inline const uint8_t *sfu_elf_sec_bytes(const struct elf *e, unsigned idx, size_t *n)
+{
+	Elf_Scn *scn = elf_getscn(e->elf, idx);
+	Elf_Data *d = scn ? elf_rawdata(scn, NULL) : NULL;
+	if (!d || !d->d_buf)
+		return NULL;
+	*n = d->d_size;
+	return d->d_buf;
+}
+
+/* ---- relocations ----------------------------------------------------------- */
 
 static inline void wr(uint8_t *p, unsigned len, int big, uint64_t v)
 {
@@ -42,60 +156,36 @@ static inline void wr(uint8_t *p, unsigned len, int big, uint64_t v)
 		p[big ? len - 1 - i : i] = (uint8_t)(v >> (8 * i));
 }
 
-struct shdr {
-	uint32_t name, type, link, info;
-	uint64_t flags, addr, off, size, entsize;
-};
-
-static inline int get_shdr(const struct elf *e, unsigned idx, struct shdr *s)
+static inline uint64_t rd_bytes(const uint8_t *p, unsigned len, int big)
 {
-	int ok = 1;
-	uint64_t shoff = rd(e, e->is64 ? 0x28 : 0x20, e->is64 ? 8 : 4, &ok);
-	uint64_t shentsize = rd(e, e->is64 ? 0x3a : 0x2e, 2, &ok);
-	uint64_t b = shoff + (uint64_t)idx * shentsize;
-	if (e->is64) {
-		s->name = (uint32_t)rd(e, b, 4, &ok);
-		s->type = (uint32_t)rd(e, b + 4, 4, &ok);
-		s->flags = rd(e, b + 8, 8, &ok);
-		s->addr = rd(e, b + 16, 8, &ok);
-		s->off = rd(e, b + 24, 8, &ok);
-		s->size = rd(e, b + 32, 8, &ok);
-		s->link = (uint32_t)rd(e, b + 40, 4, &ok);
-		s->info = (uint32_t)rd(e, b + 44, 4, &ok);
-		s->entsize = rd(e, b + 56, 8, &ok);
-	} else {
-		s->name = (uint32_t)rd(e, b, 4, &ok);
-		s->type = (uint32_t)rd(e, b + 4, 4, &ok);
-		s->flags = rd(e, b + 8, 4, &ok);
-		s->addr = rd(e, b + 12, 4, &ok);
-		s->off = rd(e, b + 16, 4, &ok);
-		s->size = rd(e, b + 20, 4, &ok);
-		s->link = (uint32_t)rd(e, b + 24, 4, &ok);
-		s->info = (uint32_t)rd(e, b + 28, 4, &ok);
-		s->entsize = rd(e, b + 36, 4, &ok);
-	}
-	if (s->type != 8 /* SHT_NOBITS */ && (s->off > e->n || s->size > e->n - s->off))
-		ok = 0;
-	return ok;
+	uint64_t v = 0;
+	unsigned i;
+	for (i = 0; i < len; i++)
+		v = (v << 8) | p[big ? i : len - 1 - i];
+	return v;
 }
 
-static inline unsigned num_sections(const struct elf *e)
+/* The data relocations of the unwind sections of sfu's machines (psABIs:
+ * AMD64 4.4, AArch64 ELF 5.7.6, s390x 4.4): field size, PC-relative.
+ * Returns the size, 0 for a type not used there. */
+static inline unsigned sfu_elf_reloc_kind(unsigned machine, uint64_t type, int *pcrel)
 {
-	int ok = 1;
-	return (unsigned)rd(e, e->is64 ? 0x3c : 0x30, 2, &ok);
-}
-
-static inline const char *sec_name(const struct elf *e, const struct shdr *s)
-{
-	int ok = 1;
-	struct shdr str;
-	unsigned shstrndx = (unsigned)rd(e, e->is64 ? 0x3e : 0x32, 2, &ok);
-	if (!get_shdr(e, shstrndx, &str) || s->name >= str.size)
-		return "";
-	/* Names must end inside the string table. */
-	if (!memchr(e->p + str.off + s->name, 0, str.size - s->name))
-		return "";
-	return (const char *)e->p + str.off + s->name;
+	static const struct { uint16_t machine, type; uint8_t len, pcrel; } k[] = {
+		{ EM_X86_64, R_X86_64_PC32, 4, 1 },    { EM_X86_64, R_X86_64_PC64, 8, 1 },
+		{ EM_X86_64, R_X86_64_64, 8, 0 },      { EM_X86_64, R_X86_64_32, 4, 0 },
+		{ EM_X86_64, R_X86_64_32S, 4, 0 },     { EM_AARCH64, R_AARCH64_PREL32, 4, 1 },
+		{ EM_AARCH64, R_AARCH64_PREL64, 8, 1 }, { EM_AARCH64, R_AARCH64_ABS64, 8, 0 },
+		{ EM_AARCH64, R_AARCH64_ABS32, 4, 0 }, { EM_S390, R_390_PC32, 4, 1 },
+		{ EM_S390, R_390_PC64, 8, 1 },         { EM_S390, R_390_64, 8, 0 },
+		{ EM_S390, R_390_32, 4, 0 },
+	};
+	size_t i;
+	for (i = 0; i < sizeof k / sizeof k[0]; i++)
+		if (k[i].machine == machine && k[i].type == type) {
+			*pcrel = k[i].pcrel;
+			return k[i].len;
+		}
+	return 0;
 }
 
 /* One relocation entry: where, against which symbol, what type, addend
@@ -105,56 +195,33 @@ struct sfu_elf_rel {
 	int64_t addend;
 };
 
-static inline uint64_t sfu_elf_rel_entsize(const struct elf *e, const struct shdr *rel)
+/* Entry i of relocation section idx (SHT_RELA or SHT_REL); 0 if unreadable. */
+static inline int sfu_elf_rel_get(const struct elf *e, unsigned idx, int rela, int i, struct sfu_elf_rel *r)
 {
-	return rel->entsize ? rel->entsize : (e->is64 ? (rel->type == 4 ? 24 : 16) : (rel->type == 4 ? 12 : 8));
-}
-
-/* Entry i of relocation section rel; 0 if it lies outside the file. */
-static inline int sfu_elf_rel_get(const struct elf *e, const struct shdr *rel, uint64_t i, struct sfu_elf_rel *r)
-{
-	uint64_t b = rel->off + i * sfu_elf_rel_entsize(e, rel), info;
-	int ok = 1;
-	r->off = rd(e, b, e->is64 ? 8 : 4, &ok);
-	info = rd(e, b + (e->is64 ? 8 : 4), e->is64 ? 8 : 4, &ok);
-	r->sym = e->is64 ? info >> 32 : info >> 8;
-	r->type = e->is64 ? (info & 0xffffffffu) : (info & 0xffu);
-	r->addend = 0;
-	if (rel->type == 4) { /* SHT_RELA */
-		r->addend = (int64_t)rd(e, b + (e->is64 ? 16 : 8), e->is64 ? 8 : 4, &ok);
-		if (!e->is64)
-			r->addend = (int32_t)r->addend;
-	}
-	return ok;
-}
-
-/* Symbol idx of symbol table symtab: value, section index, info byte. */
-struct sfu_elf_sym {
-	uint64_t value, size;
-	uint32_t name;
-	uint16_t shndx;
-	uint8_t info;
-};
-
-static inline int sfu_elf_sym_get(const struct elf *e, const struct shdr *symtab, uint64_t idx, struct sfu_elf_sym *s)
-{
-	uint64_t b = symtab->off + idx * (e->is64 ? 24 : 16);
-	int ok = 1;
-	if (idx >= symtab->size / (e->is64 ? 24 : 16))
+	Elf_Data *d = elf_getdata(elf_getscn(e->elf, idx), NULL);
+	GElf_Rela a;
+	GElf_Rel b;
+	if (!d)
 		return 0;
-	s->name = (uint32_t)rd(e, b, 4, &ok);
-	if (e->is64) {
-		s->info = (uint8_t)rd(e, b + 4, 1, &ok);
-		s->shndx = (uint16_t)rd(e, b + 6, 2, &ok);
-		s->value = rd(e, b + 8, 8, &ok);
-		s->size = rd(e, b + 16, 8, &ok);
-	} else {
-		s->value = rd(e, b + 4, 4, &ok);
-		s->size = rd(e, b + 8, 4, &ok);
-		s->info = (uint8_t)rd(e, b + 12, 1, &ok);
-		s->shndx = (uint16_t)rd(e, b + 14, 2, &ok);
+	if (rela ? !gelf_getrela(d, i, &a) : !gelf_getrel(d, i, &b))
+		return 0;
+	if (!rela) {
+		a.r_offset = b.r_offset;
+		a.r_info = b.r_info;
+		a.r_addend = 0;
 	}
-	return ok;
+	r->off = a.r_offset;
+	r->sym = e->is64 ? GELF_R_SYM(a.r_info) : ELF32_R_SYM(a.r_info);
+	r->type = e->is64 ? GELF_R_TYPE(a.r_info) : ELF32_R_TYPE(a.r_info);
+	r->addend = a.r_addend;
+	return 1;
+}
+
+/* Entries of relocation section s. */
+static inline int sfu_elf_rel_count(const struct elf *e, const struct shdr *s)
+{
+	size_t ent = gelf_fsize(e->elf, s->type == SHT_RELA ? ELF_T_RELA : ELF_T_REL, 1, EV_CURRENT);
+	return ent ? (int)(s->size / ent) : 0;
 }
 
 /* A relocatable object has no addresses: every section is at 0.  To tell
@@ -171,13 +238,13 @@ static inline void sfu_elf_layout(const struct elf *e, uint64_t *bases)
 		bases[i] = 0;
 		if (!get_shdr(e, i, &s))
 			continue;
-		if (e->type != 1 /* ET_REL */) {
+		if (e->type != ET_REL) {
 			bases[i] = s.addr;
 			continue;
 		}
 		/* Code only: the other sections' sizes (.sframe's, which a tool
 		 * may change) must not move the code. */
-		if ((s.flags & 6) != 6 /* SHF_ALLOC | SHF_EXECINSTR */ || s.size == 0)
+		if ((s.flags & (SHF_ALLOC | SHF_EXECINSTR)) != (SHF_ALLOC | SHF_EXECINSTR) || s.size == 0)
 			continue;
 		at = (at + 63) & ~(uint64_t)63;
 		bases[i] = at;
@@ -185,168 +252,111 @@ static inline void sfu_elf_layout(const struct elf *e, uint64_t *bases)
 	}
 }
 
-/* Apply the relocations of `rel` (SHT_RELA or SHT_REL) to buf, a copy of
- * section `target`.  bases == NULL: every section at address 0, as objdump
+/* Apply relocation section rel (SHT_RELA or SHT_REL) to buf, a copy of
+ * section rel->info.  bases == NULL: every section at address 0, as objdump
  * does for relocatable files; else section i at bases[i] (sfu_elf_layout).
- * Returns 0, or -1 on a relocation type we do not know (the caller then
- * dumps the raw bytes and says so). */
-static inline int apply_relocs(const struct elf *e, const struct shdr *rel, uint8_t *buf, uint64_t bufsize,
-			       const uint64_t *bases)
+ * Returns 0, or -1 on a relocation of a type we do not know or outside buf
+ * (the caller says so). */
+static inline int apply_relocs(const struct elf *e, unsigned relidx, const struct shdr *rel, uint8_t *buf,
+			       uint64_t bufsize, const uint64_t *bases)
 {
-	struct shdr symtab;
-	uint64_t i, entsize = sfu_elf_rel_entsize(e, rel), n = entsize ? rel->size / entsize : 0;
+	Elf_Data *syms = elf_getdata(elf_getscn(e->elf, rel->link), NULL);
 	uint64_t tbase = bases ? bases[rel->info] : 0;
 	unsigned nsec = num_sections(e);
-	int ok = 1;
+	int i, n = sfu_elf_rel_count(e, rel);
 
-	if (!get_shdr(e, rel->link, &symtab))
+	if (!syms)
 		return -1;
 	for (i = 0; i < n; i++) {
 		struct sfu_elf_rel r;
-		struct sfu_elf_sym sym;
-		uint64_t off, type, symval;
-		int64_t addend;
-		unsigned len = 0, pcrel = 0;
-		uint64_t v;
-		if (!sfu_elf_rel_get(e, rel, i, &r) || !sfu_elf_sym_get(e, &symtab, r.sym, &sym))
+		GElf_Sym sym;
+		uint64_t symval;
+		int pcrel = 0;
+		unsigned len;
+		if (!sfu_elf_rel_get(e, relidx, rel->type == SHT_RELA, i, &r) || !gelf_getsym(syms, (int)r.sym, &sym))
 			return -1;
-		off = r.off;
-		type = r.type;
-		addend = r.addend;
-		symval = sym.value;
-		if (bases && sym.shndx > 0 && sym.shndx < nsec)
-			symval += bases[sym.shndx];
-		switch (e->machine) {
-		case 62: /* EM_X86_64 */
-			if (type == 2) { len = 4; pcrel = 1; }       /* R_X86_64_PC32 */
-			else if (type == 24) { len = 8; pcrel = 1; } /* R_X86_64_PC64 */
-			else if (type == 1) { len = 8; }             /* R_X86_64_64 */
-			else if (type == 10 || type == 11) { len = 4; } /* 32, 32S */
-			break;
-		case 183: /* EM_AARCH64 */
-			if (type == 261) { len = 4; pcrel = 1; }      /* R_AARCH64_PREL32 */
-			else if (type == 260) { len = 8; pcrel = 1; } /* R_AARCH64_PREL64 */
-			else if (type == 257) { len = 8; }            /* R_AARCH64_ABS64 */
-			else if (type == 258) { len = 4; }            /* R_AARCH64_ABS32 */
-			break;
-		case 22: /* EM_S390 */
-			if (type == 5) { len = 4; pcrel = 1; }       /* R_390_PC32 */
-			else if (type == 23) { len = 8; pcrel = 1; } /* R_390_PC64 */
-			else if (type == 22) { len = 8; }            /* R_390_64 */
-			else if (type == 4) { len = 4; }             /* R_390_32 */
-			break;
-		}
-		if (!len || off > bufsize || len > bufsize - off)
+		len = sfu_elf_reloc_kind(e->machine, r.type, &pcrel);
+		if (!len || r.off > bufsize || len > bufsize - r.off)
 			return -1;
-		if (rel->type != 4) { /* SHT_REL: the addend is in the field */
-			struct elf be = { buf, bufsize, e->is64, e->big, 0, 0 };
-			int ok2 = 1;
-			addend = (int64_t)rd(&be, off, len, &ok2);
+		symval = sym.st_value;
+		if (bases && sym.st_shndx > 0 && sym.st_shndx < nsec)
+			symval += bases[sym.st_shndx];
+		if (rel->type != SHT_RELA) { /* SHT_REL: the addend is in the field */
+			r.addend = (int64_t)rd_bytes(buf + r.off, len, e->big);
 			if (len == 4)
-				addend = (int32_t)addend;
+				r.addend = (int32_t)r.addend;
 		}
-		/* Section symbols and local symbols: value relative to their
-		 * section, which sits at bases[] (or 0, objdump's simple
-		 * relocation). */
-		v = symval + (uint64_t)addend - (pcrel ? tbase + off : 0);
-		wr(buf + off, len, e->big, v);
+		/* Section and local symbols: value relative to their section,
+		 * which sits at bases[] (or 0, objdump's simple relocation). */
+		wr(buf + r.off, len, e->big, symval + (uint64_t)r.addend - (pcrel ? tbase + r.off : 0));
 	}
-	return ok ? 0 : -1;
+	return 0;
 }
 
-static inline uint8_t *slurp(const char *path, size_t *n)
+/* Apply every relocation section that targets section idx to buf.
+ * Returns 0, or -1 if one could not be applied. */
+static inline int sfu_elf_relocate(const struct elf *e, unsigned idx, uint8_t *buf, uint64_t size,
+				   const uint64_t *bases)
 {
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	size_t cap = 0, len = 0;
-	if (!f)
-		return NULL;
-	for (;;) {
-		size_t got;
-		if (len == cap) {
-			uint8_t *nb;
-			cap = cap ? cap * 2 : 1 << 16;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = nb;
-		}
-		got = fread(buf + len, 1, cap - len, f);
-		len += got;
-		if (got == 0)
-			break;
+	unsigned j, nsec = num_sections(e);
+	int rc = 0;
+	for (j = 1; j < nsec; j++) {
+		struct shdr r;
+		if (!get_shdr(e, j, &r) || (r.type != SHT_RELA && r.type != SHT_REL) || r.info != idx)
+			continue;
+		if (apply_relocs(e, j, &r, buf, size, bases) != 0)
+			rc = -1;
 	}
-	fclose(f);
-	*n = len;
-	return buf;
+	return rc;
 }
 
+/* ---- .sframe sections ----------------------------------------------------------- */
 
 /* One .sframe section of a file: bytes (malloc'd copy), size, address. */
 struct sfu_elf_sframe {
 	uint8_t *bytes;
 	uint64_t size, addr;
+	unsigned idx;     /* section index */
 	int reloc_failed; /* relocations present but not all understood */
+	int bad_type;     /* neither SHT_GNU_SFRAME nor SHT_PROGBITS: its type */
 };
 
-/* Open path; on success e->p is malloc'd (free with free((void*)e->p)).
- * Returns 0, or -1 with a message in err. */
-static inline int sfu_elf_open(const char *path, struct elf *e, char *err, size_t errn)
+/* Whether section s is an SFrame section: named .sframe, of type
+ * SHT_GNU_SFRAME (binutils >= 2.45) or SHT_PROGBITS (earlier producers). */
+static inline int sfu_elf_is_sframe(const struct elf *e, const struct shdr *s)
 {
-	size_t n;
-	uint8_t *buf = slurp(path, &n);
-	int ok = 1;
-	if (!buf) {
-		snprintf(err, errn, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (n < 0x34 || memcmp(buf, "\177ELF", 4) != 0 || (buf[4] != 1 && buf[4] != 2) || (buf[5] != 1 && buf[5] != 2)) {
-		snprintf(err, errn, "%s: not an ELF file", path);
-		free(buf);
-		return -1;
-	}
-	e->p = buf;
-	e->n = n;
-	e->is64 = buf[4] == 2;
-	e->big = buf[5] == 2;
-	e->type = (uint16_t)rd(e, 0x10, 2, &ok);
-	e->machine = (uint16_t)rd(e, 0x12, 2, &ok);
-	return 0;
+	return !strcmp(sec_name(e, s), ".sframe");
 }
 
 /* The k-th .sframe section (k = 0, 1, ...): 1 if found, 0 if none, -1 on
  * allocation failure.  relocate: apply relocations as objdump 2.47 does
  * (every section at 0), or with bases (sfu_elf_layout; then out->addr is
- * the section's base too). */
+ * the section's base too).  A section of another type (SHT_NOBITS in a
+ * debug-info file, say) is returned empty with bad_type set. */
 static inline int sfu_elf_sframe_get_at(const struct elf *e, unsigned k, int relocate, const uint64_t *bases,
 					struct sfu_elf_sframe *out)
 {
-	unsigned i, j, nsec = num_sections(e), seen = 0;
+	unsigned i, nsec = num_sections(e), seen = 0;
 	for (i = 1; i < nsec; i++) {
 		struct shdr s;
-		if (!get_shdr(e, i, &s) || strcmp(sec_name(e, &s), ".sframe") != 0)
+		const uint8_t *p;
+		size_t n = 0;
+		if (!get_shdr(e, i, &s) || !sfu_elf_is_sframe(e, &s) || seen++ != k)
 			continue;
-		if (seen++ != k)
-			continue;
-		out->bytes = malloc(s.size ? s.size : 1);
+		memset(out, 0, sizeof *out);
+		out->idx = i;
+		out->addr = bases ? bases[i] : s.addr;
+		if (s.type != SHT_GNU_SFRAME && s.type != SHT_PROGBITS)
+			out->bad_type = (int)s.type;
+		p = out->bad_type ? NULL : sfu_elf_sec_bytes(e, i, &n);
+		out->bytes = malloc(n ? n : 1);
 		if (!out->bytes)
 			return -1;
-		memcpy(out->bytes, e->p + s.off, s.size);
-		out->size = s.size;
-		out->addr = bases ? bases[i] : s.addr;
-		out->reloc_failed = 0;
-		if (relocate && e->type == 1 /* ET_REL */) {
-			for (j = 1; j < nsec; j++) {
-				struct shdr r;
-				if (!get_shdr(e, j, &r) || (r.type != 4 && r.type != 9) || r.info != i)
-					continue;
-				if (apply_relocs(e, &r, out->bytes, s.size, bases) != 0)
-					out->reloc_failed = 1;
-			}
-		}
+		if (n)
+			memcpy(out->bytes, p, n);
+		out->size = n;
+		if (relocate && e->type == ET_REL && sfu_elf_relocate(e, i, out->bytes, n, bases) != 0)
+			out->reloc_failed = 1;
 		return 1;
 	}
 	return 0;
@@ -370,6 +380,36 @@ static inline int sfu_elf_symname_cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr ? 1 : y->func - x->func;
 }
 
+/* Functions and untyped symbols of symbol table section idx. */
+static inline void sfu_elf_symbols_of(const struct elf *e, unsigned idx, const struct shdr *s, const uint64_t *bases,
+				      struct sfu_elf_syms *out, size_t *cap)
+{
+	Elf_Data *d = elf_getdata(elf_getscn(e->elf, idx), NULL);
+	unsigned nsec = num_sections(e);
+	int k, n = d ? (int)(d->d_size / gelf_fsize(e->elf, ELF_T_SYM, 1, EV_CURRENT)) : 0;
+	for (k = 1; k < n; k++) {
+		GElf_Sym y;
+		const char *name;
+		unsigned type;
+		if (!gelf_getsym(d, k, &y))
+			break;
+		type = GELF_ST_TYPE(y.st_info);
+		name = elf_strptr(e->elf, s->link, y.st_name);
+		if ((type != STT_FUNC && type != STT_NOTYPE) || y.st_shndx == 0 || y.st_shndx >= nsec || !name || !*name)
+			continue;
+		if (out->n == *cap) {
+			void *nv = realloc(out->v, (*cap = *cap ? 2 * *cap : 64) * sizeof *out->v);
+			if (!nv)
+				return; /* names are a nicety */
+			out->v = nv;
+		}
+		out->v[out->n].addr = y.st_value + (e->type == ET_REL ? bases[y.st_shndx] : 0);
+		out->v[out->n].name = name;
+		out->v[out->n].func = type == STT_FUNC;
+		out->n++;
+	}
+}
+
 /* Functions and untyped symbols of .symtab (else .dynsym), at their
  * addresses (ET_REL: bases[section] + value).  Names point into e. */
 static inline void sfu_elf_symbols(const struct elf *e, const uint64_t *bases, struct sfu_elf_syms *out)
@@ -378,37 +418,12 @@ static inline void sfu_elf_symbols(const struct elf *e, const uint64_t *bases, s
 	size_t cap = 0;
 	out->v = NULL;
 	out->n = 0;
-	for (pass = 0; pass < 2 && !out->n; pass++) {
+	for (pass = 0; pass < 2 && !out->n; pass++)
 		for (i = 1; i < nsec; i++) {
-			struct shdr s, str;
-			uint64_t k, n;
-			if (!get_shdr(e, i, &s) || s.type != (pass ? 11u : 2u) /* DYNSYM, SYMTAB */)
-				continue;
-			if (!get_shdr(e, s.link, &str) || str.type == 8)
-				continue;
-			n = s.size / (e->is64 ? 24 : 16);
-			for (k = 1; k < n; k++) {
-				struct sfu_elf_sym y;
-				unsigned type;
-				if (!sfu_elf_sym_get(e, &s, k, &y))
-					break;
-				type = y.info & 0xf;
-				if ((type != 2 && type != 0) || y.shndx == 0 || y.shndx >= nsec || y.name >= str.size ||
-				    !memchr(e->p + str.off + y.name, 0, str.size - y.name) || !e->p[str.off + y.name])
-					continue;
-				if (out->n == cap) {
-					void *nv = realloc(out->v, (cap = cap ? 2 * cap : 64) * sizeof *out->v);
-					if (!nv)
-						return; /* names are a nicety */
-					out->v = nv;
-				}
-				out->v[out->n].addr = y.value + (e->type == 1 ? bases[y.shndx] : 0);
-				out->v[out->n].name = (const char *)e->p + str.off + y.name;
-				out->v[out->n].func = type == 2;
-				out->n++;
-			}
+			struct shdr s;
+			if (get_shdr(e, i, &s) && s.type == (pass ? SHT_DYNSYM : SHT_SYMTAB))
+				sfu_elf_symbols_of(e, i, &s, bases, out, &cap);
 		}
-	}
 	if (out->n)
 		qsort(out->v, out->n, sizeof *out->v, sfu_elf_symname_cmp);
 }

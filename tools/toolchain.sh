@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The toolchain matrix: three generations of GNU producers of .sframe.
 #
 #   bookworm  host            gcc 12 / binutils 2.40    SFrame V1
@@ -45,7 +46,11 @@ MIRROR=${SFU_MIRROR:-$(apt_mirror)}
 HOST_PKGS="debootstrap gcc clang lld-14 binutils gcc-aarch64-linux-gnu
  binutils-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm
  qemu-system-x86 qemu-user libunwind-dev libfuzzer-14-dev libclang-rt-14-dev
- valgrind make python3"
+ valgrind make python3 libelf-dev libdw-dev"
+
+# The install suite's consumers: CMake (find_package, add_subdirectory,
+# FetchContent) and pkg-config.
+HOST_PKGS="$HOST_PKGS cmake pkgconf"
 
 # Packages inside each chroot.  s390x cross tools only where the suite has
 # an SFrame-capable s390x assembler (binutils >= 2.45).

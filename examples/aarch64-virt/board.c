@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * board.c -- QEMU `-M virt` (aarch64): PL011 UART, GICv2, generic timer,
  * semihosting exit and command line, and the C side of the vectors.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * board.h -- what board.c offers the exception handling code of either
  * vector layout (trap.c with vectors.S, kernel-trap.c with kernel-entry.S).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # examples/aarch64-virt/board.mk -- QEMU's aarch64 "virt" machine.
 #
 # All the build, the launcher (boot.sh) and the tests know about this board.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * head.S -- aarch64-virt entry: EL2 -> EL1, stacks, BSS, MMU, PAC, C.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel-entry.S -- EL1 exception entry for aarch64-virt, written the way
  * small kernels commonly write it rather than the way sfu's port would

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel-trap.c -- the C side of kernel-entry.S: a kernel's own exception
  * handlers, with its own frame (struct pt_regs), and the one thing sfu

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * switch.S -- aarch64-virt's context switch, and the first code of a new
  * thread.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * trap.c -- the C side of vectors.S, the vector code written for sfu's own
  * trap frame layout (struct sfu_aarch64_trap_frame), and its description

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vectors.S -- EL1 exception vectors for aarch64-virt.
  *

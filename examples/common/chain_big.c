@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * chain_big.c -- demo chain, large frames.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * chain_fp.c -- demo chain, frame pointers kept (-fno-omit-frame-pointer).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * chain_nofp.c -- demo chain, built with -fomit-frame-pointer and
  * -falign-functions=1.

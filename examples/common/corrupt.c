@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * corrupt.c -- "corrupt the stack" scenarios, frame pointers kept.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dump.c -- the backtrace printed by panic() and the fault handler, and the
  * per-tick trace check of the timer scenarios, on the dump layer

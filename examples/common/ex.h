@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ex.h -- what the two example boards share.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * leaf.c -- frameless leaves that fault, built with -fomit-frame-pointer.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mem.c -- memset/memcpy/memmove/memcmp for the examples.
  *

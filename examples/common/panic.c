@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * panic.c -- panic() and the CPU fault report.
  *

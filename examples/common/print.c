@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * print.c -- freestanding formatted output over board_putc.
  *

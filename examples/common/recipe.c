@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * recipe.c -- the README's step 1 ("sfu in your kernel") as it stands
  * there, after two lines only the examples need: test/firmware/run.sh

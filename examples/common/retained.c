@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * retained.c -- a crash record that survives the reset (the retained
  * scenario), in the format of port/common/sfu_crash.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * scenario.c -- boot banner, scenario selection, the scenarios themselves.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sched.c -- a small preemptive scheduler, and what sfu needs to dump
  * every thread.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * threads.c -- the threads and overflow scenarios: threads of sched.c
  * doing known things, so every thread's dump has an exact function

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * unwind.c -- the examples' sfu translation unit: the core's
  * implementation, the port's callbacks and the dump layer
@@ -46,7 +47,12 @@ void ex_unwind_setup(void)
     ex_dump.port.stack_lo = addr_of(__stack_lo);
     ex_dump.port.stack_hi = addr_of(__stack_hi);
     /* GNU ld leaves one merged section followed by zero padding, lld one
-     * section per object; both are an array of sections to the core. */
+     * section per object; both are an array of sections to the core.
+     * lld's unmerged sections need SFU_OPT_START_PCREL (without it, V1/V2
+     * ones are refused: SFU_E_LINKED).  Every function must lie in .text
+     * (link.ld's __text_start/__text_end, SFU_DUMP_LINKER_TEXT), or a
+     * wrong option is refused here rather than walked (SFU_E_CODE_RANGE):
+     * sfu_dump_sections uses sfu_section_split_code. */
     (void)sfu_dump_sections(&ex_dump);
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * workload.c -- the timer test's workload, frame pointers kept.
  *

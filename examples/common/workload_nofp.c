@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * workload_nofp.c -- the timer test's workload, -fomit-frame-pointer.
  * See workload.c.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * board.c -- QEMU `-M pc` / `-M q35` (x86_64): 16550 UART on COM1, IDT and
  * TSS, 8259 PIC + 8254 PIT timer, isa-debug-exit, multiboot command line,

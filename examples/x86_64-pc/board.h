@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * board.h -- what board.c offers the interrupt handling code of either
  * IDT stub layout (trap.c with isr.S, kernel-trap.c with kernel-isr.S).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # examples/x86_64-pc/board.mk -- QEMU's x86_64 PC (i440FX, or Q35).
 #
 # All the build, the launcher (boot.sh) and the tests know about this board.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * head.S -- x86_64-pc entry: multiboot v1 header, 32-bit protected mode,
  * identity-mapped page tables, long mode, C.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * isr.S -- IDT entry stubs for x86_64-pc.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel-isr.S -- IDT stubs for x86_64-pc, written the way small kernels
  * commonly write them rather than the way sfu's port would like them: one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kernel-trap.c -- the C side of kernel-isr.S: a kernel's own interrupt
  * dispatcher, with its own frame (struct regs), and the one thing sfu needs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * switch.S -- x86_64-pc's context switch, and the first code of a new
  * thread.

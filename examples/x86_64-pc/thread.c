@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * thread.c -- x86_64-pc's thread context: the one thing sfu needs to know
  * about switch.S (ex_switch_layout), and a new thread's first context.

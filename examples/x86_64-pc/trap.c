@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * trap.c -- the C side of isr.S, the IDT stubs written for sfu's own trap
  * frame layout (struct sfu_x86_64_trap_frame), and its description for the

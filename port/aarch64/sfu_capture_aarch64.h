@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sfu_capture_aarch64.h - the registers where a panic asks for its own
  * backtrace, on aarch64: one macro for the bare-metal port
  * (SFU_PORT_CAPTURE) and the Linux host port (SFU_HOST_CAPTURE).  Needs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sfu_port_aarch64.h -- sfu port for bare-metal AArch64 (EL1, or EL2 with
  * VHE).  Include core/sfu.h's directory and this one (-I <sfu>/core

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sfu_trap_frame_aarch64.h - byte offsets of struct sfu_aarch64_trap_frame,
  * the trap frame the port's own vector code saves (examples/aarch64-virt/
  * vectors.S).  Only #defines, so the vector assembly includes it too: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sfu_crash.h - a crash record that survives a warm reset.
  *
  * A panic handler walks the stack, writes this record into RAM that the

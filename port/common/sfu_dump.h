@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sfu_dump.h - the crash path, ready made: backtraces printed through one
  * output hook, with no printf, no libc, no heap and a bounded stack.
  *
@@ -119,7 +120,15 @@
  *                            0: set d->sframe/d->sframe_end    (default 1)
  *   SFU_DUMP_SFRAME_OPTS     sfu_section_split options: lld-linked images
  *                            with pre-V3 sections need SFU_OPT_START_PCREL
+ *                            (without it they are refused, SFU_E_LINKED)
  *                                                              (default 0)
+ *   SFU_DUMP_LINKER_TEXT     SFU_DUMP_INIT takes the code range from
+ *                            __text_start/__text_end (linker/sframe.ld,
+ *                            "Code bounds"): every function of the
+ *                            sections is checked to lie in it, so a wrong
+ *                            start option is refused (SFU_E_CODE_RANGE)
+ *                            instead of walked; 0: no check, or set
+ *                            d->text/d->text_end               (default 0)
  *   SFU_DUMP_SYMTAB          SFU_DUMP_INIT names frames from `sfu_symtab`
  *                            (tools/sfu-symtab)                (default 0)
  *   SFU_DUMP_NAME_MAX        longest name printed              (default 128)
@@ -149,6 +158,12 @@
 #endif
 #ifndef SFU_DUMP_SFRAME_OPTS
 #define SFU_DUMP_SFRAME_OPTS 0
+#endif
+#ifndef SFU_DUMP_LINKER_TEXT
+#define SFU_DUMP_LINKER_TEXT 0
+#endif
+#if SFU_DUMP_LINKER_TEXT != 0 && SFU_DUMP_LINKER_TEXT != 1
+#error "SFU_DUMP_LINKER_TEXT must be 0 or 1"
 #endif
 #ifndef SFU_DUMP_SYMTAB
 #define SFU_DUMP_SYMTAB 0
@@ -209,6 +224,7 @@ struct sfu_dump {
     sfu_port port;                /* sfu_dump_stack's port: reads through ctx; stacks optional */
     const char *sframe, *sframe_end;
     unsigned opts;                /* sfu_section_split options */
+    const char *text, *text_end;  /* the code range every function must lie in; NULL: no check */
     const struct sfu_symtab *symtab; /* NULL: no embedded names */
     sfu_dump_name_fn name;        /* NULL: names from symtab */
     sfu_dump_frame_fn frame;      /* NULL: none */
@@ -228,6 +244,13 @@ extern char sfu__dump_sframe_end[] __asm__("__sframe_end");
 #else
 #define SFU__DUMP_SFRAME NULL, .sframe_end = NULL
 #endif
+#if SFU_DUMP_LINKER_TEXT
+extern char sfu__dump_text_start[] __asm__("__text_start");
+extern char sfu__dump_text_end[] __asm__("__text_end");
+#define SFU__DUMP_TEXT sfu__dump_text_start, .text_end = sfu__dump_text_end
+#else
+#define SFU__DUMP_TEXT NULL, .text_end = NULL
+#endif
 #if SFU_DUMP_SYMTAB
 extern const struct sfu_symtab sfu__dump_symtab __asm__("sfu_symtab");
 #define SFU__DUMP_SYMTAB_PTR (&sfu__dump_symtab)
@@ -245,7 +268,8 @@ extern const struct sfu_symtab sfu__dump_symtab __asm__("sfu_symtab");
         .write = (write_fn), .ctx = { .ram = (ram_), .nram = (nram_), .traps = (traps_), .ntraps = (ntraps_) }, \
         .port = { .read = sfu_port_read, .strip_ra = SFU_PORT_STRIP_RA, .trap = sfu_port_trap,          \
                   .ctx = (void *)&(self).ctx, .stack_lo = 0, .stack_hi = 0, .stacks = NULL, .nstacks = 0 }, \
-        .sframe = SFU__DUMP_SFRAME, .opts = SFU_DUMP_SFRAME_OPTS, .symtab = SFU__DUMP_SYMTAB_PTR,       \
+        .sframe = SFU__DUMP_SFRAME, .opts = SFU_DUMP_SFRAME_OPTS, .text = SFU__DUMP_TEXT,               \
+        .symtab = SFU__DUMP_SYMTAB_PTR,                                                                 \
         .name = NULL, .frame = NULL, .user = NULL, .secs_err = -1, .nsecs = 0                           \
     }
 
@@ -306,8 +330,9 @@ SFU_DEF int sfu_dump_trap(struct sfu_dump *d, const struct sfu_trap_layout *layo
  * iterator gave no thread). */
 SFU_DEF int sfu_dump_threads(struct sfu_dump *d, sfu_dump_next_fn next, void *arg);
 
-/* Split the sections now (the first dump does it otherwise): SFU_OK or
- * sfu_section_split's error, which every dump then reports instead of
+/* Split the sections now (the first dump does it otherwise), and check
+ * them against the code range if d has one (sfu_section_split_code):
+ * SFU_OK or the error, which every dump then reports instead of
  * walking. */
 SFU_DEF int sfu_dump_sections(struct sfu_dump *d);
 
@@ -549,8 +574,12 @@ SFU__DUMP_FN int sfu_dump_sections(struct sfu_dump *d)
 
     if (d->secs_err >= 0)
         return d->secs_err;
-    if (d->sframe == NULL || d->sframe_end < d->sframe)
+    if (d->sframe == NULL || d->sframe_end < d->sframe || (d->text != NULL && d->text_end <= d->text))
         err = SFU_E_ARG;
+    else if (d->text != NULL)
+        err = sfu_section_split_code(d->secs, SFU_DUMP_SECTIONS, &n, d->sframe, (size_t)(d->sframe_end - d->sframe),
+                                     (uint64_t)(uintptr_t)d->sframe, d->opts, (uint64_t)(uintptr_t)d->text,
+                                     (uint64_t)(uintptr_t)d->text_end);
     else
         err = sfu_section_split(d->secs, SFU_DUMP_SECTIONS, &n, d->sframe, (size_t)(d->sframe_end - d->sframe),
                                 (uint64_t)(uintptr_t)d->sframe, d->opts);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sfu_port_common.h - what the bare-metal ports (aarch64, x86_64) share.
  *
  * Included by port/<arch>/sfu_port_<arch>.h after it has defined its arch

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sfu_port_host.h - sfu port for Linux user space (x86_64, aarch64).
  *
  * For tests, benchmarks and tools that unwind their own process.  Unlike the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sfu_port_x86_64.h -- sfu port for bare-metal x86_64 (long mode, ring 0).
  * Include core/sfu.h's directory and this one (-I <sfu>/core

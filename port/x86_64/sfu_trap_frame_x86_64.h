@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sfu_trap_frame_x86_64.h - byte offsets of struct sfu_x86_64_trap_frame,
  * the trap frame the port's own IDT stubs save (examples/x86_64-pc/isr.S).
  * Only #defines, so the stub assembly includes it too: the offsets are

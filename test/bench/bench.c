@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Benchmark harness: unwind the same stack with every unwinder, check they
  * agree, then count instructions (under callgrind) or time them.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared between the benchmark harness (bench.c, count.c) and its sfu
  * builds (sfu_tu.c, compiled once per configuration under test). */
 #ifndef BENCH_H

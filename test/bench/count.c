@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Instruction counts without callgrind: the cost of SFU_SAFE_CODEGEN on a
  * target where valgrind does not run (aarch64, under qemu-aarch64).
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Generate the benchmark's call-chain library: N functions of varied frame
 shapes that call each other through a table, in an order fixed by a seed.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* host.h - what the host-side bench programs (bench.c, count.c) share: the
  * register capture at the first frame, the .sframe segments of the loaded
  * objects (libchain first), the top of the main thread's stack, and the two

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Print the benchmark table from build/bench/out (see test/bench/run.sh).
 
 Inputs per tag (V1-libgcc, V2-libunwind, ...):

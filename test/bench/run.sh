@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # make bench: speed per frame of sfu, in several configurations and beside
 # the core of a baseline commit, against a frame-pointer walk, libgcc's
 # _Unwind_Backtrace and libunwind's unw_backtrace, on the same stacks.
@@ -193,3 +194,6 @@ if [ "$AARCH64" = 1 ]; then
 fi
 
 python3 test/bench/report.py "$B/out" | tee "$B/table.txt"
+# docs/measurements.md gets this table, unless it compares with a baseline
+# commit (BENCH_BASE_REV=, empty, for the page; measurements.py says so).
+python3 test/common/measurements.py bench "$B/table.txt" || true

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One sfu build for the benchmark harness, all static (SFU_STATIC), so
  * several builds (the core under test in several configurations, and the
  * core of the baseline commit) can sit in the same binary.  Compiled with -I

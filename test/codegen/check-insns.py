@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """check-insns.py ARCH OBJDUMP-OUTPUT
 
 Reads `objdump -d --no-show-raw-insn` of an object and prints one line per

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The crash path is safe in any CPU state, whatever the flags: the core,
 # each bare-metal port and the dump layer (port/common/sfu_dump.h), built
 # as a user's kernel file might be (plain

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The control of test/codegen's README checks: user code of the kind the
  * crash path must not contain, a struct copied at run time (the shape of
  * `sfu_port port = SFU_PORT_INIT(...)` in a user's panic()), which every

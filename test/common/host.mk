@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # host.mk - the test suites' host programs, included by the Makefile: every
 # one built with the Makefile's HOST_CFLAGS and SANITIZE (the one place the
 # flags are written), rebuilt when a source or a header it may read
@@ -27,15 +28,18 @@ $(BUILD)/unit/%-clang: test/unit/%.c test/unit/ut.h $(TEST_HDRS)
 	$(call say,CC,$@)
 	$(Q)$(HOSTCLANG) $(HOST_CFLAGS) $(SANITIZE) $(UNIT_INC) -o $@ $<
 
-# One source each, reading the core and tools/sfu_elf.h.
+# One source each, reading the core and tools/sfu_elf.h (reloc-check:
+# tools/sfu_cfi.h and libdwfl).
 $(BUILD)/lookup/lookup-check: test/lookup/lookup-check.c $(TEST_HDRS)
 $(BUILD)/gen/gen-check: test/gen/gen-check.c $(TEST_HDRS)
+$(BUILD)/gen/reloc-check: test/gen/reloc-check.c $(TEST_HDRS)
 $(BUILD)/unwind/rows_check: test/unwind/rows_check.c $(TEST_HDRS)
 $(BUILD)/unwind/core_v1_pcmask: test/unwind/core_v1_pcmask.c $(TEST_HDRS)
-$(BUILD)/lookup/lookup-check $(BUILD)/gen/gen-check $(BUILD)/unwind/rows_check $(BUILD)/unwind/core_v1_pcmask:
+$(BUILD)/lookup/lookup-check $(BUILD)/gen/gen-check $(BUILD)/gen/reloc-check $(BUILD)/unwind/rows_check \
+$(BUILD)/unwind/core_v1_pcmask:
 	@mkdir -p $(@D)
 	$(call say,CC,$@)
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(SANITIZE) -o $@ $<
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(SANITIZE) -o $@ $< $(SFU_ELF_LIBS)
 
 # The core in seven configurations (test/fuzz/core_*.c, each SFU_STATIC),
 # linked into the fuzz harnesses and the property tests.
@@ -52,7 +56,7 @@ $(BUILD)/props/props: test/props/props.c $(FUZZ_CORES) $(FUZZ_HDRS)
 $(BUILD)/gen/gen-check-raw: test/gen/gen-check.c $(TEST_HDRS)
 	@mkdir -p $(@D)
 	$(call say,CC,$@)
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(SANITIZE) -DSFU_FIX_LD_PLTGOT=0 -o $@ $<
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(SANITIZE) -DSFU_FIX_LD_PLTGOT=0 -o $@ $< $(SFU_ELF_LIBS)
 
 # Timed (CPU time against a well-formed section): optimized, no sanitizers.
 $(BUILD)/props/linear: test/props/linear.c $(TEST_HDRS)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # lib.sh - what the suites' scripts (test/*/run.sh) share.  Sourced by bash
 # from the top of the repository:
 #

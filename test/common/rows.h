@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rows.h - comparing rows, for the tests: general rows field by field, and
  * compact rows (sfu_crow) with each other and with the general rows they
  * stand for.  Host test code; include after core/sfu.h. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sfb.h - SFrame sections for the tests, written byte by byte: any version
  * (1, 2, 3), either byte order, every layout freedom the format allows.
  *

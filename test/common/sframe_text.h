@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sframe_text.h - `objdump --sframe` text, read back, for the tests that
  * take binutils' own decoder as the reference (test/lookup, test/unwind's
  * rows_check).  objdump 2.40 (V1) to 2.47 (V3) print:

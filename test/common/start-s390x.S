@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* _start of the tests' bare-metal images (see start-x86_64.S). */
 	.section .text.start, "ax", @progbits
 	.globl	_start

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* _start of the tests' bare-metal images (test/common/image.ld): the
    conformance corpus, the gen suite's clang images, the property-test
    images.  The return address column is undefined from the first

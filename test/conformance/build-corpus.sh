@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # build-corpus.sh OUTDIR - build the SFrame conformance corpus with every
 # toolchain suite and write the reference dumps next to each file.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # corpus.mk - build the conformance corpus for one toolchain suite, and
 # write the reference dumps.  Driven by build-corpus.sh, which runs it
 # inside each suite's chroot (tools/toolchain.sh run SUITE make -f ...)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # coverage.sh OUTDIR - what the conformance corpus covers, per suite and
 # architecture, counted from the section bytes.
 #

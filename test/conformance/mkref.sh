@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # mkref.sh FILE - write FILE.ref and FILE.refinfo for one corpus file.
 # Called by corpus.mk's `refs` target, inside the toolchain that owns the
 # reference dumper: sid (objdump 2.47) for the V2 and V3 files, the host

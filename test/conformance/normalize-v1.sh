@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # normalize-v1.sh HEXDUMP < DUMP-2.40 > DUMP-2.47-STYLE
 #
 # Turns the SFrame V1 dump printed by objdump 2.40 (Debian bookworm) into

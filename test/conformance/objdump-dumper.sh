@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # objdump-dumper.sh [--raw] FILE - a stand-in for sfu-dump built from the
 # reference tools, to test the harness itself:
 #

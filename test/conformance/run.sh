@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # run.sh OUTDIR SFU_DUMP - compare a dumper against the reference dumps.
 #
 #   test/conformance/run.sh build/conformance tools/sfu-dump

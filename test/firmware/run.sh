@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # test/firmware/run.sh -- the example firmware end to end, in QEMU, with
 # every toolchain: the dumps must show the exact expected function sequence.
 #
@@ -33,7 +34,9 @@
 #     the clang suites boot under QEMU 11 only (the last of SFU_FW_QEMUS);
 #   - gnu-ld: GNU ld 2.47 refuses LLVM's own SFrame (clang22-sframe);
 #   - embed-check: sframe-gen.sh refuses an sfu-gen image relinked so that
-#     its code moved relative to the section (bookworm's gen images).
+#     its code moved relative to the section (bookworm's gen images);
+#   - lie: the lld images built with the wrong start option refused at
+#     set-up, never walked (gcc suites; see "Sections that cannot lie").
 #
 # One line per case, "ok <case>" or "FAIL <case>: <why>".  A missing
 # emulator, compiler, chroot or lld is a FAIL with the install command.
@@ -44,7 +47,9 @@
 # SFU_FW_QEMUS (default "host qemu11": the host's QEMU, the sid chroot's),
 # SFU_FW_OUT (build/firmware), SFU_FW_TIMEOUT (seconds per boot, 30),
 # SFU_FW_JOBS (2); EX_QEMU_<board> (the board's name with - as _) replaces
-# a board's host QEMU command, as for boot.sh.
+# a board's host QEMU command, as for boot.sh.  To narrow a run:
+# SFU_FW_SCENARIOS (default: every scenario), SFU_FW_IMAGES (an extended
+# regular expression the image names must match, default: all).
 set -u
 cd "$(dirname "$0")/../.."
 . test/common/lib.sh
@@ -56,7 +61,8 @@ timeout_s=${SFU_FW_TIMEOUT:-30}
 jobs=${SFU_FW_JOBS:-2}
 expected=test/firmware/expected.txt
 
-scenarios=$(sh examples/boot.sh -L | cut -d' ' -f1)
+scenarios=${SFU_FW_SCENARIOS:-$(sh examples/boot.sh -L | cut -d' ' -f1)}
+image_filter=${SFU_FW_IMAGES:-.}
 LLD=${LLD:-ld.lld-14}
 
 mkdir -p "$out"
@@ -542,7 +548,7 @@ for suite in $suites; do
 	images[$suite]=$(for e in $elfs; do
 		image=$(basename "$(dirname "$e")")
 		image_env "$suite" "$image"
-		suite_boots "$suite" && echo "$image"
+		suite_boots "$suite" && grep -Eq -- "$image_filter" <<<"$image" && echo "$image"
 	done)
 	miss=$(suite_missing "$suite")
 	for image in ${images[$suite]}; do
@@ -716,6 +722,8 @@ for suite in $suites; do
 		# interrupted leaf is looked up at its exact PC, the return
 		# addresses at ra - 1 (chain_e's is chain_b's first byte).
 		[ -z "$ex_variant" ] || continue
+		# (A run narrowed by SFU_FW_SCENARIOS without null has no fault dump.)
+		[[ " $(echo $scenarios) " == *" null "* ]] || continue
 		name=firmware/$suite/$image/symbolize
 		log=$out/$suite/logs/$image-null$(log_tag "$suite").log
 		img=$out/$suite/$image/sfu-$image.elf
@@ -828,3 +836,104 @@ if [[ " $suites " == *" bookworm "* ]]; then
 	done
 	flush
 fi
+
+# ---------------------------------------------------------------------------
+# Sections that cannot lie (core/sfu.h: SFU_E_LINKED, SFU_E_CODE_RANGE).
+# Each board's lld image built again as a user who missed the lld option
+# would build it: with the options of the GNU ld images (EX_LLD_DEFS empty:
+# no SFU_OPT_START_PCREL) and, told wrongly that the starts are relative to
+# each section, with SFU_OPT_START_SECREL.  Booted with the panic scenario
+# under the suite's first QEMU.  binutils 2.40's V1 and 2.44's V2 sections
+# (bookworm, trixie) have no PC-relative flag: the set-up must print the
+# error and the dump stop with it, no frame (the default build: several
+# unflagged sections, SFU_E_LINKED; the SECREL build: the starts leave
+# .text or collide, SFU_E_CODE_RANGE).  2.47's V3 sections (sid) carry the
+# flag, so the default build needs no option: it must walk as the lld image.
+lie_kinds() { # SUITE -> "KIND|EX_LLD_DEFS|CODE" per line
+	case $1 in
+	bookworm | trixie)
+		echo "default||SFU_E_LINKED"
+		echo "secrel|-DEX_SFRAME_OPTS=SFU_OPT_START_SECREL|SFU_E_CODE_RANGE" ;;
+	sid) echo "default||SFU_END" ;;
+	esac
+}
+
+# lie_boot SUITE KIND CODE IMAGE NAME RESULT_FILE QEMU
+lie_boot() {
+	local suite=$1 kind=$2 code=$3 image=$4 name=$5 res=$6 qemu=$7 d log line exp stop frames gstop gframes before
+	d=$out/$suite/lie-$kind
+	. "$d/$image/image.env"
+	log=$out/$suite/logs/$image-lie-$kind-panic$(log_tag "$suite").log
+	mapfile -t qopt < <(qemu_opts "$qemu")
+	if ! line=$(sh examples/boot.sh -s -n "$name" -t "$timeout_s" -l "$log" "${qopt[@]}" "$d/$image/sfu-$image.elf" panic); then
+		echo "$line; log $log" >"$res"
+		return
+	fi
+	IFS='|' read -r gstop gframes <<<"$(dump_of "$log")"
+	if [ "$code" = SFU_END ]; then
+		exp=$(expect panic "$suite")
+		read -r _ stop frames <<<"$exp"
+		frames=$(frames_of "$frames")
+		if [ "$gstop" != "$stop" ] || [ "$gframes" != "$frames" ]; then
+			echo "FAIL $name: stopped with ${gstop:-no dump line} [$gframes], expected $stop [$frames]; log $log" >"$res"
+		else
+			echo "ok $name: PC-relative flag set, no option needed: the lld image's trace" >"$res"
+		fi
+		return
+	fi
+	# The set-up's line (before the dump) names the error, with its text.
+	before=$(tr -d '\r' <"$log" | sed -n '/^backtrace:$/q;p')
+	if ! grep -v '^backtrace' <<<"$before" | grep -qF "$(err_text "$code") ($code)"; then
+		echo "FAIL $name: no set-up line with '$(err_text "$code") ($code)' before the dump; log $log" >"$res"
+	elif [ "$gstop" != "$code" ]; then
+		echo "FAIL $name: the dump stopped with ${gstop:-no dump line}, expected $code; log $log" >"$res"
+	elif grep -Eq '^  #[0-9]+ ' "$log"; then
+		echo "FAIL $name: frames printed after the refusal: [$gframes]; log $log" >"$res"
+	else
+		echo "ok $name: refused at set-up ($code), no frame" >"$res"
+	fi
+}
+
+for suite in $suites; do
+	kinds=$(lie_kinds "$suite")
+	[ -n "$kinds" ] || continue
+	lld_images=$(for image in ${images[$suite]}; do
+		image_env "$suite" "$image"
+		[ "$ex_link" = lld ] && echo "$image"
+	done)
+	[ -n "$lld_images" ] || continue
+	miss=$(suite_missing "$suite")
+	command -v "${LLD%% *}" >/dev/null 2>&1 || miss="$LLD not found (install: apt-get install lld-14)"
+	mapfile -t vars < <(suite_make_vars "$suite")
+	while IFS='|' read -r kind defs code; do
+		d=$out/$suite/lie-$kind
+		targets=""
+		for image in $lld_images; do targets="$targets $root/$d/$image/sfu-$image.elf"; done
+		if [ -n "$miss" ]; then
+			emit "FAIL firmware/$suite/lie-$kind/build: $miss"
+			continue
+		fi
+		rm -f $targets
+		make -k -j"$jobs" --no-print-directory -C examples EX_OUT="$root/$d" "${vars[@]}" "EX_LLD_DEFS=$defs" \
+			$targets >"$d.build.log" 2>&1
+		for image in $lld_images; do
+			image_env "$suite" "$image"
+			q=$(suite_qemus "$suite")
+			q=${q%% *}
+			name=firmware/$suite/$image/lie-$kind
+			[ "$q" = host ] || name=$name/$q
+			[ "$q" = host ] && q=""
+			qm=$(qemu_missing "${q:-host}")
+			if [ ! -f "$d/$image/sfu-$image.elf" ]; then
+				emit "FAIL $name: build failed (log $d.build.log)"
+			elif [ -n "$qm" ]; then
+				emit "FAIL $name: $qm"
+			else
+				next_slot
+				spawn "$jobs" lie_boot "$suite" "$kind" "$code" "$image" "$name" "$f" "$q"
+			fi
+		done
+	done <<<"$kinds"
+done
+wait
+flush

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The core builds freestanding and leaves no undefined symbol (core/sfu.h:
 # no function of the C library is called, not even memcpy): for each
 # compiler (test/common/lib.sh: gcc 12, clang 14, and gcc 14 / gcc 16 from

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # build.sh - sourced by run.sh and run-fuzz.sh: build the libFuzzer
 # harnesses with clang (libFuzzer, ASan, UBSan, nothing recovers; the rules
 # and flags are test/common/host.mk's).

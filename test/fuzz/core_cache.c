@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* core/sfu.h with the row cache, the indexes and the inlinable port read
  * (SFU_READ calls the walk checker's port read, as a port would its own). */
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* core/sfu.h with every knob at its default. */
 #define SFU_STATIC
 #define SFU_IMPLEMENTATION

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* core/sfu.h with the frame-pointer fallback and a small depth cap. */
 #define SFU_STATIC
 #define SFU_IMPLEMENTATION

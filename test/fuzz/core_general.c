@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* core/sfu.h with every row applied through the general rules
  * (SFU_COMPACT 0): the reference the compact rows are checked against. */
 #define SFU_STATIC

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* core/sfu.h reduced: SFrame V2 and V3, little-endian, no FLEX FDEs, no
  * s390x, and the smallest useful depth cap. */
 #define SFU_STATIC

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* core/sfu.h reduced to SFrame V1 (gcc 12 era), both byte orders, amd64
  * and aarch64, no FLEX. */
 #define SFU_STATIC

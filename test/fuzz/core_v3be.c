@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* core/sfu.h reduced to one version and one byte order (the folded
  * version and byte-order tests): V3, big-endian, aarch64 and s390x. */
 #define SFU_STATIC

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* decode_check.h - decoder properties shared by fuzz_decode and fuzz_gen:
  * everything one can ask of a section through the public API, with the
  * answers checked against each other.
@@ -10,7 +11,9 @@
  *   - after a clean validate, no lookup reports a corrupt section;
  *   - a row found for pc belongs to an FDE that covers pc, starts at or
  *     before the PC offset, and is the last such FRE of that FDE;
- *   - sfu_fre_get at arbitrary offsets stays in bounds and moves forward.
+ *   - sfu_fre_get at arbitrary offsets stays in bounds and moves forward;
+ *   - sfu_section_check_code blames the first FDE (table order) that does
+ *     not decode, leaves the code range or starts inside the one before.
  * Any crash, hang or out-of-bounds read is caught by the sanitizers. */
 #ifndef DECODE_CHECK_H
 #define DECODE_CHECK_H
@@ -158,7 +161,22 @@ static inline size_t dc_check_split(const uint8_t *data, size_t size, uint64_t a
 {
 	const struct wc_core *core = &wc_core_default;
 	size_t n = 99, k, at = 0, j;
-	int err = core->section_split(secs, max, &n, data, size, addr, 0);
+	int err = core->section_split(secs, max, &n, data, size, addr, 0), flagless = 0;
+	/* Several sections, one without the PC-relative flag: refused without
+	 * an option saying how they were linked; the section found last (the
+	 * second or later) is filled.  Then as told: section-relative. */
+	if (err == SFU_E_LINKED) {
+		FZ_REQUIRE(n >= 1 && n < max, "SFU_E_LINKED with %zu sections found", n);
+		for (k = 0; k <= n; k++)
+			flagless |= !(secs[k].flags & SFU_F_FDE_FUNC_START_PCREL);
+		FZ_REQUIRE(flagless, "SFU_E_LINKED, yet every section has the PC-relative flag");
+		err = core->section_split(secs, max, &n, data, size, addr, SFU_OPT_START_SECREL);
+		FZ_REQUIRE(err != SFU_E_LINKED, "SFU_E_LINKED despite SFU_OPT_START_SECREL");
+	} else if (err == SFU_OK && n > 1) {
+		for (k = 0; k < n; k++)
+			FZ_REQUIRE(secs[k].flags & SFU_F_FDE_FUNC_START_PCREL,
+			           "sfu_section_split took %zu sections with no option, section %zu without the flag", n, k);
+	}
 	FZ_REQUIRE(n <= max, "sfu_section_split found more sections than it was given room for");
 	FZ_REQUIRE(err == SFU_OK || err == SFU_E_FULL || err == SFU_E_EMPTY || err == SFU_E_ARG || dc_is_section_error(err),
 	           "sfu_section_split returned %d", err);
@@ -182,6 +200,72 @@ static inline size_t dc_check_split(const uint8_t *data, size_t size, uint64_t a
 		for (j = at; j < size; j++)
 			FZ_REQUIRE(data[j] == 0, "sfu_section_split succeeded with non-zero bytes after the last section");
 	return err == SFU_OK ? n : 0;
+}
+
+/* The answer sfu_section_check_code must give for [lo, hi), and the FDE it
+ * must blame, by the API's decode of each FDE: that FDE's error, or
+ * SFU_E_CODE_RANGE for code outside the range (an end past hi or past
+ * 2^64) or a start inside the previous FDE's code (not an identical FDE). */
+static inline int dc_model_code(const struct wc_core *core, const sfu_section *sec, uint64_t lo, uint64_t hi,
+                                uint32_t *at)
+{
+	uint64_t plo = 0, phi = 0;
+	uint32_t i;
+	for (i = 0; i < sec->num_fdes; i++) {
+		sfu_fde f;
+		int err = core->fde_get(sec, i, &f);
+		uint64_t end = f.start + f.size;
+		if (!err && (f.start < lo || f.start >= hi || end < f.start || end > hi))
+			err = SFU_E_CODE_RANGE;
+		if (!err && i > 0 && f.start >= plo && f.start < phi && !(f.start == plo && end == phi))
+			err = SFU_E_CODE_RANGE;
+		if (err) {
+			*at = i;
+			return err;
+		}
+		plo = f.start;
+		phi = end;
+	}
+	return SFU_OK;
+}
+
+/* sfu_section_check_code on the smallest range holding every FDE that
+ * decodes, and on that range less its first byte, less its last. */
+static inline void dc_check_code(const sfu_section *sec)
+{
+	const struct wc_core *core = &wc_core_default;
+	uint64_t lo = UINT64_MAX, hi = 0, r[3][2];
+	uint32_t i, bad, at;
+	int k, want, err;
+	for (i = 0; i < sec->num_fdes; i++) {
+		sfu_fde f;
+		uint64_t len;
+		if (core->fde_get(sec, i, &f))
+			continue;
+		len = f.size ? f.size : 1u;
+		if (f.start > UINT64_MAX - len)
+			continue; /* past 2^64: no range holds it */
+		lo = f.start < lo ? f.start : lo;
+		hi = f.start + len > hi ? f.start + len : hi;
+	}
+	if (lo >= hi) {
+		lo = 0x1000;
+		hi = 0x2000;
+	}
+	r[0][0] = lo, r[0][1] = hi;
+	r[1][0] = lo + 1, r[1][1] = hi;
+	r[2][0] = lo, r[2][1] = hi - 1;
+	for (k = 0; k < 3; k++) {
+		if (r[k][0] >= r[k][1])
+			continue;
+		bad = at = 0xffffffffu;
+		want = dc_model_code(core, sec, r[k][0], r[k][1], &at);
+		err = core->section_check_code(sec, r[k][0], r[k][1], &bad);
+		FZ_REQUIRE(err == want && (err == SFU_OK || bad == at),
+		           "sfu_section_check_code [%#llx, %#llx): %d at FDE %u, the model says %d at FDE %u",
+		           (unsigned long long)r[k][0], (unsigned long long)r[k][1], err, bad, want, at);
+	}
+	FZ_REQUIRE(core->section_check_code(sec, hi, hi, NULL) == SFU_E_ARG, "sfu_section_check_code on an empty range");
 }
 
 /* What a reduced build (versions, byte orders, ABIs compiled out) must
@@ -452,6 +536,7 @@ static inline void dc_check_section(const uint8_t *data, size_t size, uint64_t a
 		return;
 	}
 	dc_check_opts(data, size, addr, &sec);
+	dc_check_code(&sec);
 
 	/* validate == walking every FDE and FRE by hand. */
 	verr = core->section_validate(&sec, &bad);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_decode - libFuzzer harness: arbitrary bytes as an SFrame section.
  *
  * The input is the section (any version, byte order, header: whatever the

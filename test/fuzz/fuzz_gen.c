@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_gen - libFuzzer harness: structure-aware.  The input is not a
  * section but the choices that make one (sfb_gen.h): version 1/2/3, byte
  * order and ABI, flags, aux header, FDEs sorted or not, FRE blocks in any order,
@@ -157,19 +158,25 @@ static void check_split(const struct sfb_sec *s, const uint8_t *data, size_t n, 
 	static uint8_t span[2 * sizeof buf + 64];
 	sfu_section secs[3];
 	size_t len = n - s->tail_pad, pad1 = seed % 24u, pad2 = (seed >> 8) % 24u, got = 0, k;
+	/* Without the PC-relative flag two sections are refused unless the
+	 * options say how they were linked (SFU_E_LINKED). */
+	unsigned opts = (s->flags & SFU_F_FDE_FUNC_START_PCREL) ? 0u : SFU_OPT_START_SECREL;
 	int err;
 	memcpy(span, data, len);
 	memset(span + len, 0, pad1);
 	memcpy(span + len + pad1, data, len);
 	memset(span + 2 * len + pad1, 0, pad2);
 	err = wc_core_default.section_split(secs, 3, &got, span, 2 * len + pad1 + pad2, s->addr, 0);
+	FZ_REQUIRE(opts == 0 || (err == SFU_E_LINKED && got == 1),
+	           "sfu_section_split on two copies without the PC-relative flag, no option: %d, %zu", err, got);
+	err = wc_core_default.section_split(secs, 3, &got, span, 2 * len + pad1 + pad2, s->addr, opts);
 	FZ_REQUIRE(err == SFU_OK && got == 2, "sfu_section_split on two copies of a valid section: %d, %zu sections", err,
 	           got);
 	for (k = 0; k < 2; k++)
 		FZ_REQUIRE(secs[k].data == span + k * (len + pad1) && secs[k].size == len &&
 		               secs[k].addr == s->addr + k * (len + pad1) && secs[k].num_fdes == s->nfdes,
 		           "sfu_section_split: copy %zu found at the wrong place or size", k);
-	err = wc_core_default.section_split(secs, 1, &got, span, 2 * len + pad1 + pad2, s->addr, 0);
+	err = wc_core_default.section_split(secs, 1, &got, span, 2 * len + pad1 + pad2, s->addr, opts);
 	FZ_REQUIRE(err == SFU_E_FULL && got == 1, "sfu_section_split with room for one of two: %d, %zu", err, got);
 }
 

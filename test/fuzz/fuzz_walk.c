@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_walk - libFuzzer harness: a stack walk over fuzz-made sections,
  * registers and a fake stack.
  *
@@ -61,10 +62,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	e.core = core_of(w.flags);
 	for (i = 0; i < w.nsecs; i++) {
 		if (i + 1 == w.nsecs && (w.bounds & 4u)) {
-			/* The last span as sections back to back (lld). */
+			/* The last span as sections back to back (lld), with
+			 * either start encoding (SECREL: as the headers say). */
 			size_t got = 0;
 			e.core->section_split(&secs[nsecs], WI_MAX_SECS + 2 - nsecs, &got, w.sec[i], w.sec_len[i],
-			                      w.sec_addr[i], (w.bounds >> 3) & SFU_OPT_START_PCREL);
+			                      w.sec_addr[i], (w.bounds & 8u) ? SFU_OPT_START_PCREL : SFU_OPT_START_SECREL);
 			nsecs += got;
 		} else if (e.core->section_init_opt(&secs[nsecs], w.sec[i], w.sec_len[i], w.sec_addr[i],
 		                                    (w.bounds >> 3) & SFU_OPT_START_PCREL) == SFU_OK) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fz.h - taking typed values off a fuzz input, front to back.  Past the
  * end every value is 0, so any input is a complete description. */
 #ifndef FZ_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mkseed - turn one extracted .sframe section into seed inputs.
  *
  *   mkseed DECODE_DIR WALK_DIR NAME SECTION_FILE ADDR

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # mkseeds.sh - regenerate the seed corpora from real sections.
 #
 #   sh test/fuzz/mkseeds.sh

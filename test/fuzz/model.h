@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* model.h - what an SFrame reader must make of one FRE: the recovery rules
  * for CFA, RA and FP, written from the SFrame specification (versions 1,
  * 2 with its errata, and 3; section numbers of the version 3 document),

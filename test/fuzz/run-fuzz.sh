@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # test/fuzz/run-fuzz.sh - fuzz every harness for FUZZ_SECONDS each (make fuzz).
 #
 #   FUZZ_SECONDS=180 FUZZ_JOBS=1 bash test/fuzz/run-fuzz.sh

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # test/fuzz/run.sh - replay the fuzz corpora and regression inputs (make test).
 #
 # Builds each libFuzzer harness (build.sh) against the current core/, then

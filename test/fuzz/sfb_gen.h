@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sfb_gen.h - fuzz_gen's sections and their reference model.
  *
  * sfb_gen fills a section description (test/common/sfb.h, which writes it

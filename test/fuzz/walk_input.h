@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* walk_input.h - the byte layout of a fuzz_walk input, read (walk_parse)
  * and written (walk_write, for tools/seed making), in one place.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* wc.h - walk checker: a fake stack behind an sfu_port, fuzz-controlled
  * trap and strip_ra hooks, a builder of consistent call chains on real or
  * generated sections, and the walk properties every harness and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* wc_core.h - one build configuration of core/sfu.h behind a table of
  * function pointers, so a harness can drive several configurations (each
  * compiled with SFU_STATIC in its own translation unit: core_*.c) and
@@ -43,6 +44,7 @@ struct wc_core {
 	/* SFU_INDEX builds: sfu_index_size, sfu_index_build; else NULL. */
 	int (*index_size)(const sfu_section *, unsigned, size_t *);
 	int (*index_build)(sfu_section *, unsigned, void *, size_t);
+	int (*section_check_code)(const sfu_section *, uint64_t, uint64_t, uint32_t *);
 };
 
 #if defined(SFU_IMPLEMENTATION) && SFU_CACHE
@@ -82,7 +84,7 @@ static int wc_backtrace_cached(const sfu_section *secs, size_t nsecs, void *cach
 		                     sfu_row_from_fre, sfu_find_fde,     sfu_find_row,         \
 		                     sfu_find_row_n,  sfu_find_crow,     sfu_cursor_init,      \
 		                     sfu_cursor_step, sfu_backtrace,     WC_BT_CACHED,         \
-		                     WC_INDEX }
+		                     WC_INDEX,        sfu_section_check_code }
 
 /* The configurations (core_*.c). */
 extern const struct wc_core wc_core_default; /* every default */

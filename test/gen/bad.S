@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fixtures for sfu-gen's bad-input and omission cases (x86_64, built by
    test/gen/run.sh with -DCASE=name).  Every case is one ordinary function
    plus one that carries the CFI under test. */

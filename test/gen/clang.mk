@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # clang.mk - clang-compiled code for the gen suite, built twice from the
 # same C: by clang's integrated assembler (no SFrame; sfu-gen describes it
 # from its .eh_frame) and by GNU as from clang's assembly

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gen-check REF GEN NAME [OMITTED] - row equivalence of two SFrame
  * descriptions of the same code.
  *
@@ -288,6 +289,14 @@ static const char *omitted_why(uint64_t pc)
 	return NULL;
 }
 
+/* Whether section a of x and section b of y hold the same bytes. */
+static int same_bytes(const struct elf *x, unsigned a, const struct elf *y, unsigned b)
+{
+	size_t n = 0, m = 0;
+	const uint8_t *p = sfu_elf_sec_bytes(x, a, &n), *q = sfu_elf_sec_bytes(y, b, &m);
+	return p && q && n == m && memcmp(p, q, n) == 0;
+}
+
 /* The section holding the code at pc in the reference file (e.g. is it a
  * .plt.got stub?). */
 static const char *section_of(const struct elf *e, const uint64_t *bases, uint64_t pc)
@@ -441,7 +450,7 @@ int main(int argc, char **argv)
 				    strcmp(sec_name(&R.e, &x), sec_name(&G.e, &y)) != 0 ||
 				    (R.e.type != 1 && x.addr != y.addr))
 					continue;
-				if (x.type != 8 && !sizes_only && memcmp(R.e.p + x.off, G.e.p + y.off, x.size) != 0) {
+				if (x.type != SHT_NOBITS && !sizes_only && !same_bytes(&R.e, a, &G.e, b)) {
 					char m[200];
 					snprintf(m, sizeof m, "code differs: section %s", sec_name(&R.e, &x));
 					die(m, g_name);
@@ -458,13 +467,13 @@ int main(int argc, char **argv)
 			}
 		}
 		free(used);
-		free((void *)G.e.p);
+		sfu_elf_close(&G.e);
 	}
 	{
 		/* R.e stays open (names, sections); load() opens both again. */
 		struct elf keep = R.e;
 		load(&R, argv[1], R.bases);
-		free((void *)keep.p);
+		sfu_elf_close(&keep);
 	}
 	load(&G, argv[2], G.bases);
 	if (!R.nsecs)
@@ -647,8 +656,8 @@ int main(int argc, char **argv)
 	}
 	free(R.bases);
 	free(G.bases);
-	free((void *)R.e.p);
-	free((void *)G.e.p);
+	sfu_elf_close(&R.e);
+	sfu_elf_close(&G.e);
 	free(pts);
 	free(spans);
 	free(omits);

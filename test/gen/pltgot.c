@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A PIE whose call to getpid goes through .plt.got: the function's
    address is also loaded from the GOT (GOTPCREL), so GNU ld gives it a
    non-lazy stub, `jmp *getpid@GOTPCREL(%rip)`, reached by `call`: the CFA

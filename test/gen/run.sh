@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # test/gen/run.sh - tools/sfu-gen: bad input, and row equivalence of its
 # sections with those of every other producer of the same code.
 #
@@ -23,6 +24,19 @@
 #               merged section equals the assembler's, row for row.
 #   debug-frame sfu-gen from .debug_frame alone equals sfu-gen from
 #               .eh_frame alone for code compiled with both.
+#   sfu-dump/.. .sframe typed SHT_GNU_SFRAME and SHT_PROGBITS dumps alike;
+#               another type, an unknown ABI id: exit 1 and a message.
+#   reloc/...   relocatable objects with .debug_frame: sfu-gen's
+#               relocation of it (its own: libdw applies none) puts every
+#               FDE where libdwfl's does (reloc-check.c).
+#   embed/...   docs/sfu-gen-embed.md's recipe, as written, on small images
+#               (x86_64, aarch64; GNU ld, lld 14; .rodata and .eh_frame
+#               placed by the script or by the linker): test/gen/embed.sh.
+#
+# sfu-gen reads the CFI through libdw and checks on every FDE that libdw's
+# rows begin and end where its own reading of the FDE says (else it stops:
+# exit status 1), so every corpus file below also compares the little CFI
+# decoding kept in tools/sfu_cfi.h with libdw's.
 #
 # At the end a summary per producer x architecture (# lines).
 set -u
@@ -45,8 +59,8 @@ if ! make -s gen tools >"$OUT/logs/make.log" 2>&1; then
 fi
 GEN=build/sfu-gen
 # gen-check-raw: the core reading GNU ld's .plt.got FDE as written (.plt.got below).
-if ! host_prog "$OUT/gen-check" || ! host_prog "$OUT/gen-check-raw"; then
-	fail "gen-build" "gen-check does not compile: $(cat "$OUT/gen-check.build.log" "$OUT/gen-check-raw.build.log" 2>/dev/null | head -3 | tr '\n' ' ')"
+if ! host_prog "$OUT/gen-check" || ! host_prog "$OUT/gen-check-raw" || ! host_prog "$OUT/reloc-check"; then
+	fail "gen-build" "gen-check or reloc-check does not compile: $(cat "$OUT/gen-check.build.log" "$OUT/gen-check-raw.build.log" "$OUT/reloc-check.build.log" 2>/dev/null | head -3 | tr '\n' ' ')"
 	exit 1
 fi
 if ! ls "$CORPUS"/llvm/x86_64/*.ref >/dev/null 2>&1; then
@@ -101,6 +115,7 @@ if [ $fixtures_ok = 1 ]; then
 	bad_case truncated-eh-frame-object "outside the section" "$B/obj/trunc-eh.o"
 	bad_case cie-version "unsupported CIE version" "$B/obj/cie-version.o"
 	bad_case cie-pointer "CIE pointer points before the section" "$B/img/cie-pointer.o"
+	bad_case code-alignment-0 "CIE code alignment factor is 0" "$B/obj/code-align.o"
 	bad_case unknown-opcode "unknown CFA opcode 0x3f" "$B/unknown_op.o"
 	bad_case window-save-on-x86_64 "unknown CFA opcode 0x2d" "$B/window_save.o"
 	bad_case restore-state-underflow "DW_CFA_restore_state without DW_CFA_remember_state" "$B/restore_state.o"
@@ -124,6 +139,37 @@ if [ $fixtures_ok = 1 ]; then
 	else
 		fail "bad-input/deref-cfa-v3-flex-v2-omitted" "$(tr '\n' ' ' <"$B/flex2.log")"
 	fi
+fi
+
+# ---- sfu-dump: section types, ABI ids ----------------------------------------------------
+# .sframe is SHT_GNU_SFRAME from binutils 2.45 on, SHT_PROGBITS before:
+# both dump alike.  Another type, or an ABI/arch id binutils does not
+# define (other linkers define ids of their own), is a clear error.
+S=$OUT/sftype
+rm -rf "$S"
+mkdir -p "$S"
+if "$GEN" -o "$S/good.o" "$B/none.o" >"$S/gen.log" 2>&1 && python3 test/gen/mkbad.py --sframe "$S/good.o" "$S"; then
+	build/sfu-dump "$S/progbits.o" >"$S/progbits.txt" 2>&1
+	r1=$?
+	build/sfu-dump "$S/gnu-sframe.o" >"$S/gnu-sframe.txt" 2>&1
+	r2=$?
+	if [ $r1 = 0 ] && [ $r2 = 0 ] && cmp -s "$S/progbits.txt" "$S/gnu-sframe.txt" && grep -q 'Num FDEs: 2$' "$S/progbits.txt"; then
+		pass "sfu-dump/sht-progbits-and-gnu-sframe" "the same section typed SHT_PROGBITS and SHT_GNU_SFRAME dumps alike"
+	else
+		fail "sfu-dump/sht-progbits-and-gnu-sframe" "exit $r1/$r2: $(diff "$S/progbits.txt" "$S/gnu-sframe.txt" | head -2 | tr '\n' ' ')"
+	fi
+	for c in "nobits|section type 0x8, not SHT_GNU_SFRAME or SHT_PROGBITS" "abi-unknown|ABI/arch id 9 is unknown"; do
+		n=${c%%|*} want=${c#*|}
+		build/sfu-dump "$S/$n.o" >"$S/$n.out" 2>"$S/$n.err"
+		rc=$?
+		if [ $rc = 1 ] && grep -qF -- "$want" "$S/$n.err" && ! grep -q 'Sanitizer\|runtime error' "$S/$n.err"; then
+			pass "sfu-dump/$n" "$(head -1 "$S/$n.err")"
+		else
+			fail "sfu-dump/$n" "exit status $rc, not 1, or no \"$want\" in: $(head -2 "$S/$n.err" | tr '\n' ' ')"
+		fi
+	done
+else
+	fail "sfu-dump/fixtures" "sfu-gen or mkbad.py --sframe failed: $(tail -2 "$S/gen.log" | tr '\n' ' ')"
 fi
 
 # ---- equivalence on the conformance corpus ------------------------------------------
@@ -319,6 +365,30 @@ for a in x86_64 aarch64; do
 		fail "debug-frame/$a" "sections differ or sfu-gen failed ($(tail -1 "$o.dbg.log"))"
 	fi
 done
+
+# ---- relocatable objects: sfu-gen's relocation against libdwfl's ----------------------
+# libdw applies no relocations and libdwfl relocates .debug_frame but not
+# .eh_frame, so sfu-gen relocates both itself (tools/sfu_elf.h).  Every
+# object of the corpus with a .debug_frame, and the -g objects above:
+# sfu-gen's FDE starts and sizes there are libdwfl's (reloc-check.c).
+: >"$OUT/reloc.list"
+for f in $(find "$CORPUS" -name '*.o' | LC_ALL=C sort) "$OUT"/debug-*.o.g.o; do
+	case $f in */s390x/*) continue ;; esac
+	readelf -SW "$f" 2>/dev/null | grep -q ' \.debug_frame ' && echo "$f" >>"$OUT/reloc.list"
+done
+if [ "$(wc -l <"$OUT/reloc.list")" -lt 3 ]; then
+	fail "reloc/corpus" "only $(wc -l <"$OUT/reloc.list") objects with .debug_frame to compare"
+fi
+while read -r f; do
+	"$OUT/reloc-check" "$f" "${f#"$CORPUS"/}" 2>&1 | sed "s#reloc/$OUT/#reloc/#"
+done <"$OUT/reloc.list" >"$OUT/reloc.out"
+grep -E '^(ok|FAIL) ' "$OUT/reloc.out"
+fails=$((fails + $(grep -c '^FAIL ' "$OUT/reloc.out")))
+[ "$(grep -cE '^(ok|FAIL) ' "$OUT/reloc.out")" = "$(wc -l <"$OUT/reloc.list")" ] ||
+	fail "reloc/corpus" "reloc-check gave no verdict on some objects (a crash?)"
+
+# ---- the whole-image embedding recipe (docs/sfu-gen-embed.md) ----------------------------
+bash test/gen/embed.sh || fails=$((fails + 1))
 
 # ---- summary ------------------------------------------------------------------------------------
 # Per producer x architecture: files, FDEs, byte addresses compared,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lookup-check IMAGE REF: for every row objdump printed for IMAGE (REF is
  * the reference dump text), look up its first byte and its last byte with
  * sfu_find_row_n over all .sframe sections of IMAGE, and the byte after each
@@ -210,7 +211,7 @@ int main(int argc, char **argv)
 	}
 	for (k = 0; k < nsec; k++)
 		free(owned[k]);
-	free((void *)e.p);
+	sfu_elf_close(&e);
 	if (!failures)
 		printf("ok lookup %s: %zu functions, %zu rows, %zu probes\n", argv[1], ref.nfuncs, ref.nrows, probes);
 	else if (failures > 8)

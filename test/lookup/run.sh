@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Lookup against the reference decoder: for every linked image of the
 # conformance corpus (build/conformance, built by the conformance suite or
 # here), every row's first and last byte and every function's next byte.

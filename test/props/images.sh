@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # images.sh OUTDIR - build the small images the property tests walk and the
 # fuzz seeds come from, with every toolchain suite, and extract their
 # .sframe sections.

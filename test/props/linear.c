@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* linear.c - sfu_section_validate must stay O(size) on hostile sections.
  *
  * The header says O(size).  A section can make every FDE point at the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* props.c - walk properties on real sections (host, under ASan+UBSan).
  *
  *   props MANIFEST [WALKS]

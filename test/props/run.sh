@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # test/props/run.sh - walk properties on real sections, and the core's
 # arithmetic warnings (make test).
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The dump layer (port/common/sfu_dump.h) as a firmware build would
  * compile it, with the core and the port: one translation unit with the
  * bodies, built by test/size/run.sh with bare-metal flags for each target

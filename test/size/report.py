@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Print the size and stack table from build/size (see test/size/run.sh)."""
 import os
 import re

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # make size: code size and worst-case stack use of the core, beside the core
 # of a baseline commit and libgcc's DWARF unwinder.
 #
@@ -123,6 +124,9 @@ for arch in x86_64 aarch64; do
 done
 
 python3 test/size/report.py "$B" | tee "$B/table.txt"
+# docs/measurements.md gets this table, unless it compares with a baseline
+# commit (SIZE_BASE_REV=, empty, for the page; measurements.py says so).
+python3 test/common/measurements.py size "$B/table.txt" || true
 
 # The dump path (port/common/sfu_dump.h): the dump layer with the core and
 # the port, gcc -Os, the deepest stack of any of its entries (the user's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SFU_CACHE=1: a cached walk returns exactly the frames and stop reason of
  * an uncached one, on a warm cache too, and a cache too small for the trace
  * (conflicts, evictions) changes nothing either. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests of core/sfu.h on sections built by test/common/sfb.h: the
  * malformed-section table (each corruption has its own error code), lookup
  * edges, and the step rules per ABI.  Built with ASan+UBSan; every section is copied into
@@ -1185,13 +1186,16 @@ UT_CASE(test_split)
 	EXPECT(!err && row.cfa.off == 8, "first (V1, field-relative): %s", E(err));
 	err = sfu_find_row_n(secs, n, 0x100044, &row);
 	EXPECT(!err && row.cfa.off == 24, "second (V3): %s", E(err));
-	/* Without the option the V1 starts are taken from the section start:
-	 * the function is not found where it is. */
+	/* Without an option the span is refused (test_linked.c); told the
+	 * starts are section-relative, the V1 starts are taken from the
+	 * section start: the function is not found where it is. */
 	err = sfu_section_split(secs, 4, &n, span, off + nb + 64, 0x300000, 0);
-	EXPECT(!err && n == 2 && sfu_find_row_n(secs, n, 0x100004, &row) == SFU_E_NOINFO, "no option");
+	EXPECT(err == SFU_E_LINKED, "no option: %s", E(err));
+	err = sfu_section_split(secs, 4, &n, span, off + nb + 64, 0x300000, SFU_OPT_START_SECREL);
+	EXPECT(!err && n == 2 && sfu_find_row_n(secs, n, 0x100004, &row) == SFU_E_NOINFO, "section-relative");
 	EXPECT(sfu_section_split(secs, 1, &n, span, off + nb, 0x300000, 0) == SFU_E_FULL && n == 1, "max 1");
 	/* How many there are, for sizing the array: no guessing. */
-	EXPECT(sfu_section_count(&n, span, off + nb + 64, 0x300000, 0) == SFU_OK && n == 2, "count");
+	EXPECT(sfu_section_count(&n, span, off + nb + 64, 0x300000, SFU_OPT_START_PCREL) == SFU_OK && n == 2, "count");
 	EXPECT(sfu_section_count(&n, span, off + 16, 0x300000, 0) == SFU_E_TRUNC_HDR && n == 1, "count, cut span");
 	EXPECT(sfu_section_split(NULL, 4, &n, span, off + nb, 0x300000, 0) == SFU_E_ARG, "split without array");
 	/* A span that ends 16 bytes into the second section's header. */

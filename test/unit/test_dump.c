@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests of the dump layer (port/common/sfu_dump.h) on the host: the
  * x86_64 port compiled as it is, a section made by test/common/sfb.h for
  * the address it lies at, stacks and trap frames in this process's memory,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SFU_FP_FALLBACK=1: a PC with no SFrame info is stepped through its frame
  * record, and the frame says so (SFU_HOW_FP); with the knob off the same
  * walk stops with SFU_E_NOINFO (test_core.c covers that default). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SFU_INDEX and the compact row: an index in caller memory changes no
  * answer, only how it is found; what cannot be indexed is refused with its
  * own code; compact rows are the general rows written short; a cache slot

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* GNU ld's .plt.got FDE and SFU_FIX_LD_PLTGOT (core/sfu.h, "PRODUCER
  * ERRORS").  ld 2.44 and 2.47 describe the x86_64 .plt.got stubs with a
  * PC-mask FDE whose one FRE, at offset 0, says CFA = SP + 16; the stub is

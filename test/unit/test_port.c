@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests of the bare-metal port's thread pieces (struct
  * sfu_switch_layout, sfu_port_thread_init) and of the crash record
  * (port/common/sfu_crash.h), on the host: the x86_64 port compiled as it is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ut.h - the unit tests' case protocol: begin(), EXPECT(cond, why...) (the
  * first failed expectation of a case is kept), end(name) prints "ok NAME" or
  * "FAIL NAME: why".  Include after core/sfu.h (with SFU_ERROR_STRINGS).

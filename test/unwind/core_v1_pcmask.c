@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* core_v1_pcmask.c - regression test for a core bug found by the live
  * tests (step bookworm/x86_64: samples in the PLT), since fixed in the core
  * ("V1 PC-mask FREs are masks").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rows_check - every SFrame row of a linked image, stepped by the core and
  * computed by hand from GNU objdump's text.
  *
@@ -306,6 +307,6 @@ int main(int argc, char **argv)
 		       skipped ? " (PC-mask FDEs skipped)" : "");
 	st_free(&text);
 	free(sf.bytes);
-	free((void *)e.p);
+	sfu_elf_close(&e);
 	return fails != 0;
 }

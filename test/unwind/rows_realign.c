@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rows_realign.c - over-aligned frames; on x86_64 built with -mstackrealign
  * (DRAP with alloca: V3 FLEX rows with %r10 and *(%rbp - 8) rules; V1/V2
  * have no FDE for these). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rows_src.c - freestanding functions of varied frame shapes, linked into a
  * bare image (-nostdlib) per target: x86_64, aarch64, aarch64 big-endian,
  * s390x.  Nothing runs: rows_check reads the image's .sframe and checks

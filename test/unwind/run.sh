@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # test/unwind/run.sh - sfu against DWARF unwinders on live stacks, and
 # every SFrame row against objdump, for each toolchain of the matrix.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sh_fp.c - built with -fno-omit-frame-pointer: every frame keeps the frame
  * pointer and the CFA is FP-based in the body. */
 #include "ut.h"

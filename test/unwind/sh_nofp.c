@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sh_nofp.c - built with -fomit-frame-pointer (also at -O0): the CFA is
  * SP-based and moves with every push and SP adjustment. */
 #include "ut.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sh_noret.c - a call to a noreturn function as the last instruction of
  * sh_noret_caller, with sh_noret_next laid out right after it (built with
  * -falign-functions=1 -fno-toplevel-reorder), so the return address pushed

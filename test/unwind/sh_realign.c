@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sh_realign.c - over-aligned locals make the frame realign SP.  On x86_64
  * this file is built with -mstackrealign, and with alloca on top gcc keeps
  * the incoming SP in %r10 and the CFA as *(%rbp - 8) (DRAP).  SFrame V1/V2

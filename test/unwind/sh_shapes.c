@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sh_shapes.c - frame shapes built with the optimisation level's default
  * flags: leaf, alloca, VLA, variadic, a frame over 64 KiB, tail calls,
  * recursion, calls through function pointers, and one chain through all of

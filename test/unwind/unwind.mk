@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # unwind.mk - builds the live-stack test programs of one toolchain suite.
 #
 #   make -f test/unwind/unwind.mk SUITE=sid        (run inside that suite's

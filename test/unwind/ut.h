@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ut.h - what the frame-shape files (sh_*.c) and the harness (ut_*.c) share.
  *
  * Naming: every function written for the live tests starts with `sh_`

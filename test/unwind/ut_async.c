@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ut_async.c - the runs whose comparisons happen in the signal handler
  * (ut_signal.c) while a workload loops over the frame shapes: async (a
  * timer interrupts it), step (x86_64: EFLAGS.TF, every instruction of one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ut_harness.h - what the harness's files (ut_*.c) share; the frame shapes
  * (sh_*.c) see only ut.h.  Include it first: it sets _GNU_SOURCE.  Each
  * section below names the file that defines it; README.md says what each

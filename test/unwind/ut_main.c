@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ut_main.c - sfu against DWARF unwinders on live stacks.
  *
  *   unwind sync  NAME          probes deep in every frame shape: sfu from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ut_signal.c - the signal path: one handler for a trap (SIGILL), a timer
  * sample (SIGPROF), a single step and a breakpoint (SIGTRAP) compares the
  * unwinders on the interrupted context (ut_compare_signal), checks the walk

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ut_sync.c - the synchronous cases: each scenario runs a frame shape once
  * with a hook at its deepest point, either the probe (sfu from registers
  * captured there against libgcc's _Unwind_Backtrace from the same place) or

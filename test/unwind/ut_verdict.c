@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ut_verdict.c - why two traces differ: each comparison ends identical or
  * with a cause from UT_CATS (ut_harness.h); a tally counts them per case and
  * keeps the first example of each; ut_print_tally prints the case's line.

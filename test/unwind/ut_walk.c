@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ut_walk.c - the three unwinders, each filling a ut_trace: sfu (whose
  * implementation is compiled in this file), libgcc's _Unwind_Backtrace and,
  * on bookworm x86_64, libunwind. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ut_where.c - where a PC is: the executable's function symbols and
  * executable sections (from /proc/self/exe) and the executable mappings
  * (from /proc/self/maps), all read at start-up so that naming a PC in a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Long functions, so that FRE start offsets need 16 and 32 bits
    (SFRAME_FRE_TYPE_ADDR2, SFRAME_FRE_TYPE_ADDR4).  The bodies are nops
    laid down with .skip; the CFA changes after them. */

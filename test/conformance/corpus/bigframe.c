@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Stack frames of growing size, so that CFA (and FP/RA) offsets need
    1-byte, 2-byte and 4-byte SFrame data words. */
 

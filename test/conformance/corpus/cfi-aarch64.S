@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* AArch64 CFI that compiled C does not reach (or not reliably).  Each
    function is one construct.  Older assemblers skip some of these FDEs
    with a warning; the build records the warnings. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* x86_64 CFI that compiled C does not reach (or not reliably).  Each
    function is one construct; the comment says what SFrame should make of
    it.  Older assemblers skip some of these FDEs with a warning; the build

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A zero-size .sframe section (some crt objects have one): objdump 2.40
    calls the object "file format not recognized" and objdump 2.47 prints
    "Can't get contents for section ''", so it has no reference; linked

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Ordinary C with the frame shapes a compiler produces: leaf and non-leaf
    functions, frame pointer kept and omitted, alloca and VLAs, variadic
    functions, recursion, tail calls, calls to noreturn functions, many

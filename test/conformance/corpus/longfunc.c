@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Functions whose code is longer than 256 bytes and longer than 64 KiB,
    so that FREs after the body need 2-byte and 4-byte start offsets
    (SFRAME_FRE_TYPE_ADDR2 and SFRAME_FRE_TYPE_ADDR4).  The bodies are

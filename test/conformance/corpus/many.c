@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Many small functions: a large, sorted FDE table once linked, with runs
    of nearly identical entries for the binary search to get wrong. */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* AArch64 only: return-address signing chosen per function, so that one
    object mixes unsigned frames, A-key and B-key frames (the FDE pauth_key
    bit) and signed leaf functions. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Calls to functions defined elsewhere.  Linked into a shared object by
    GNU ld, the calls go through the PLT, for which ld writes its own
    SFrame FDEs (PC-mask FDEs for the repeated PLT entries). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Stack realignment.  Over-aligned locals make gcc realign the stack
    pointer; with alloca on top it keeps the incoming stack pointer in a
    register (DRAP: dynamic realigned argument pointer) and the CFA is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Register pressure: many callee-saved registers pushed and popped (a CFA
    change per push on x86_64), and leaf functions that need more registers
    than the caller-saved set (on s390x gcc then saves the return-address

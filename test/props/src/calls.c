@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* calls.c - more frame shapes for the test images: calls through function
  * pointers, a tail call, alloca in a loop, a jump table, a callee with
  * floating-point spills.  And, built -fPIC into a shared object, calls to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* frames.c - call chains with varied frame shapes for the property tests
  * and the fuzz seeds: leaf functions, variable-length arrays (CFA on the
  * frame pointer), big frames (wide FRE data words), a long function (2-byte
