@@ -131,7 +131,7 @@ for t in "${bare_compilers[@]:0:4}"; do
 		done
 	done
 done
-for bad in "-DSFU_DUMP_SECTIONS=0" "-DSFU_DUMP_LINKER_SFRAME=2" "-DSFU_DUMP_SYMTAB=3" "-DSFU_DUMP_NAME_MAX=4"; do
+for bad in "-DSFU_DUMP_SECTIONS=0" "-DSFU_DUMP_LINKER_SFRAME=2" "-DSFU_DUMP_LINKER_TEXT=2" "-DSFU_DUMP_SYMTAB=3" "-DSFU_DUMP_NAME_MAX=4"; do
 	if gcc $BASE -Iport $bad "$out/dump-tu.c" -o "$out/bad.o" 2>/dev/null; then
 		fail "knob-rejected '$bad'" "compiled"
 	else

@@ -227,6 +227,23 @@ UT_CASE(test_sections_refused)
 	err = sfu_dump_regs(&dump, NULL, &r);
 	EXPECT(err == SFU_E_ARG && strstr(g_out, "stopped: invalid argument (SFU_E_ARG)"), "no section: %s", E(err));
 	end("unit dump sections: no section given is SFU_E_ARG, no walk");
+
+	/* A code range: every function must lie in it (sfu_section_split_code),
+	 * or no walk. */
+	begin();
+	setup();
+	r = chain(10);
+	dump.text = (const char *)(uintptr_t)0x100000;
+	dump.text_end = (const char *)(uintptr_t)0x100120;
+	err = sfu_dump_regs(&dump, NULL, &r);
+	EXPECT(err == SFU_END, "the functions' own range refused: %s", E(err));
+	setup();
+	dump.text_end = (const char *)(uintptr_t)0x100100; /* the second function is outside */
+	err = sfu_dump_regs(&dump, NULL, &r);
+	EXPECT(err == SFU_E_CODE_RANGE && strstr(g_out, "0 frames, stopped: ") && !strstr(g_out, "  #0"),
+	       "a function outside the code range: %s; output:\n%.400s", E(err), g_out);
+	dump.text = dump.text_end = NULL;
+	end("unit dump sections: with a code range, a function outside it is refused (SFU_E_CODE_RANGE), no walk");
 }
 
 /* The examples' x86_64 switch: push rbp rbx r12 r13 r14 r15, save RSP. */
