@@ -443,11 +443,11 @@ SFU__DUMP_FN const char *sfu_dump_error_text(int err)
     return sfu_strerror(err);
 #else
     switch (err) {
-#define SFU__DUMP_TEXT(name, value, text) \
+#define SFU__DUMP_ERRTEXT(name, value, text) \
     case name:                            \
         return text;
-        SFU_ERRORS(SFU__DUMP_TEXT)
-#undef SFU__DUMP_TEXT
+        SFU_ERRORS(SFU__DUMP_ERRTEXT)
+#undef SFU__DUMP_ERRTEXT
     default:
         return "?";
     }
