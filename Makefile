@@ -72,7 +72,7 @@ toolchains: deps
 # Every tool answers --version and --help (tools/sfu_tool.h).
 SFU_TOOLS := sfu-dump sfu-gen sfu-crash
 # Shell scripts, tools/NAME, installed with the release stamped in.
-SFU_SCRIPTS := sfu-symbolize
+SFU_SCRIPTS := sfu-symbolize sfu-symtab
 # sfu-dump and sfu-crash (which writes core files) use ELF only (libelf);
 # sfu-gen reads CFI too (libdw).
 SFU_DUMP_LIBS ?= -lelf

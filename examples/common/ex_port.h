@@ -16,6 +16,20 @@
 #define SFU_ERROR_STRINGS 1
 #define SFU_BIG 0        /* both boards are little-endian */
 #define SFU_DEPTH_CAP 64 /* a firmware stack is never deeper; bounds the dump */
+/* The dump layer (port/common/sfu_dump.h): names from the embedded table
+ * (tools/sfu-symtab), room for lld's one section per object (15 today),
+ * the sections checked against .text; lld images are built with
+ * EX_SFRAME_UNMERGED = 1 (SFU_OPT_START_PCREL). */
+#define SFU_DUMP_SYMTAB 1
+#define SFU_DUMP_SECTIONS 32
+#define SFU_DUMP_LINKER_TEXT 1 /* link.ld's __text_start/__text_end */
+#ifndef EX_SFRAME_UNMERGED
+#define EX_SFRAME_UNMERGED 0 /* 1: lld image, per-object sections */
+#endif
+#ifndef EX_SFRAME_OPTS /* test/firmware gives others, to see them refused */
+#define EX_SFRAME_OPTS (EX_SFRAME_UNMERGED ? SFU_OPT_START_PCREL : 0u)
+#endif
+#define SFU_DUMP_SFRAME_OPTS EX_SFRAME_OPTS
 
 /* Besides the port, EX_HAS_LR (1 if the architecture has a link register)
  * and three instruction-level helpers for the scenarios:
@@ -84,5 +98,7 @@
 #else
 #error "examples: no sfu port for this architecture"
 #endif
+
+#include "common/sfu_dump.h"
 
 #endif /* EX_PORT_H */
