@@ -23,7 +23,7 @@ void ex_printf(const char *fmt, ...);
 
 static sfu_section secs[64];
 static struct sfu_port_range ram[] = { { (uintptr_t)__ram_start, (uintptr_t)__ram_end } };
-static struct sfu_port_ctx ctx = { ram, 1, ex_trap_layouts, 1 }; /* step 1: NULL, 0 */
+static struct sfu_port_ctx ctx = { .ram = ram, .nram = 1, .traps = ex_trap_layouts, .ntraps = 1 }; /* step 1: no traps */
 
 /* The caller's backtrace; [lo, hi]: the stack of the thread that calls. */
 void backtrace_here(uint64_t lo, uint64_t hi)
