@@ -65,7 +65,7 @@ static void rtos_switch_now(void)
 static void rtos_interrupted(uint64_t frame, sfu_regs *out)
 {
     ex_unwind_setup();
-    if (sfu_port_switch_regs(ex_port.ctx, &ex_switch_layout, frame, out) != SFU_OK)
+    if (sfu_port_switch_regs(&ex_dump.ctx, &ex_switch_layout, frame, out) != SFU_OK)
         out->pc = out->sp = 0;
 }
 
