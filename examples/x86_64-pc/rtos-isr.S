@@ -29,51 +29,12 @@
 #define GP_OFF 0x10
 #define FP_SIZE 0x200
 
-.macro PUSH_REGS
-    push %rax
-    push %rbx
-    push %rcx
-    push %rdx
-    push %rsi
-    push %rdi
-    push %rbp
-    push %r8
-    push %r9
-    push %r10
-    push %r11
-    push %r12
-    push %r13
-    push %r14
-    push %r15
-.endm
+#include "stubs.inc"
 
-.macro POP_REGS
-    pop %r15
-    pop %r14
-    pop %r13
-    pop %r12
-    pop %r11
-    pop %r10
-    pop %r9
-    pop %r8
-    pop %rbp
-    pop %rdi
-    pop %rsi
-    pop %rdx
-    pop %rcx
-    pop %rbx
-    pop %rax
-.endm
-
-/* Vectors where the CPU pushes an error code (SDM Vol. 3A, "Exception
- * and Interrupt Reference"): 8, 10-14, 17, 21, 29, 30. */
 .macro ISR n
     .balign 16
 .Lisr\n:
-    .if (\n == 8) || (\n >= 10 && \n <= 14) || (\n == 17) || (\n == 21) || (\n == 29) || (\n == 30)
-    .else
-    push $0
-    .endif
+    PUSH_ERROR_CODE \n
     push $\n
     jmp rtos_isr_common
 .endm
@@ -130,15 +91,6 @@ rtos_isr_common:
     .size rtos_isr_common, . - rtos_isr_common
 
 /* Stub addresses for the board's IDT set-up, indexed by vector. */
-    .section .rodata
-    .balign 8
-    .global x86_isr_table
-x86_isr_table:
-    .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
-    .quad .Lisr\n
-    .endr
-    .irp n, 32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47
-    .quad .Lisr\n
-    .endr
+    ISR_TABLE .Lisr
 
     .section .note.GNU-stack, "", @progbits
