@@ -38,12 +38,7 @@
     .global isr_stubs
     .type isr_stubs, @function
 isr_stubs:
-    .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
-    ISR \n
-    .endr
-    .irp n, 32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47
-    ISR \n
-    .endr
+    ALL_ISRS
     .size isr_stubs, . - isr_stubs
 
 /* Stub addresses for the board's IDT set-up, indexed by vector. */
