@@ -190,20 +190,22 @@ struct sfu_trap_layout {
     const void *code_start, *code_end;
     const void *const *sites;
     size_t nsites;
+    int32_t frame_off;
+    uint16_t frame_size;
+    uint16_t frame_align;
+    int16_t pc, sp, mode;
+    int16_t reg[SFU_PORT_NREGS];
+    /* Added after the fields above, so an initializer written for them
+     * keeps its meaning; zero is the plain case for each. */
     const void *const *callees;
     size_t ncallees;
     uint8_t frame_from, sp_from;
     int16_t frame_ref_off;
     const void *frame_ref;
-    int32_t frame_off;
-    uint16_t frame_size;
-    uint16_t frame_align;
-    int16_t pc, sp, mode;
     int16_t select;
     uint64_t select_mask, select_value;
     int32_t sp_add;
     const void *sp_var;
-    int16_t reg[SFU_PORT_NREGS];
 };
 
 typedef int (*sfu_port_trap_fn)(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *out);
