@@ -63,12 +63,14 @@
  *
  * WHAT IS DUMPED
  *   sfu_dump_stack(d)            the caller's stack.  A function, not a
- *                                macro: it captures the registers in its
- *                                own frame, so frame #0 is sfu_dump_stack
- *                                itself and #1 its caller (as Linux's
- *                                dump_stack() shows dump_stack_lvl); the
- *                                capture then cannot be compiled with the
- *                                caller's flags.
+ *                                macro: the registers are captured inside
+ *                                the dump (compiled with its flags, never
+ *                                the caller's: a capture in the caller's
+ *                                file fills a register block that gcc may
+ *                                store with SSE), the dump's inner frame
+ *                                is stepped over, and frame #0 is
+ *                                sfu_dump_stack itself, #1 its caller (as
+ *                                Linux's dump_stack() shows dump_stack_lvl).
  *   sfu_dump_regs(d, port, r)    from registers you have (a fault handler's
  *                                capture, a decoded trap frame)
  *   sfu_dump_trap(d, layout, f)  from a trap frame your vector code saved,
@@ -85,7 +87,11 @@
  *   No frame array: frames are printed as the cursor finds them (one
  *   frame of look-ahead, to mark the vector code's call).  The worst case
  *   of the whole path (walk and formatting, the output hook excluded) is
- *   printed by `make size` ("stack: dump <arch> <bytes>").
+ *   printed by `make size` ("stack: dump <arch> <bytes>"): the dump
+ *   layer's own frames are 256 bytes at most on aarch64 and x86_64 (gcc
+ *   -Os), the rest is the core's walk.  The registers a walk starts from
+ *   are built in the cursor itself, and each frame's record only in the
+ *   (out of line) printing function.
  *
  * THE SYMBOL TABLE (optional on-target names)
  *   tools/sfu-symtab makes it from the linked image (two links: the first
@@ -254,7 +260,7 @@ extern const struct sfu_symtab sfu__dump_symtab __asm__("sfu_symtab");
  *   trap, frame      a trap frame at `frame` (a kernel that switches by
  *                    returning interrupt frames, an RTOS that keeps the
  *                    saved frame's address in its task control block)
- *   none of them     the running thread: the walk starts in
+ *   none of them     the running thread: its frame #0 is
  *                    sfu_dump_threads itself
  * port: the walk's port, normally the thread's own from
  * sfu_port_thread_init (bounds and reads: that thread's stacks only);
@@ -306,8 +312,8 @@ SFU_DEF int sfu_dump_threads(struct sfu_dump *d, sfu_dump_next_fn next, void *ar
 SFU_DEF int sfu_dump_sections(struct sfu_dump *d);
 
 /* Output through d's hook, for the lines around a dump: a string, a
- * number in hexadecimal ("0x" and at least `digits` digits, zero-padded)
- * or in decimal. */
+ * number in hexadecimal ("0x" and at least `digits` digits, zero-padded;
+ * 20 at most) or in decimal. */
 SFU_DEF void sfu_dump_str(const struct sfu_dump *d, const char *s);
 SFU_DEF void sfu_dump_hex(const struct sfu_dump *d, uint64_t v, unsigned digits);
 SFU_DEF void sfu_dump_dec(const struct sfu_dump *d, uint64_t v);
@@ -407,6 +413,10 @@ SFU__DUMP_FN void sfu_dump_dec(const struct sfu_dump *d, uint64_t v)
 
 SFU__DUMP_FN const char *sfu_dump_error_text(int err)
 {
+#if SFU_ERROR_STRINGS
+    /* The core's own table is there: one copy of the texts. */
+    return sfu_strerror(err);
+#else
     switch (err) {
 #define SFU__DUMP_TEXT(name, value, text) \
     case name:                            \
@@ -416,6 +426,7 @@ SFU__DUMP_FN const char *sfu_dump_error_text(int err)
     default:
         return "?";
     }
+#endif
 }
 
 SFU__DUMP_FN const char *sfu_dump_error_name(int err)
@@ -531,22 +542,6 @@ SFU__DUMP_FN void sfu_dump_stop(const struct sfu_dump *d, unsigned n, int err)
     sfu_dump_str(d, ")\n");
 }
 
-/* A return address at which the walk stopped: is it the vector code's
- * call (the port recognises a trap frame there, which the step then
- * refused, say for an interrupted SP off every stack)? */
-static SFU__DUMP_NOINLINE bool sfu__dump_is_stub(const sfu_port *port, const sfu_frame *f)
-{
-    sfu_regs t;
-
-    if ((f->flags & SFU_FRAME_EXACT) || port->trap == NULL)
-        return false;
-    t.pc = t.sp = t.fp = t.ra = 0;
-    t.dwarf = NULL;
-    t.ndwarf = 0;
-    t.dwarf_map = NULL;
-    return port->trap(port->ctx, f->pc, f->sp, &t) != SFU_TRAP_NONE;
-}
-
 SFU__DUMP_FN int sfu_dump_sections(struct sfu_dump *d)
 {
     size_t n = 0;
@@ -564,17 +559,203 @@ SFU__DUMP_FN int sfu_dump_sections(struct sfu_dump *d)
     return err;
 }
 
-/* The walk, streamed: each frame is printed once the step past it says
- * whether it was the vector code's call.  user: the first frame is
- * already the last (a trap frame from user mode). */
+/* Is the frame the vector code's call into its handler: a return address
+ * at which the port recognises a trap frame?  Asked before the step (a
+ * step that then refuses the frame, say for an interrupted SP off every
+ * stack, still shows where the exception came in).  Out of line: its
+ * register block is off the walk's stack. */
+static SFU__DUMP_NOINLINE bool sfu__dump_is_stub(const sfu_port *port, uint64_t pc, uint64_t sp)
+{
+    sfu_regs t;
+
+    t.pc = t.sp = t.fp = t.ra = 0;
+    t.dwarf = NULL;
+    t.ndwarf = 0;
+    t.dwarf_map = NULL;
+    return port->trap != NULL && port->trap(port->ctx, pc, sp, &t) != SFU_TRAP_NONE;
+}
+
+/* Print the cursor's frame n, and give it to the frame hook.  Its frame
+ * record is built here, off the walk's stack. */
+static SFU__DUMP_NOINLINE void sfu__dump_cursor_frame(struct sfu_dump *d, unsigned n, const sfu_cursor *c)
+{
+    sfu_frame f;
+
+    f.pc = c->regs.pc;
+    f.sp = c->regs.sp;
+    f.cfa = c->cfa;
+    f.how = c->how;
+    f.flags = (uint8_t)((c->exact ? SFU_FRAME_EXACT : 0u) | (c->user ? SFU_FRAME_USER : 0u));
+    sfu_dump_frame(d, n, &f, !c->exact && !c->user && sfu__dump_is_stub(c->port, f.pc, f.sp));
+    if (d->frame != NULL)
+        d->frame(d, n, &f);
+}
+
+/* A context that gives no registers: one line and the stop line. */
+static SFU__DUMP_NOINLINE void sfu__dump_refused(struct sfu_dump *d, const char *what, uint64_t addr, int err)
+{
+    sfu_dump_str(d, what);
+    sfu_dump_hex(d, addr, 16);
+    sfu_dump_str(d, ": ");
+    sfu_dump_str(d, sfu_dump_error_text(err));
+    sfu_dump_str(d, "\nbacktrace:\n");
+    sfu_dump_stop(d, 0, err);
+}
+
+/* The registers held by a trap frame at frame, read through port's
+ * checks, into *r: SFU_TRAP_KERNEL or SFU_TRAP_USER, or -SFU_E_ARG (a
+ * layout sfu_port_layout_check refuses), -SFU_E_READ (not readable). */
+static int sfu__dump_trap_regs(const sfu_port *port, const struct sfu_trap_layout *l, uint64_t frame, sfu_regs *r)
+{
+    if (l == NULL || sfu_port_layout_check(l) != 0)
+        return -SFU_E_ARG;
+    if (!sfu_port_block_ok(port->ctx, frame, l->frame_size, l->frame_align))
+        return -SFU_E_READ;
+    return sfu_port_trap_regs(l, frame, r);
+}
+
+/* "thread ID NAME: STATE, stack 0xLO .. 0xHI, ..." */
+static void sfu__dump_thread_header(struct sfu_dump *d, const struct sfu_dump_thread *t, const sfu_port *port)
+{
+    size_t i;
+    bool one = port->stack_lo != 0 || port->stack_hi != 0;
+
+    sfu_dump_str(d, "thread ");
+    sfu_dump_dec(d, t->id);
+    if (t->name != NULL) {
+        sfu_dump_str(d, " ");
+        sfu__dump_strn(d, t->name, SFU_DUMP_NAME_MAX);
+    }
+    sfu_dump_str(d, ": ");
+    sfu__dump_strn(d, t->state != NULL ? t->state : "?", SFU_DUMP_NAME_MAX);
+    for (i = one ? 0 : 1; port->stacks != NULL && i <= port->nstacks; i++) {
+        sfu_dump_str(d, i == 0 || (i == 1 && !one) ? ", stack " : ", ");
+        sfu_dump_hex(d, i == 0 ? port->stack_lo : port->stacks[i - 1u].lo, 16);
+        sfu_dump_str(d, " .. ");
+        sfu_dump_hex(d, i == 0 ? port->stack_hi : port->stacks[i - 1u].hi, 16);
+    }
+    if (port->stacks == NULL && one) {
+        sfu_dump_str(d, ", stack ");
+        sfu_dump_hex(d, port->stack_lo, 16);
+        sfu_dump_str(d, " .. ");
+        sfu_dump_hex(d, port->stack_hi, 16);
+    }
+    sfu_dump_str(d, "\n");
+}
+
+/* Where a thread's walk starts (sfu__dump_thread_start). */
+#define SFU__DUMP_REGS 0    /* *r filled */
+#define SFU__DUMP_RUNNING 1 /* the running thread: capture (*given NULL) */
+#define SFU__DUMP_DONE 2    /* no thread i */
+#define SFU__DUMP_GIVEN 3   /* the iterator's own registers: *given */
+#define SFU__DUMP_SAID 4    /* refused, and said so */
+
+/* Thread i of the iterator: its header line and where its walk starts
+ * (*r, in the walk's cursor), its port and whether its first frame ran in
+ * user mode.  Out of line, so the thread's description is off the walk's
+ * stack. */
+static SFU__DUMP_NOINLINE int sfu__dump_thread_start(struct sfu_dump *d, sfu_dump_next_fn next, void *arg, size_t i,
+                                                    sfu_regs *r, const sfu_regs **given, const sfu_port **port,
+                                                    bool *user)
+{
+    struct sfu_dump_thread t;
+    int kind;
+    uint64_t at;
+
+    /* Field by field: a struct assignment may become memset. */
+    t.id = 0;
+    t.name = t.state = NULL;
+    t.port = NULL;
+    t.regs = NULL;
+    t.layout = NULL;
+    t.context = 0;
+    t.trap = NULL;
+    t.frame = 0;
+    if (!next(arg, i, &t))
+        return SFU__DUMP_DONE;
+    if (t.port != NULL)
+        *port = t.port;
+    sfu__dump_thread_header(d, &t, *port);
+    if (t.regs != NULL) {
+        *given = t.regs;
+        return SFU__DUMP_GIVEN;
+    }
+    if (t.layout != NULL) {
+        kind = sfu_port_switch_regs((*port)->ctx, t.layout, t.context, r);
+        at = t.context;
+        if (kind != SFU_OK) {
+            sfu__dump_refused(d, "  saved context at ", at, kind);
+            return SFU__DUMP_SAID;
+        }
+        sfu_dump_str(d, "  saved context at ");
+    } else if (t.trap != NULL) {
+        kind = sfu__dump_trap_regs(*port, t.trap, t.frame, r);
+        at = t.frame;
+        if (kind < 0) {
+            sfu__dump_refused(d, "  trap frame at ", at, -kind);
+            return SFU__DUMP_SAID;
+        }
+        *user = kind == SFU_TRAP_USER;
+        sfu_dump_str(d, "  trap frame at ");
+    } else {
+        return SFU__DUMP_RUNNING;
+    }
+    sfu_dump_hex(d, at, 16);
+    sfu_dump_str(d, ": pc ");
+    sfu_dump_hex(d, r->pc, 16);
+    sfu_dump_str(d, " sp ");
+    sfu_dump_hex(d, r->sp, 16);
+    sfu_dump_str(d, "\n");
+    return SFU__DUMP_REGS;
+}
+
+/* One walk, streamed: each frame is printed as the cursor stands on it.
+ * It starts at regs; or, NULL regs, here, with this function's own frame
+ * not shown (the first frame is its caller's: sfu_dump_stack's,
+ * sfu_dump_threads'); or at the trap frame at `at` as trap describes it;
+ * or, with it, at thread number `at` of the iterator (-1 if there is
+ * none).  The
+ * registers a walk starts from are built in the cursor itself
+ * (sfu_cursor_init copies them onto themselves), so no second register
+ * block is on the walk's stack, and what the start needs is dead before
+ * the steps begin. */
+struct sfu__dump_iter {
+    sfu_dump_next_fn next;
+    void *arg;
+};
+
 static SFU__DUMP_NOINLINE int sfu__dump_walk(struct sfu_dump *d, const sfu_port *port, const sfu_regs *regs,
-                                             bool user)
+                                             const struct sfu_trap_layout *trap, const struct sfu__dump_iter *it,
+                                             uint64_t at)
 {
     sfu_cursor c;
-    sfu_frame f;
     unsigned n = 0;
+    bool user = false, skip = false;
     int err;
 
+    if (it != NULL) {
+        err = sfu__dump_thread_start(d, it->next, it->arg, (size_t)at, &c.regs, &regs, &port, &user);
+        if (err == SFU__DUMP_DONE)
+            return -1;
+        if (err == SFU__DUMP_SAID)
+            return SFU_E_READ;
+        if (err == SFU__DUMP_REGS)
+            regs = &c.regs;
+    } else if (trap != NULL) {
+        err = sfu__dump_trap_regs(port, trap, at, &c.regs);
+        if (err < 0) {
+            sfu__dump_refused(d, "  trap frame at ", at, -err);
+            return -err;
+        }
+        user = err == SFU_TRAP_USER;
+        regs = &c.regs;
+    }
+    if (regs == NULL) {
+        /* Here; the frame shown first is the caller's. */
+        SFU_PORT_CAPTURE(&c.regs);
+        regs = &c.regs;
+        skip = true;
+    }
     sfu_dump_str(d, "backtrace:\n");
     err = sfu_dump_sections(d);
     if (err != SFU_OK) {
@@ -586,27 +767,16 @@ static SFU__DUMP_NOINLINE int sfu__dump_walk(struct sfu_dump *d, const sfu_port 
     } else {
         err = sfu_cursor_init(&c, d->secs, d->nsecs, port, regs);
     }
-    if (err != SFU_OK) {
-        sfu_dump_stop(d, 0, err);
-        return err;
-    }
-    c.user = user;
-    for (;;) {
-        bool stub;
-
-        f.pc = c.regs.pc;
-        f.sp = c.regs.sp;
-        f.cfa = c.cfa;
-        f.how = c.how;
-        f.flags = (uint8_t)((c.exact ? SFU_FRAME_EXACT : 0u) | (c.user ? SFU_FRAME_USER : 0u));
-        err = sfu_cursor_step(&c);
-        stub = err == SFU_OK ? c.how == SFU_HOW_TRAP : err != SFU_E_NOINFO && sfu__dump_is_stub(port, &f);
-        sfu_dump_frame(d, n, &f, stub);
-        if (d->frame != NULL)
-            d->frame(d, n, &f);
-        n++;
-        if (err != SFU_OK)
-            break;
+    if (err == SFU_OK) {
+        c.user = user;
+        /* Without SFrame for this file the skip fails: then this frame
+         * is shown, and the reason the walk stops. */
+        if (skip && sfu_cursor_step(&c) == SFU_OK)
+            c.how = SFU_HOW_START;
+        do {
+            sfu__dump_cursor_frame(d, n++, &c);
+            err = sfu_cursor_step(&c);
+        } while (err == SFU_OK);
     }
     sfu_dump_stop(d, n, err);
     return err;
@@ -614,138 +784,47 @@ static SFU__DUMP_NOINLINE int sfu__dump_walk(struct sfu_dump *d, const sfu_port 
 
 SFU__DUMP_FN int sfu_dump_regs(struct sfu_dump *d, const sfu_port *port, const sfu_regs *regs)
 {
-    return sfu__dump_walk(d, port != NULL ? port : &d->port, regs, false);
+    if (regs == NULL)
+        return SFU_E_ARG;
+    return sfu__dump_walk(d, port != NULL ? port : &d->port, regs, NULL, NULL, 0);
 }
 
 SFU__DUMP_FN int sfu_dump_stack(struct sfu_dump *d)
 {
-    sfu_regs r;
+    int err = sfu__dump_walk(d, &d->port, NULL, NULL, NULL, 0);
 
-    /* Here, so that the first frame is this function, compiled as the
-     * rest of this file (see WHAT IS DUMPED). */
-    SFU_PORT_CAPTURE(&r);
-    return sfu__dump_walk(d, &d->port, &r, false);
-}
-
-/* The registers held by a trap frame at frame (checked against port's
- * ctx): SFU_TRAP_KERNEL / SFU_TRAP_USER, or a negative error. */
-static int sfu__dump_trap_regs(const sfu_port *port, const struct sfu_trap_layout *l, uint64_t frame, sfu_regs *r)
-{
-    if (l == NULL || sfu_port_layout_check(l) != 0)
-        return -SFU_E_ARG;
-    if (!sfu_port_block_ok(port->ctx, frame, l->frame_size, l->frame_align))
-        return -SFU_E_READ;
-    return sfu_port_trap_regs(l, frame, r);
-}
-
-/* A context that gives no registers: one line and the stop line. */
-static int sfu__dump_refused(struct sfu_dump *d, const char *what, uint64_t addr, int err)
-{
-    sfu_dump_str(d, what);
-    sfu_dump_hex(d, addr, 16);
-    sfu_dump_str(d, ": ");
-    sfu_dump_str(d, sfu_dump_error_text(err));
-    sfu_dump_str(d, "\n");
-    sfu_dump_str(d, "backtrace:\n");
-    sfu_dump_stop(d, 0, err);
+    /* Not a tail call: this function's frame must be there, the first
+     * frame of the dump (see WHAT IS DUMPED). */
+    __asm__ volatile("" : : : "memory");
     return err;
 }
 
 SFU__DUMP_FN int sfu_dump_trap(struct sfu_dump *d, const struct sfu_trap_layout *layout, uint64_t frame)
 {
-    sfu_regs r;
-    int kind;
-
     if (layout == NULL && d->ctx.ntraps > 0)
         layout = &d->ctx.traps[0];
-    kind = sfu__dump_trap_regs(&d->port, layout, frame, &r);
-    if (kind < 0)
-        return sfu__dump_refused(d, "  trap frame at ", frame, -kind);
-    return sfu__dump_walk(d, &d->port, &r, kind == SFU_TRAP_USER);
-}
-
-/* "thread ID NAME: STATE, stack 0xLO .. 0xHI, ..." */
-static SFU__DUMP_NOINLINE void sfu__dump_thread_header(struct sfu_dump *d, const struct sfu_dump_thread *t,
-                                                        const sfu_port *port)
-{
-    size_t i;
-
-    sfu_dump_str(d, "thread ");
-    sfu_dump_dec(d, t->id);
-    if (t->name != NULL) {
-        sfu_dump_str(d, " ");
-        sfu__dump_strn(d, t->name, SFU_DUMP_NAME_MAX);
+    if (layout == NULL) {
+        sfu__dump_refused(d, "  trap frame at ", frame, SFU_E_ARG);
+        return SFU_E_ARG;
     }
-    sfu_dump_str(d, ": ");
-    sfu__dump_strn(d, t->state != NULL ? t->state : "?", SFU_DUMP_NAME_MAX);
-    if (port->stack_lo != 0 || port->stack_hi != 0) {
-        sfu_dump_str(d, ", stack ");
-        sfu_dump_hex(d, port->stack_lo, 16);
-        sfu_dump_str(d, " .. ");
-        sfu_dump_hex(d, port->stack_hi, 16);
-    }
-    for (i = 0; port->stacks != NULL && i < port->nstacks; i++) {
-        sfu_dump_str(d, i == 0 && port->stack_lo == 0 && port->stack_hi == 0 ? ", stack " : ", ");
-        sfu_dump_hex(d, port->stacks[i].lo, 16);
-        sfu_dump_str(d, " .. ");
-        sfu_dump_hex(d, port->stacks[i].hi, 16);
-    }
-    sfu_dump_str(d, "\n");
-}
-
-/* One thread: its registers from what the iterator gave, then its walk. */
-static SFU__DUMP_NOINLINE int sfu__dump_thread(struct sfu_dump *d, const struct sfu_dump_thread *t)
-{
-    const sfu_port *port = t->port != NULL ? t->port : &d->port;
-    sfu_regs r;
-    int err, kind = SFU_TRAP_KERNEL;
-
-    sfu__dump_thread_header(d, t, port);
-    if (t->regs != NULL)
-        return sfu__dump_walk(d, port, t->regs, false);
-    if (t->layout != NULL) {
-        err = sfu_port_switch_regs(port->ctx, t->layout, t->context, &r);
-        if (err != SFU_OK)
-            return sfu__dump_refused(d, "  saved context at ", t->context, err);
-        sfu_dump_str(d, "  saved context at ");
-    } else if (t->trap != NULL) {
-        kind = sfu__dump_trap_regs(port, t->trap, t->frame, &r);
-        if (kind < 0)
-            return sfu__dump_refused(d, "  trap frame at ", t->frame, -kind);
-        sfu_dump_str(d, "  trap frame at ");
-    } else {
-        /* The running thread: from here. */
-        SFU_PORT_CAPTURE(&r);
-        return sfu__dump_walk(d, port, &r, false);
-    }
-    sfu_dump_hex(d, t->layout != NULL ? t->context : t->frame, 16);
-    sfu_dump_str(d, ": pc ");
-    sfu_dump_hex(d, r.pc, 16);
-    sfu_dump_str(d, " sp ");
-    sfu_dump_hex(d, r.sp, 16);
-    sfu_dump_str(d, "\n");
-    return sfu__dump_walk(d, port, &r, kind == SFU_TRAP_USER);
+    return sfu__dump_walk(d, &d->port, NULL, layout, NULL, frame);
 }
 
 SFU__DUMP_FN int sfu_dump_threads(struct sfu_dump *d, sfu_dump_next_fn next, void *arg)
 {
-    struct sfu_dump_thread t;
-    int err = SFU_OK;
-    size_t i;
+    struct sfu__dump_iter it;
+    int last = SFU_OK, err;
+    uint64_t i;
 
+    if (next == NULL)
+        return SFU_E_ARG;
+    it.next = next;
+    it.arg = arg;
     for (i = 0;; i++) {
-        /* Field by field: a struct assignment may become memset. */
-        t.id = 0;
-        t.name = t.state = NULL;
-        t.port = NULL;
-        t.regs = NULL;
-        t.layout = NULL;
-        t.context = 0;
-        t.trap = NULL;
-        t.frame = 0;
-        if (!next(arg, i, &t))
-            return err;
-        err = sfu__dump_thread(d, &t);
+        err = sfu__dump_walk(d, &d->port, NULL, NULL, &it, i);
+        if (err < 0)
+            return last;
+        last = err;
     }
 }
 

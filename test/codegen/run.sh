@@ -1,12 +1,21 @@
 #!/usr/bin/env bash
-# The crash path is safe in any CPU state, whatever the flags: the core and
-# each bare-metal port, built as a user's kernel file might be (plain
+# The crash path is safe in any CPU state, whatever the flags: the core,
+# each bare-metal port and the dump layer (port/common/sfu_dump.h), built
+# as a user's kernel file might be (plain
 # -ffreestanding, no -mgeneral-regs-only, no -mstrict-align), by gcc 12, 14,
 # 16 and clang 14, 21, 22, at -O0, -O2, -Os, for x86_64 and aarch64, disassembled:
 # no FP/SIMD/SSE register anywhere (traps with FP off), no load or store
 # shown to be unaligned (faults with the MMU off; check-insns.py says what
 # "shown" covers).  Controls: the same build with SFU_SAFE_CODEGEN=0 must be
 # caught, or the check would prove nothing.
+#
+# The README's own C blocks are crash-path code too (what a user writes
+# around sfu): each block that is a translation unit is built as written
+# (plain -ffreestanding, the same compilers and levels) and checked the same
+# way; a block marked <!-- recipe: FILE --> that needs its file's context
+# is checked as that file (examples' include paths, the file's board's
+# arch).  Their control: test/codegen/user-control.c, a struct copy in user
+# code, must be caught by every compiler at -O2.
 set -u
 cd "$(dirname "$0")/../.."
 . test/common/lib.sh
@@ -14,13 +23,19 @@ out=build/codegen
 mkdir -p "$out"
 for arch in aarch64 x86_64; do
 	cat >"$out/tu-$arch.c" <<C
-/* The core and the port, with every port callback referenced (so emitted). */
+/* The core, the port and the dump layer, with every port callback
+ * referenced (so emitted); the dump layer's functions are external. */
 #define SFU_IMPLEMENTATION
 #define SFU_CACHE 1
 #define SFU_INDEX 1
 #define SFU_ERROR_STRINGS 1
+#define SFU_DUMP_SYMTAB 1
 #include "sfu_port_$arch.h"
+#include "common/sfu_dump.h"
 sfu_port codegen_port = SFU_PORT_INIT(NULL, 0, 0);
+static const struct sfu_port_range codegen_ram[] = { { 0x1000, 0x2000 } };
+static void codegen_write(const char *s, size_t n) { (void)s; (void)n; }
+struct sfu_dump codegen_dump = SFU_DUMP_INIT(codegen_dump, codegen_write, codegen_ram, 1, NULL, 0);
 C
 done
 WARN="-Wall -Wextra -Wundef -Werror"
@@ -40,7 +55,7 @@ fi
 check() { # NAME CC OBJDUMP ARCH FLAGS -> status of check-insns.py, report in $out/NAME.txt
 	local name=$1 cc=$2 od=$3 arch=$4
 	shift 4
-	if ! $cc -std=c99 -ffreestanding -nostdlib -c $WARN -Icore -Iport/$arch "$@" "$out/tu-$arch.c" \
+	if ! $cc -std=c99 -ffreestanding -nostdlib -c $WARN -Icore -Iport/$arch -Iport "$@" "$out/tu-$arch.c" \
 		-o "$out/$name.o" >"$out/$name.txt" 2>&1; then
 		return 2
 	fi
@@ -57,7 +72,7 @@ for t in "${codegen_compilers[@]}"; do
 		name="$tname$opt"
 		check "$name" "$cc" "$od" "$arch" "$opt"
 		case $? in
-		0) pass "codegen $tname $opt" "no FP/SIMD register, no access shown unaligned" ;;
+		0) pass "codegen $tname $opt" "core, port, dump layer: no FP/SIMD register, no access shown unaligned" ;;
 		2) fail "codegen $tname $opt" "does not build: $(head -3 "$out/$name.txt" | tr '\n' ' ')" ;;
 		*) fail "codegen $tname $opt" "$(wc -l <"$out/$name.txt") unsafe instruction(s), e.g. $(head -1 "$out/$name.txt") ($out/$name.txt)" ;;
 		esac
@@ -76,6 +91,112 @@ for t in "${codegen_compilers[@]}"; do
 		fail "codegen $tname control" "SFU_SAFE_CODEGEN=0 -O2 gave $nfp FP and $nal unaligned findings: the check would miss a regression"
 	else
 		pass "codegen $tname control" "SFU_SAFE_CODEGEN=0 -O2 caught ($nfp FP/SIMD, $nal unaligned)"
+	fi
+done
+
+# ---------------------------------------------------------------------------
+# The README's C blocks.
+rd=$out/readme
+rm -rf "$rd"
+mkdir -p "$rd"
+# bN.c per block; manifest lines "N FILE" (FILE: the recipe file, or -).
+python3 - "$rd" <<'PY'
+import re, sys
+rd = sys.argv[1]
+readme = open("README.md").read()
+with open(rd + "/manifest", "w") as m:
+    for n, blk in enumerate(re.finditer(r"(?:<!-- recipe: (\S+) -->\n)?```c\n(.*?)\n```", readme, re.S), 1):
+        open("%s/b%d.c" % (rd, n), "w").write(blk.group(2) + "\n")
+        m.write("%d %s\n" % (n, blk.group(1) or "-"))
+        # In its file's context: the file up to the end of the block.
+        if blk.group(1):
+            try:
+                text = open(blk.group(1)).read()
+            except OSError:
+                continue
+            at = text.find(blk.group(2))
+            if at >= 0:
+                open("%s/c%d.c" % (rd, n), "w").write(text[:at + len(blk.group(2))] + "\n")
+PY
+# How each block is built: "tu ARCHES" (as written), "file FILE ARCH" (its
+# recipe file up to the end of the block, in the examples' context: what
+# the block needs is declared before it, and nothing after it is built),
+# or "fragment" (statements, no translation unit: not built; listed).
+board_arch() { sed -n 's/^arch *:= *//p' "examples/$1/board.mk"; }
+readme_cc() { # CC ARCH SRC OBJ FLAGS... (FILE mode: examples' include paths)
+	local cc=$1 arch=$2 src=$3 obj=$4
+	shift 4
+	$cc -std=gnu11 -ffreestanding -c -Icore -Iport -Iport/$arch -Iexamples/common "$@" "$src" -o "$obj"
+}
+declare -A how
+fragments=""
+while read -r n file; do
+	src=$rd/b$n.c
+	arches=""
+	for arch in x86_64 aarch64; do
+		cc=gcc
+		[ $arch = aarch64 ] && cc=aarch64-linux-gnu-gcc
+		readme_cc "$cc" $arch "$src" "$rd/probe.o" -O0 2>/dev/null && arches="$arches $arch"
+	done
+	if [ -n "$arches" ]; then
+		how[$n]="tu$arches"
+	elif [ "$file" != - ] && [ -f "$rd/c$n.c" ]; then
+		board=$(echo "$file" | sed -n 's,^examples/\([^/]*\)/.*,\1,p')
+		if [ -n "$board" ] && [ "$board" != common ] && [ -f "examples/$board/board.mk" ]; then
+			how[$n]="file $file $(board_arch "$board")"
+		else
+			fail "codegen readme block $n" "the block of $file builds neither as written nor in its file's context (not under examples/BOARD/)"
+		fi
+	else
+		fragments="$fragments $n"
+	fi
+done <"$rd/manifest"
+[ -n "$fragments" ] && pass "codegen readme blocks$fragments" "statements only (no translation unit, not crash-path code): not built"
+nblocks=0
+for n in "${!how[@]}"; do
+	case ${how[$n]} in tu*) nblocks=$((nblocks + 1)) ;; esac
+done
+[ $nblocks -ge 1 ] || fail "codegen readme" "no README block builds as written: the step-1 recipe must"
+for t in "${codegen_compilers[@]}"; do
+	IFS='|' read -r tname cc arch <<<"$t"
+	od=objdump
+	[ "$arch" = aarch64 ] && od=aarch64-linux-gnu-objdump
+	command -v "${cc%% *}" >/dev/null 2>&1 && command -v "$od" >/dev/null 2>&1 || continue # said above
+	for n in $(printf '%s\n' "${!how[@]}" | sort -n); do
+		set -- ${how[$n]}
+		case $1 in
+		tu) [[ " ${*:2} " == *" $arch "* ]] || continue; src=$rd/b$n.c; what="block $n" ;;
+		file) [ "$3" = "$arch" ] || continue; src=$rd/c$n.c; what="block $n (in $2)" ;;
+		esac
+		ebd=""
+		[ "$1" = file ] && ebd="-Iexamples/$(echo "$2" | cut -d/ -f2)"
+		for opt in -O0 -O2 -Os; do
+			name=readme-b$n-$tname$opt
+			# shellcheck disable=SC2086
+			if ! readme_cc "$cc" $arch "$src" "$rd/$name.o" $opt $ebd >"$rd/$name.txt" 2>&1; then
+				fail "codegen readme $what $tname $opt" "does not build: $(head -3 "$rd/$name.txt" | tr '\n' ' ')"
+				continue
+			fi
+			$od -d --no-show-raw-insn "$rd/$name.o" >"$rd/$name.dis" &&
+				python3 test/codegen/check-insns.py "$arch" "$rd/$name.dis" >"$rd/$name.txt"
+			case $? in
+			0) pass "codegen readme $what $tname $opt" "no FP/SIMD register, no access shown unaligned" ;;
+			*) fail "codegen readme $what $tname $opt" "$(wc -l <"$rd/$name.txt") unsafe instruction(s), e.g. $(head -1 "$rd/$name.txt") ($rd/$name.txt)" ;;
+			esac
+		done
+	done
+	# The control: user code that copies a struct is caught.
+	name=user-control-$tname
+	if ! $cc -std=gnu11 -ffreestanding -O2 -c test/codegen/user-control.c -o "$rd/$name.o" >"$rd/$name.txt" 2>&1; then
+		fail "codegen readme control $tname" "does not build: $(head -3 "$rd/$name.txt" | tr '\n' ' ')"
+		continue
+	fi
+	$od -d --no-show-raw-insn "$rd/$name.o" >"$rd/$name.dis"
+	nfp=$(python3 test/codegen/check-insns.py "$arch" "$rd/$name.dis" | grep -c '^fp')
+	if [ "$nfp" = 0 ]; then
+		fail "codegen readme control $tname" "a struct copy in user code at -O2 gave no FP/SIMD finding: the README check would miss one"
+	else
+		pass "codegen readme control $tname" "a struct copy in user code at -O2 caught ($nfp FP/SIMD)"
 	fi
 done
 [ $fails = 0 ]

@@ -312,7 +312,7 @@ err_text() {
 # debug info; STOP is the stop text.
 recipe_dump_of() { # IMAGE LOG
 	tools/sfu-symbolize "$1" "$2" 2>&1 | awk '
-	/^  #[0-9]+ 0x[0-9a-fA-F]+/ {
+	/^  #[0-9]+ +0x[0-9a-fA-F]+/ {
 		f = $0
 		sub(/.*  at /, "", f)
 		sub(/ .*/, "", f)

@@ -99,6 +99,49 @@ for t in "${bare_compilers[@]:0:4}"; do
 		if [ -n "$undef" ]; then fail "$case_name" "undefined symbols: $(echo $undef)"; else pass "$case_name"; fi
 	done
 done
+# The dump layer (port/common/sfu_dump.h), with the core and the port, is
+# freestanding too: at -O2/-O3 nothing left undefined (its output goes
+# through the hook in struct sfu_dump; no linker symbol with both
+# SFU_PORT_LINKER_RAM and SFU_DUMP_LINKER_SFRAME off), with every public
+# function external and with SFU_STATIC.
+cat > "$out/dump-tu.c" <<'C'
+#define SFU_IMPLEMENTATION
+#define SFU_PORT_LINKER_RAM 0
+#define SFU_DUMP_LINKER_SFRAME 0
+#include "common/sfu_dump.h"
+static const struct sfu_port_range ram[] = { { 0x1000, 0x2000 } };
+void tu_write(const char *s, size_t n);
+struct sfu_dump tu_dump = SFU_DUMP_INIT(tu_dump, tu_write, ram, 1, NULL, 0);
+int tu_dump_all(void);
+int tu_dump_all(void)
+{
+	return sfu_dump_stack(&tu_dump) + sfu_dump_trap(&tu_dump, NULL, 0) + sfu_dump_threads(&tu_dump, NULL, NULL);
+}
+C
+for t in "${bare_compilers[@]:0:4}"; do
+	IFS='|' read -r tname cc arch <<<"$t"
+	tflags=$(arch_flags "$arch")
+	for cfg in "extern|" "static|-DSFU_STATIC"; do
+		for opt in -O2 -O3; do
+			case_name="freestanding dump-layer ${cfg%%|*} $tname $opt"
+			obj="$out/dump-${cfg%%|*}-$tname$opt.o"
+			if ! msg=$($cc $BASE -Iport $tflags ${cfg#*|} $opt "$out/dump-tu.c" -o "$obj" 2>&1); then
+				fail "$case_name" "does not compile"
+				echo "$msg" | head -20
+				continue
+			fi
+			undef=$(nm -u "$obj" | grep -v ' tu_write$')
+			if [ -n "$undef" ]; then fail "$case_name" "undefined symbols: $(echo $undef)"; else pass "$case_name"; fi
+		done
+	done
+done
+for bad in "-DSFU_DUMP_SECTIONS=0" "-DSFU_DUMP_LINKER_SFRAME=2" "-DSFU_DUMP_SYMTAB=3" "-DSFU_DUMP_NAME_MAX=4"; do
+	if gcc $BASE -Iport $bad "$out/dump-tu.c" -o "$out/bad.o" 2>/dev/null; then
+		fail "knob-rejected '$bad'" "compiled"
+	else
+		pass "knob-rejected '$bad'"
+	fi
+done
 # Config knobs with nonsense values must be rejected at compile time.
 for bad in "-DSFU_AMD64=0 -DSFU_AARCH64=0 -DSFU_S390X=0" "-DSFU_FLEX=2" "-DSFU_CACHE=2" "-DSFU_V1=2" "-DSFU_V1=0 -DSFU_V2=0 -DSFU_V3=0" "-DSFU_LITTLE=0 -DSFU_BIG=0" "-DSFU_DEPTH_CAP=0" "-DSFU_FP_FALLBACK=3" "-DSFU_SAFE_CODEGEN=2" "-DSFU_INDEX=2" "-DSFU_COMPACT=-1" "-DSFU_FIX_LD_PLTGOT=2"; do
 	if gcc $BASE $bad "$out/tu.c" -o "$out/bad.o" 2>/dev/null; then

@@ -20,6 +20,9 @@
 # summed along the deepest path of its -fcallgraph-info=su call graph
 # (test/size/report.py).  Ends with one line per figure:
 #   size: <config> <arch> <bytes of .text>     stack: <arch> <bytes>
+# and the worst-case stack of the dump layer's path (port/common/sfu_dump.h:
+# walk and formatting, the user's output hook excluded):
+#   stack: dump <arch> <bytes>
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd -P)
@@ -120,3 +123,17 @@ for arch in x86_64 aarch64; do
 done
 
 python3 test/size/report.py "$B" | tee "$B/table.txt"
+
+# The dump path (port/common/sfu_dump.h): the dump layer with the core and
+# the port, gcc -Os, the deepest stack of any of its entries (the user's
+# output hook excluded, the port's callbacks included): test/size/dump_stack.py.
+echo
+echo "worst-case stack of the dump path (port/common/sfu_dump.h + core + port; gcc -Os; the user's hooks excluded):"
+for arch in aarch64 x86_64; do
+	d="$B/dump/$arch-gcc"
+	mkdir -p "$d"
+	(cd "$d" && $(cc_for $arch gcc) $COMMON -I$ROOT/core -I$ROOT/port -I$ROOT/port/$arch $(arch_flags $arch) \
+		-fstack-usage -fcallgraph-info=su -c "$ROOT/test/size/dump_tu.c" -o dump.o) ||
+		{ echo "size: the dump layer does not build for $arch" >&2; exit 1; }
+done
+python3 test/size/dump_stack.py "$B/dump/aarch64-gcc" "$B/dump/x86_64-gcc" | tee "$B/dump.txt"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Unit tests of the core on sections built by test/common/sfb.h, and of the
 # port's thread pieces and crash record (test_port: the x86_64 bare-metal
-# port, on the host), under ASan+UBSan, compiled by gcc and by clang
+# port, on the host), and of the dump layer (test_dump), under ASan+UBSan, compiled by gcc and by clang
 # (test/common/host.mk).
 set -u
 cd "$(dirname "$0")/../.."
@@ -10,7 +10,7 @@ out=build/unit
 mkdir -p "$out"
 for cc in gcc clang; do
 	# test_pltgot three ways: the fix on, SFU_FIX_LD_PLTGOT 0, SFU_COMPACT 0.
-	for t in test_core test_fpfallback test_cache test_index test_pltgot test_pltgot_off test_pltgot_general test_port test_ctx; do
+	for t in test_core test_fpfallback test_cache test_index test_pltgot test_pltgot_off test_pltgot_general test_port test_ctx test_dump; do
 		need "unit $cc" $cc $cc || continue
 		if ! host_prog "$out/$t-$cc"; then
 			fail "unit $t-$cc" "does not compile: $(grep -m1 -E 'error|warning' "$out/$t-$cc.build.log")"

@@ -1,0 +1,478 @@
+/* Unit tests of the dump layer (port/common/sfu_dump.h) on the host: the
+ * x86_64 port compiled as it is, a section made by test/common/sfb.h for
+ * the address it lies at, stacks and trap frames in this process's memory,
+ * the output hook writing into a buffer that every case compares line by
+ * line with what the format says (README "The dump format").
+ * Built by test/unit/run.sh with -I core -I port/x86_64 -I port/common. */
+#define SFU_IMPLEMENTATION
+#define SFU_ERROR_STRINGS 1
+#define SFU_PORT_LINKER_RAM 0
+#define SFU_DUMP_LINKER_SFRAME 0
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sfu_port_x86_64.h"
+#include "sfu_dump.h"
+#include "../common/sfb.h"
+
+#include "ut.h"
+
+static uint64_t A(const void *p) { return (uint64_t)(uintptr_t)p; }
+
+/* ---- the output hook: everything into one buffer ------------------------ */
+
+static char g_out[8192];
+static size_t g_len, g_calls, g_empty;
+
+static void out(const char *s, size_t n)
+{
+	g_calls++;
+	if (n == 0)
+		g_empty++;
+	if (g_len + n < sizeof g_out) {
+		memcpy(g_out + g_len, s, n);
+		g_len += n;
+		g_out[g_len] = 0;
+	}
+}
+
+static void reset(void)
+{
+	g_len = g_calls = g_empty = 0;
+	g_out[0] = 0;
+}
+
+/* ---- the fixture ------------------------------------------------------------ */
+
+/* Stacks and trap frames. */
+static struct {
+	uint64_t a[64];
+	uint64_t guard[2];
+	uint64_t b[64];
+} __attribute__((aligned(16))) mem;
+static const struct sfu_port_range ram[] = { { 0, 0 } };
+
+/* One function at 0x100000 (0x40 bytes) after `push %rbp`: CFA = SP + 16,
+ * RA at CFA - 8, FP at CFA - 16; and one at 0x100100 (0x20 bytes), no
+ * symbol for it in the table below.  The section is made for the address
+ * it lies at, so that the dump may split it from where it is. */
+static uint64_t g_sec[512];
+static size_t g_sec_len;
+static void make_section(void)
+{
+	static sfb_sec s;
+	static const int32_t w[] = { 16, -16 };
+	sfb_init(&s, 3, SFU_ABI_AMD64_LE);
+	s.addr = A(g_sec);
+	sfb_add_fre(sfb_add_fde(&s, 0x100000, 0x40), 0, 1, 1, 2, w);
+	sfb_add_fre(sfb_add_fde(&s, 0x100100, 0x20), 0, 1, 1, 2, w);
+	g_sec_len = sfb_emit(&s, (uint8_t *)g_sec, sizeof g_sec);
+}
+
+/* The symbol table, in sfu_dump.h's format: "f" at 0x100000 (0x40 bytes),
+ * "g" at 0x100080 (0x10 bytes); a gap between them and after. */
+static union {
+	struct sfu_symtab t;
+	uint64_t raw[16];
+} g_syms;
+static void make_symtab(void)
+{
+	memset(&g_syms, 0, sizeof g_syms);
+	g_syms.t.magic = SFU_SYMTAB_MAGIC;
+	g_syms.t.count = 2;
+	g_syms.t.names = 4;
+	g_syms.t.sym[0].addr = 0x100000;
+	g_syms.t.sym[0].size = 0x40;
+	g_syms.t.sym[0].name = 0;
+	g_syms.t.sym[1].addr = 0x100080;
+	g_syms.t.sym[1].size = 0x10;
+	g_syms.t.sym[1].name = 2;
+	memcpy((char *)&g_syms.t.sym[2], "f\0g\0", 4);
+}
+
+static struct sfu_dump dump = SFU_DUMP_INIT(dump, out, ram, 1, NULL, 0);
+
+/* A fresh dump of the fixture (its ram: the stacks). */
+static void setup(void)
+{
+	static struct sfu_port_range r[1];
+	make_section();
+	make_symtab();
+	r[0].start = A(&mem);
+	r[0].end = A(&mem) + sizeof mem;
+	dump.ctx.ram = r;
+	dump.ctx.nram = 1;
+	dump.sframe = (const char *)g_sec;
+	dump.sframe_end = (const char *)g_sec + g_sec_len;
+	dump.secs_err = -1;
+	dump.symtab = &g_syms.t;
+	dump.frame = NULL;
+	reset();
+}
+
+/* A frame chain on mem.b from word k: the first frame at pc 0x100010
+ * with SP there; its saved rbp and RA 0x100020 (into f again), then an
+ * outermost frame (RA 0). */
+static sfu_regs chain(unsigned k)
+{
+	sfu_regs r = { 0x100010, A(&mem.b[k]), 0, 0, NULL, 0, NULL };
+	memset(&mem, 0, sizeof mem);
+	mem.b[k] = 0x1234;
+	mem.b[k + 1] = 0x100020;
+	return r;
+}
+
+static unsigned g_hook_n;
+static void frame_hook(const struct sfu_dump *d, unsigned n, const sfu_frame *f)
+{
+	(void)d;
+	(void)f;
+	g_hook_n = n + 1;
+}
+
+UT_CASE(test_format)
+{
+	sfu_regs r;
+	int err;
+
+	begin();
+	setup();
+	r = chain(10);
+	dump.frame = frame_hook;
+	g_hook_n = 0;
+	err = sfu_dump_regs(&dump, NULL, &r);
+	EXPECT(err == SFU_END, "stop %s", E(err));
+	EXPECT(strcmp(g_out, "backtrace:\n"
+	                     "  #0  0x0000000000100010 f+0x10/0x40\n"
+	                     "  #1  0x0000000000100020 f+0x20/0x40\n"
+	                     "backtrace: 2 frames, stopped: outermost frame reached (SFU_END)\n") == 0,
+	       "output:\n%.400s", g_out);
+	EXPECT(g_empty == 0, "the hook got %zu empty pieces", g_empty);
+	EXPECT(g_hook_n == 2, "frame hook saw %u frames", g_hook_n);
+	end("unit dump format: frames named from the table, the stop line with text and code");
+
+	/* No table: "??"; a PC in no symbol: "??"; a return address named by
+	 * pc - 1 (0x100080 - 1 is in f's gap: "??", while g starts there). */
+	begin();
+	setup();
+	r = chain(10);
+	mem.b[11] = 0x100080 + 0x40; /* not covered by the section: stops */
+	dump.symtab = NULL;
+	err = sfu_dump_regs(&dump, NULL, &r);
+	EXPECT(err == SFU_E_NOINFO, "stop %s", E(err));
+	EXPECT(strcmp(g_out, "backtrace:\n"
+	                     "  #0  0x0000000000100010 ??\n"
+	                     "  #1  0x00000000001000c0 ??\n"
+	                     "backtrace: 2 frames, stopped: no unwind info for this PC (SFU_E_NOINFO)\n") == 0,
+	       "output:\n%.400s", g_out);
+	end("unit dump format: without a table every frame is ??, and the walk's stop is said");
+
+	/* Ten frames and more: "#10 " keeps the address column. */
+	begin();
+	setup();
+	{
+		unsigned k;
+		memset(&mem, 0, sizeof mem);
+		for (k = 0; k < 12; k++) {
+			mem.b[2 * k] = 0x1234;
+			mem.b[2 * k + 1] = k < 11 ? 0x100020 : 0;
+		}
+		r.pc = 0x100010;
+		r.sp = A(&mem.b[0]);
+		r.fp = r.ra = 0;
+		r.dwarf = NULL;
+		r.ndwarf = 0;
+		r.dwarf_map = NULL;
+	}
+	err = sfu_dump_regs(&dump, NULL, &r);
+	EXPECT(err == SFU_END && strstr(g_out, "\n  #9  0x0000000000100020 f+0x20/0x40\n  #10 0x0000000000100020 f+0x20/0x40\n") &&
+	           strstr(g_out, "backtrace: 12 frames, stopped: outermost frame reached (SFU_END)\n"),
+	       "%s; output:\n%.400s", E(err), g_out);
+	end("unit dump format: frame numbers past 9 keep the columns");
+}
+
+UT_CASE(test_sections_refused)
+{
+	static uint64_t junk[8] = { 0x1111111111111111ull };
+	sfu_regs r;
+	int err;
+
+	begin();
+	setup();
+	r = chain(10);
+	dump.sframe = (const char *)junk;
+	dump.sframe_end = (const char *)(junk + 8);
+	dump.frame = frame_hook;
+	g_hook_n = 0;
+	err = sfu_dump_regs(&dump, NULL, &r);
+	EXPECT(err == SFU_E_MAGIC, "stop %s", E(err));
+	EXPECT(strcmp(g_out, "backtrace:\n"
+	                     "  .sframe refused, no walk: bad magic\n"
+	                     "backtrace: 0 frames, stopped: bad magic (SFU_E_MAGIC)\n") == 0,
+	       "output:\n%.400s", g_out);
+	EXPECT(g_hook_n == 0, "a frame was given to the hook");
+	/* Kept: the next dump says the same without splitting again. */
+	reset();
+	dump.sframe = (const char *)g_sec;
+	err = sfu_dump_stack(&dump);
+	EXPECT(err == SFU_E_MAGIC && strstr(g_out, "0 frames, stopped: bad magic (SFU_E_MAGIC)"), "second dump: %s", E(err));
+	end("unit dump sections: a refused .sframe gives no walk, one line why, 0 frames and its code");
+
+	begin();
+	setup();
+	dump.sframe = NULL;
+	dump.sframe_end = NULL;
+	err = sfu_dump_regs(&dump, NULL, &r);
+	EXPECT(err == SFU_E_ARG && strstr(g_out, "stopped: invalid argument (SFU_E_ARG)"), "no section: %s", E(err));
+	end("unit dump sections: no section given is SFU_E_ARG, no walk");
+}
+
+/* The examples' x86_64 switch: push rbp rbx r12 r13 r14 r15, save RSP. */
+static const struct sfu_switch_layout x86_switch = {
+	.size = 56, .align = 8, .pc = 48, .sp = SFU_TRAP_NOT_SAVED, .sp_add = 56,
+	.reg = SFU_X86_64_SWITCH_REGS(32, 40, 24, 16, 8, 0),
+};
+
+struct threads {
+	struct sfu_port_thread walk;
+	uint64_t ctx;
+	uint64_t bad;
+	unsigned calls;
+};
+
+static bool next_thread(void *arg, size_t i, struct sfu_dump_thread *t)
+{
+	struct threads *th = arg;
+
+	th->calls++;
+	if (t->name != NULL || t->port != NULL || t->layout != NULL || t->regs != NULL)
+		return false; /* the dump must clear the description first */
+	if (i > 1)
+		return false;
+	t->id = 7 + i;
+	t->name = i == 0 ? "worker" : "broken";
+	t->state = "blocked";
+	t->port = &th->walk.port;
+	t->layout = &x86_switch;
+	t->context = i == 0 ? th->ctx : th->bad;
+	return true;
+}
+
+UT_CASE(test_threads)
+{
+	struct threads th;
+	sfu_stack st;
+	uint64_t *c;
+	char want[1024];
+	int err;
+
+	begin();
+	setup();
+	memset(&mem, 0, sizeof mem);
+	st.lo = A(mem.b);
+	st.hi = A(mem.b + 64);
+	sfu_port_thread_init(&th.walk, &dump.ctx, &st, 1);
+	c = &mem.b[40];
+	c[5] = 0xfeed;     /* rbp */
+	c[6] = 0x100010;   /* resume PC */
+	c[7] = 0x1234;     /* at the resumed SP: f's frame */
+	c[8] = 0x100020;
+	th.ctx = A(c);
+	th.bad = A(&mem.a[10]); /* another thread's stack: refused */
+	th.calls = 0;
+	err = sfu_dump_threads(&dump, next_thread, &th);
+	snprintf(want, sizeof want,
+	         "thread 7 worker: blocked, stack 0x%016llx .. 0x%016llx\n"
+	         "  saved context at 0x%016llx: pc 0x0000000000100010 sp 0x%016llx\n"
+	         "backtrace:\n"
+	         "  #0  0x0000000000100010 f+0x10/0x40\n"
+	         "  #1  0x0000000000100020 f+0x20/0x40\n"
+	         "backtrace: 2 frames, stopped: outermost frame reached (SFU_END)\n"
+	         "thread 8 broken: blocked, stack 0x%016llx .. 0x%016llx\n"
+	         "  saved context at 0x%016llx: memory read refused\n"
+	         "backtrace:\n"
+	         "backtrace: 0 frames, stopped: memory read refused (SFU_E_READ)\n",
+	         (unsigned long long)st.lo, (unsigned long long)st.hi, (unsigned long long)th.ctx,
+	         (unsigned long long)A(c + 7), (unsigned long long)st.lo, (unsigned long long)st.hi,
+	         (unsigned long long)th.bad);
+	EXPECT(strcmp(g_out, want) == 0, "output:\n%.200s\nwanted:\n%.200s", g_out, want);
+	EXPECT(err == SFU_E_READ, "the last walk's stop: %s", E(err));
+	EXPECT(th.calls == 3, "the iterator was called %u times, not 3", th.calls);
+	end("unit dump threads: header, saved context, a walk bounded by the thread's port; a bad context refused");
+
+	begin();
+	setup();
+	EXPECT(sfu_dump_threads(&dump, NULL, NULL) == SFU_E_ARG && g_len == 0, "no iterator: %.400s", g_out);
+	end("unit dump threads: no iterator is SFU_E_ARG, nothing printed");
+}
+
+UT_CASE(test_trap)
+{
+	static const void *const sites[] = { (const void *)0x100100 };
+	static const struct sfu_trap_layout l = SFU_X86_64_TRAP_LAYOUT(sites);
+	struct sfu_x86_64_trap_frame *tf = (struct sfu_x86_64_trap_frame *)(void *)&mem.b[0];
+	int err;
+
+	begin();
+	setup();
+	memset(&mem, 0, sizeof mem);
+	tf->iret_rip = 0x100010;
+	tf->iret_rsp = A(&mem.b[40]);
+	tf->cs = 0x08;
+	mem.b[40] = 0x1234;
+	mem.b[41] = 0x100020;
+	err = sfu_dump_trap(&dump, &l, A(tf));
+	EXPECT(err == SFU_END && strcmp(g_out, "backtrace:\n"
+	                                       "  #0  0x0000000000100010 f+0x10/0x40\n"
+	                                       "  #1  0x0000000000100020 f+0x20/0x40\n"
+	                                       "backtrace: 2 frames, stopped: outermost frame reached (SFU_END)\n") == 0,
+	       "%s; output:\n%.400s", E(err), g_out);
+	end("unit dump trap: frame #0 is the interrupted instruction, the walk goes on from it");
+
+	begin();
+	setup();
+	tf->cs = 0x1b; /* ring 3 */
+	err = sfu_dump_trap(&dump, &l, A(tf));
+	EXPECT(err == SFU_END_USER && strcmp(g_out, "backtrace:\n"
+	                                            "  #0  0x0000000000100010 ?? (user)\n"
+	                                            "backtrace: 1 frame, stopped: interrupted code ran at a lower "
+	                                            "privilege level (SFU_END_USER)\n") == 0,
+	       "%s; output:\n%.400s", E(err), g_out);
+	end("unit dump trap: a user-mode frame is shown unnamed and ends the walk (SFU_END_USER)");
+
+	begin();
+	setup();
+	err = sfu_dump_trap(&dump, &l, A(&mem.b[60]));
+	EXPECT(err == SFU_E_READ && strstr(g_out, ": memory read refused\nbacktrace:\nbacktrace: 0 frames, stopped: memory read "
+	                                          "refused (SFU_E_READ)\n"),
+	       "frame past the RAM: %s; output:\n%.400s", E(err), g_out);
+	reset();
+	err = sfu_dump_trap(&dump, NULL, A(tf));
+	EXPECT(err == SFU_E_ARG && strstr(g_out, "stopped: invalid argument (SFU_E_ARG)"), "no layout: %s", E(err));
+	end("unit dump trap: an unreadable frame or no layout is refused before anything is read");
+}
+
+/* The vector code's call: a return address at a layout's call site is
+ * marked "(exception)", and the walk crosses the trap frame into the
+ * interrupted code, "(interrupted)". */
+UT_CASE(test_exception_marker)
+{
+	/* The vector code's call: a return address the section does not
+	 * cover, 0x100200, is the layout's call site. */
+	static const void *const sites[] = { (const void *)0x100200 };
+	static const struct sfu_trap_layout l = SFU_X86_64_TRAP_LAYOUT(sites);
+	struct sfu_x86_64_trap_frame *tf;
+	sfu_regs r;
+	int err;
+
+	begin();
+	setup();
+	dump.ctx.traps = &l;
+	dump.ctx.ntraps = 1;
+	r = chain(0);
+	mem.b[1] = 0x100200;
+	/* The trap frame at the SP that call returns with; it says g was
+	 * interrupted at 0x100088 (no FDE there: the walk stops after it). */
+	tf = (struct sfu_x86_64_trap_frame *)(void *)&mem.b[2];
+	tf->iret_rip = 0x100088;
+	tf->iret_rsp = A(&mem.b[50]);
+	tf->cs = 0x08;
+	err = sfu_dump_regs(&dump, NULL, &r);
+	EXPECT(err == SFU_E_NOINFO &&
+	           strstr(g_out, "  #1  0x0000000000100200 ?? (exception)\n"
+	                         "  #2  0x0000000000100088 g+0x8/0x10 (interrupted)\n"
+	                         "backtrace: 3 frames, stopped: no unwind info for this PC (SFU_E_NOINFO)\n") != NULL,
+	       "%s; output:\n%.400s", E(err), g_out);
+	dump.ctx.traps = NULL;
+	dump.ctx.ntraps = 0;
+	end("unit dump markers: (exception) at the vector code's call, (interrupted) after it");
+}
+
+UT_CASE(test_symtab)
+{
+	const struct sfu_sym *s;
+
+	begin();
+	make_symtab();
+	s = sfu_symtab_find(&g_syms.t, 0x100000);
+	EXPECT(s && s->addr == 0x100000, "first byte of f");
+	s = sfu_symtab_find(&g_syms.t, 0x10003f);
+	EXPECT(s && s->addr == 0x100000, "last byte of f");
+	EXPECT(sfu_symtab_find(&g_syms.t, 0x100040) == NULL, "one past f");
+	EXPECT(sfu_symtab_find(&g_syms.t, 0xfffff) == NULL, "before the first");
+	s = sfu_symtab_find(&g_syms.t, 0x10008f);
+	EXPECT(s && s->addr == 0x100080 && strcmp(sfu_symtab_name(&g_syms.t, s), "g") == 0, "last byte of g");
+	EXPECT(sfu_symtab_find(&g_syms.t, 0x100090) == NULL, "past the last");
+	EXPECT(sfu_symtab_find(NULL, 0x100000) == NULL, "no table");
+	g_syms.t.magic ^= 1;
+	EXPECT(sfu_symtab_find(&g_syms.t, 0x100000) == NULL, "bad magic read as a table");
+	g_syms.t.magic ^= 1;
+	g_syms.t.count = 0;
+	EXPECT(sfu_symtab_find(&g_syms.t, 0x100000) == NULL, "empty table");
+	end("unit dump symtab: first and last byte, one past, gaps, no table, bad magic, empty");
+
+	/* A name offset outside the pool gives no name; a name without its
+	 * NUL is cut at the pool's end. */
+	begin();
+	setup();
+	g_syms.t.sym[0].name = 4;
+	EXPECT(sfu_symtab_name(&g_syms.t, &g_syms.t.sym[0]) == NULL, "offset at the pool's end gave a name");
+	{
+		sfu_regs r = chain(10);
+		sfu_dump_regs(&dump, NULL, &r);
+		EXPECT(strstr(g_out, "  #0  0x0000000000100010 ??\n") != NULL, "output:\n%.400s", g_out);
+	}
+	setup();
+	memcpy((char *)&g_syms.t.sym[2], "fgh\0", 4);
+	g_syms.t.names = 3; /* "fgh" without its NUL */
+	{
+		sfu_regs r = chain(10);
+		sfu_dump_regs(&dump, NULL, &r);
+		EXPECT(strstr(g_out, "  #0  0x0000000000100010 fgh+0x10/0x40\n") != NULL, "output:\n%.400s", g_out);
+		g_syms.t.sym[0].name = 1; /* "gh", 2 bytes of pool left */
+		reset();
+		sfu_dump_regs(&dump, NULL, &r);
+		EXPECT(strstr(g_out, "  #0  0x0000000000100010 gh+0x10/0x40\n") != NULL, "output:\n%.400s", g_out);
+	}
+	end("unit dump symtab: names are bounded by the pool");
+}
+
+UT_CASE(test_numbers)
+{
+	begin();
+	setup();
+	sfu_dump_hex(&dump, 0, 16);
+	sfu_dump_str(&dump, " ");
+	sfu_dump_hex(&dump, UINT64_MAX, 1);
+	sfu_dump_str(&dump, " ");
+	sfu_dump_hex(&dump, 0xabc, 0);
+	sfu_dump_str(&dump, " ");
+	sfu_dump_dec(&dump, 0);
+	sfu_dump_str(&dump, " ");
+	sfu_dump_dec(&dump, UINT64_MAX);
+	sfu_dump_str(&dump, " ");
+	sfu_dump_hex(&dump, 1, 40); /* more digits than a number has: 16 at most */
+	EXPECT(strcmp(g_out, "0x0000000000000000 0xffffffffffffffff 0xabc 0 18446744073709551615 "
+	                     "0x00000000000000000001") == 0,
+	       "output: %.400s", g_out);
+	EXPECT(g_empty == 0, "empty pieces");
+	end("unit dump numbers: hex padding, zero, all ones, the largest decimal");
+
+	begin();
+	EXPECT(strcmp(sfu_dump_error_name(SFU_END), "SFU_END") == 0 &&
+	           strcmp(sfu_dump_error_text(SFU_END_USER), "interrupted code ran at a lower privilege level") == 0 &&
+	           strcmp(sfu_dump_error_name(999), "?") == 0 && strcmp(sfu_dump_error_text(-1), "?") == 0,
+	       "names and texts");
+	{
+		int e;
+		for (e = 0; e < SFU_ERROR_COUNT; e++)
+			EXPECT(strcmp(sfu_dump_error_text(e), sfu_strerror(e)) == 0, "text of %d differs from sfu_strerror", e);
+	}
+	end("unit dump errors: every code's text is the core's, its name its enum's");
+}
+
+int main(void)
+{
+	return ut_main("unit");
+}
