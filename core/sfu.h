@@ -523,10 +523,13 @@ typedef struct sfu_stack {
 enum sfu_trap_result {
 	SFU_TRAP_NONE = 0,   /* pc is not a call site of the exception vector code */
 	SFU_TRAP_KERNEL = 1, /* *out is the interrupted context; the walk goes on */
-	SFU_TRAP_USER = 2    /* *out is the interrupted context, which ran at a
+	SFU_TRAP_USER = 2,   /* *out is the interrupted context, which ran at a
 	                      * lower privilege level (aarch64 EL0, x86_64 ring
 	                      * 3): it is the last frame, the walk then ends
 	                      * with SFU_END_USER */
+	SFU_TRAP_UNREADABLE = 3 /* pc is a call site of the vector code, but its
+	                         * trap frame cannot be read (a corrupt frame
+	                         * pointer): the walk ends with SFU_E_READ */
 };
 
 /* The port: how the core reaches memory and the target's quirks. */
@@ -541,7 +544,8 @@ typedef struct sfu_port {
 	 * pointer sp, i.e. the SP the call returns with) is where the exception
 	 * vector code called its handler, fill *out with the interrupted
 	 * context from the trap frame and return SFU_TRAP_KERNEL or
-	 * SFU_TRAP_USER, else SFU_TRAP_NONE.  Called only for return addresses
+	 * SFU_TRAP_USER (SFU_TRAP_UNREADABLE if the frame cannot be read),
+	 * else SFU_TRAP_NONE.  Called only for return addresses
 	 * that have no SFrame info.  Optional. */
 	int (*trap)(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *out);
 	void *ctx;
@@ -2655,6 +2659,8 @@ static SFU__NOINLINE int sfu__from_trap(sfu_cursor *c)
 	kind = c->port->trap(c->port->ctx, c->regs.pc, c->regs.sp, &t);
 	if (kind == SFU_TRAP_NONE)
 		return SFU_E_NOINFO;
+	if (kind == SFU_TRAP_UNREADABLE)
+		return SFU_E_READ;
 	if (kind == SFU_TRAP_USER) {
 		/* The interrupted code ran at a lower privilege level: its PC
 		 * and SP are worth showing, but its stack is not the kernel's

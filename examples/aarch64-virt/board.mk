@@ -40,7 +40,7 @@ stub := trap_common
 irqtrap := a64_trap
 irqstub := trap_common
 
-variants := pac lld kernel nofp mmuoff gen
+variants := pac lld kernel rtos nofp mmuoff gen
 pac.flags := -mbranch-protection=pac-ret
 pac.title := pac-ret build
 lld.link := lld
@@ -56,6 +56,18 @@ kernel.trap := el1_sync_handler
 kernel.stub := el1t_sync
 kernel.irqtrap := el1_irq_handler
 kernel.irqstub := el1t_irq
+# The exception entry written the way RTOS ports write it (rtos-entry.S:
+# the task context on the task's stack, its address in the TCB, the
+# switch inside the handler, no labels), described to sfu by rtos-sfu.c
+# only; the sfu file built with the board's plain flags, FP/SIMD off.
+rtos.srcs := head.S rtos-entry.S rtos.c rtos-sfu.c board.c
+rtos.flags := -DEX_THREAD_EXC_STACK=0u
+rtos.core-plain := 1
+rtos.title := RTOS-style task contexts
+rtos.trap := rtos_fault
+rtos.stub := rtos_task_sync
+rtos.irqtrap := rtos_irq
+rtos.irqstub := rtos_task_irq
 # The sfu file built without -mgeneral-regs-only, FP off as always.
 nofp.core-plain := 1
 nofp.title := FP/SIMD off, sfu built without -mgeneral-regs-only

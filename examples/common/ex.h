@@ -87,6 +87,7 @@ const char *board_guard(uint64_t addr);
  * exception stack, where the board has one) and returns its address: the
  * switch then enters entry(arg) with a zero return address (outermost). */
 void ex_switch(uint64_t *save, uint64_t next);
+int board_switch_begin(uint64_t *save, uint64_t next, uint64_t *next_slot);
 extern const struct sfu_switch_layout ex_switch_layout;
 uint64_t board_thread_context(uint64_t stack_hi, uint64_t exc_hi, void (*entry)(void *), void *arg);
 /* Linker symbols of both boards: the whole stack area (exception stacks

@@ -69,8 +69,11 @@
 #define EX_IRQ_OFF() __asm__ volatile("msr daifset, #2" : : : "memory")
 #define EX_IRQ_ON() __asm__ volatile("msr daifclr, #2" : : : "memory")
 /* Threads run on SP_EL0 and trap onto SP_EL1, which a preempted thread
- * keeps its interrupt frames on: one SP_EL1 stack per thread. */
+ * keeps its interrupt frames on: one SP_EL1 stack per thread (0: the
+ * board's one SP_EL1 stack for all, the rtos variant's handler stack). */
+#ifndef EX_THREAD_EXC_STACK
 #define EX_THREAD_EXC_STACK 8192u
+#endif
 #define EX_UNDEFINED_INSN() __asm__ volatile("udf #0")
 #define EX_SET_SP_AND_PUSH(v)                                               \
     __asm__ volatile("mov sp, %0\n\tstr xzr, [sp, #-16]!" : : "r"((uint64_t)(v)) : "memory")

@@ -89,6 +89,18 @@ static struct ex_thread *pick(void)
     return NULL;
 }
 
+/* Boards whose exception entry saves the task context and switches inside
+ * the handler (aarch64 variant rtos) override this: it tells them the
+ * switch (the slot of prev's saved context, next's, and the slot next's
+ * lives in), and a nonzero answer means the handler running now makes it
+ * when it returns (sched_switch then returns at once).  The default, for
+ * boards with a called switch routine: ex_switch does it. */
+__attribute__((weak)) int board_switch_begin(uint64_t *save, uint64_t next, uint64_t *next_slot)
+{
+    (void)save, (void)next, (void)next_slot;
+    return 0;
+}
+
 /* The one place threads switch (interrupts masked).  Not static and never
  * inlined: the resume PC of every thread that is not running is in here,
  * the first frame of its dump. */
@@ -105,6 +117,8 @@ EX_NOINLINE void sched_switch(struct ex_thread *next, int preempted)
     next->state = EX_THREAD_RUNNING;
     next->ctx = 0;
     current = next;
+    if (board_switch_begin(&prev->ctx, ctx, &next->ctx))
+        return;
     ex_switch(&prev->ctx, ctx);
     /* Back in prev, switched to by another thread. */
     if (current != prev)
@@ -126,6 +140,7 @@ EX_NORETURN void ex_sched_start(void)
         uint64_t ctx = first->ctx;
 
         first->ctx = 0;
+        (void)board_switch_begin(&boot_ctx, ctx, &first->ctx);
         ex_switch(&boot_ctx, ctx);
     }
     panic("ex_sched_start: the boot context was resumed");

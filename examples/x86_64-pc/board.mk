@@ -40,7 +40,7 @@ stub := isr_common
 irqtrap := x86_trap
 irqstub := isr_common
 
-variants := lld kernel nofp gen
+variants := lld kernel rtos nofp gen
 lld.link := lld
 lld.title := linked by lld
 # The IDT stubs written the way small kernels commonly write them (their
@@ -55,6 +55,18 @@ kernel.trap := interrupt_handler
 kernel.stub := isr_stubs
 kernel.irqtrap := interrupt_handler
 kernel.irqstub := isr_stubs
+# The IDT stubs written the way RTOS ports write them (rtos-isr.S: the
+# task context on the task's stack, its address in the TCB, the switch
+# inside the handler by returning another task's frame, no labels),
+# described to sfu by rtos-sfu.c only; the sfu file built with the board's
+# plain flags, SSE off.
+rtos.srcs := head.S rtos-isr.S rtos.c rtos-sfu.c board.c
+rtos.core-plain := 1
+rtos.title := RTOS-style task contexts
+rtos.trap := rtos_fault
+rtos.stub := rtos_isr_common
+rtos.irqtrap := rtos_irq
+rtos.irqstub := rtos_isr_common
 # The sfu file built without -mgeneral-regs-only, SSE off as always.
 nofp.core-plain := 1
 nofp.title := SSE off, sfu built without -mgeneral-regs-only

@@ -19,6 +19,7 @@
  * psABI requires, and RSP is the frame address.
  */
 #include "sfu_trap_frame_x86_64.h"
+#include "stubs.inc"
 #define TF_DWARF_RSP SFU_X86_64_TF_DWARF_RSP
 #define TF_DWARF_RIP SFU_X86_64_TF_DWARF_RIP
 #define TF_CR2       SFU_X86_64_TF_CR2
@@ -29,25 +30,15 @@
 
     .section .text.isr, "ax"
 
-/* Vectors where the CPU pushes an error code (SDM Vol. 3A, "Exception
- * and Interrupt Reference"): 8, 10-14, 17, 21, 29, 30. */
 .macro ISR n
     .balign 16
 isr_\n:
-    .if (\n == 8) || (\n >= 10 && \n <= 14) || (\n == 17) || (\n == 21) || (\n == 29) || (\n == 30)
-    .else
-    push $0
-    .endif
+    PUSH_ERROR_CODE \n
     push $\n
     jmp isr_common
 .endm
 
-    .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
-    ISR \n
-    .endr
-    .irp n, 32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47
-    ISR \n
-    .endr
+    ALL_ISRS
 
 isr_common:
     sub $TF_VECTOR, %rsp
@@ -98,15 +89,6 @@ sfu_x86_64_trap_ret:
     iretq
 
 /* Stub addresses for board.c, indexed by vector. */
-    .section .rodata
-    .balign 8
-    .global x86_isr_table
-x86_isr_table:
-    .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
-    .quad isr_\n
-    .endr
-    .irp n, 32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47
-    .quad isr_\n
-    .endr
+    ISR_TABLE isr_
 
     .section .note.GNU-stack, "", @progbits

@@ -19,51 +19,12 @@
  * Mode Stack Frame"); with the error code and the vector that is 7 words,
  * the 15 registers make 22: the call happens with RSP 16-aligned.
  */
-.macro PUSH_REGS
-    push %rax
-    push %rbx
-    push %rcx
-    push %rdx
-    push %rsi
-    push %rdi
-    push %rbp
-    push %r8
-    push %r9
-    push %r10
-    push %r11
-    push %r12
-    push %r13
-    push %r14
-    push %r15
-.endm
+#include "stubs.inc"
 
-.macro POP_REGS
-    pop %r15
-    pop %r14
-    pop %r13
-    pop %r12
-    pop %r11
-    pop %r10
-    pop %r9
-    pop %r8
-    pop %rbp
-    pop %rdi
-    pop %rsi
-    pop %rdx
-    pop %rcx
-    pop %rbx
-    pop %rax
-.endm
-
-/* Vectors where the CPU pushes an error code (SDM Vol. 3A, "Exception
- * and Interrupt Reference"): 8, 10-14, 17, 21, 29, 30. */
 .macro ISR n
     .balign 16
 .Lisr\n:
-    .if (\n == 8) || (\n >= 10 && \n <= 14) || (\n == 17) || (\n == 21) || (\n == 29) || (\n == 30)
-    .else
-    push $0
-    .endif
+    PUSH_ERROR_CODE \n
     push $\n
     PUSH_REGS
     cld
@@ -78,24 +39,10 @@
     .global isr_stubs
     .type isr_stubs, @function
 isr_stubs:
-    .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
-    ISR \n
-    .endr
-    .irp n, 32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47
-    ISR \n
-    .endr
+    ALL_ISRS
     .size isr_stubs, . - isr_stubs
 
 /* Stub addresses for the board's IDT set-up, indexed by vector. */
-    .section .rodata
-    .balign 8
-    .global x86_isr_table
-x86_isr_table:
-    .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
-    .quad .Lisr\n
-    .endr
-    .irp n, 32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47
-    .quad .Lisr\n
-    .endr
+    ISR_TABLE .Lisr
 
     .section .note.GNU-stack, "", @progbits

@@ -67,6 +67,40 @@ static inline bool sfu__port_lower_priv(uint64_t spsr)
     return sfu_aarch64_el0(spsr);
 }
 
+/* A direct call is BL (ARM ARM, "BL"): 0b100101 and a signed 26-bit word
+ * offset from the BL itself, 4 bytes before the return address. */
+#define SFU__PORT_CALL_LEN 4
+static inline bool sfu__port_call_target(const uint8_t *b, uint64_t ra, uint64_t *to)
+{
+    uint32_t insn = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+    uint64_t imm = insn & 0x3ffffffu;
+
+    if ((insn & 0xfc000000u) != 0x94000000u)
+        return false;
+    if (imm & 0x2000000u)
+        imm |= ~(uint64_t)0x3ffffff; /* sign-extend imm26 */
+    *to = ra - 4u + (imm << 2);
+    return true;
+}
+
+/* SFU_TRAP_SP_LIVE: an entry that runs its handler on SP_EL1 and saved no
+ * SP leaves the interrupted EL0/EL1t SP in SP_EL0 (ARM ARM, "SP_EL0").
+ * Knob SFU_PORT_LIVE_SP: another expression for it (an EL2 kernel's, a
+ * test's); by default MRS SP_EL0, which needs EL1 or higher. */
+#define SFU__PORT_HAS_LIVE_SP 1
+static inline bool sfu__port_live_sp(uint64_t *sp)
+{
+#ifdef SFU_PORT_LIVE_SP
+    *sp = (uint64_t)(SFU_PORT_LIVE_SP);
+#else
+    uint64_t v;
+
+    __asm__ volatile("mrs %0, sp_el0" : "=r"(v));
+    *sp = v;
+#endif
+    return true;
+}
+
 /* Pointer authentication (FEAT_PAuth; ARM ARM, "Pointer authentication").
  * With -mbranch-protection=pac-ret, PACIASP signs the LR before it is
  * saved, so a return address read from the stack carries a PAC in its

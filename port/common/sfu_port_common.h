@@ -31,6 +31,13 @@
  *   sfu__port_lower_priv(mode)         the saved PSTATE/CS says the
  *                                      interrupted code ran below the
  *                                      kernel's privilege level
+ *   SFU__PORT_CALL_LEN,                the length of a direct call and its
+ *   sfu__port_call_target(b, ra, &to)  target, from the bytes b before the
+ *                                      return address ra (false: b is no
+ *                                      direct call)
+ *   SFU__PORT_HAS_LIVE_SP,             1 if the CPU has another SP an entry
+ *   sfu__port_live_sp(&sp)             may leave the interrupted one in
+ *                                      (aarch64 SP_EL0), and its reader
  *
  * READING MEMORY
  *   The core never dereferences an address it computed; it calls the
@@ -51,6 +58,19 @@
  *   from the SP at the call, the byte offset of each saved register) and
  *   your vector code stays as it is.
  *
+ *   Kernels save state in many ways; each is a few lines of data:
+ *     Linux-like pt_regs at the SP of a call in the entry code: sites or
+ *       a code range, frame_from SFU_TRAP_FRAME_SP, the SP a word of it;
+ *     an RTOS that pushes every register on the task's own stack and
+ *       keeps that address in the task control block: frame_from
+ *       SFU_TRAP_FRAME_PTR (&current_tcb, the field's offset), the SP
+ *       the frame's end (SFU_TRAP_SP_END), or SP_EL0 (SFU_TRAP_SP_LIVE);
+ *     one entry file calling several C functions, each with its own
+ *       frame, no labels: callees (the instruction before the return
+ *       address is checked to be a call to one of them);
+ *     a frame whose size depends on a flag word (an FP context saved or
+ *       not): one layout per variant, select/select_mask/select_value.
+ *
  * THREADS: EVERY STACK, EACH WITHIN ITS OWN BOUNDS
  *   A thread that is not running was left by the kernel's context-switch
  *   routine: its callee-saved registers, its SP and the PC it resumes at
@@ -61,6 +81,9 @@
  *   those stacks and its reads are limited to them, so a walk of one
  *   thread never strays into another's stack, and never touches a guard
  *   page between stacks (a stack overflow's dump reads nothing unmapped).
+ *   A kernel whose saved thread context is a trap frame (it switches by
+ *   returning another interrupt frame, or its entry code saves everything
+ *   on the task's stack) points the switch layout at its trap layouts.
  */
 #ifndef SFU_PORT_COMMON_H
 #define SFU_PORT_COMMON_H
@@ -75,11 +98,13 @@
 #error "include port/<arch>/sfu_port_<arch>.h, not sfu_port_common.h"
 #endif
 
-/* Knob SFU_PORT_LINKER_RAM (default 1): a NULL port context means the
- * RAM [__ram_start, __ram_end) the linker script defines.  0: a NULL
- * context refuses every read (and no linker symbol is referenced). */
+/* Knob SFU_PORT_LINKER_RAM (default 0): 1 makes a NULL port context mean
+ * the RAM [__ram_start, __ram_end) your linker script defines (the
+ * symbols are then required); 0: a NULL context refuses every read and no
+ * linker symbol is referenced, so a kernel that lists its own ranges in a
+ * struct sfu_port_ctx needs no such symbols. */
 #ifndef SFU_PORT_LINKER_RAM
-#define SFU_PORT_LINKER_RAM 1
+#define SFU_PORT_LINKER_RAM 0
 #endif
 #if SFU_PORT_LINKER_RAM != 0 && SFU_PORT_LINKER_RAM != 1
 #error "SFU_PORT_LINKER_RAM must be 0 or 1"
@@ -94,6 +119,31 @@ struct sfu_port_range {
 /* Offsets of a struct sfu_trap_layout that the frame does not hold. */
 #define SFU_TRAP_NOT_SAVED (-1)
 
+/* Where a trap frame is (struct sfu_trap_layout.frame_from). */
+enum sfu_trap_frame_from {
+    SFU_TRAP_FRAME_SP = 0,  /* at the SP the call returns with */
+    SFU_TRAP_FRAME_VAR = 1, /* at the address in the variable frame_ref
+                             * (a kernel's `current_regs`) */
+    SFU_TRAP_FRAME_PTR = 2  /* at the address in the word frame_ref_off
+                             * bytes into the struct the variable frame_ref
+                             * points to (an RTOS's current TCB, whose
+                             * saved-context pointer its entry code sets:
+                             * `current->sp`) */
+};
+
+/* Where the interrupted SP is (struct sfu_trap_layout.sp_from). */
+enum sfu_trap_sp_from {
+    SFU_TRAP_SP_SAVED = 0, /* the frame's word at offset sp */
+    SFU_TRAP_SP_END = 1,   /* the frame's end plus sp_add: an entry that
+                            * pushed the frame onto the interrupted stack
+                            * and saved no SP */
+    SFU_TRAP_SP_VAR = 2,   /* the word in the variable sp_var (an entry that
+                            * left it there) */
+    SFU_TRAP_SP_LIVE = 3   /* still in the CPU's other stack pointer (aarch64
+                            * SP_EL0, untouched by an entry that runs on
+                            * SP_EL1); only where the port can read one */
+};
+
 /* The kernel's exception vector code, described.
  *
  *   where   a return address R is a call from the vector code into C when
@@ -101,20 +151,42 @@ struct sfu_port_range {
  *           [code_start, code_end) (R - 1: a call that is the last
  *           instruction of the range returns just past it).  Use the
  *           range for vector code with one call per vector, the sites
- *           for a few labelled calls.
- *   frame   at the SP the call returns with (aarch64: SP at the BL;
- *           x86_64: just above the return address), plus frame_off;
+ *           for a few labelled calls.  callees[0..ncallees), if given,
+ *           narrows that further to calls whose target is one of these C
+ *           functions: the instruction before R must be a direct call to
+ *           it (aarch64 BL, x86_64 CALL rel32), so calls with different
+ *           frames in one unlabelled entry file are told apart.  The
+ *           instruction is read only inside [code_start, code_end) (your
+ *           linker script's bracket of the entry code), or else through
+ *           the port's checked read.
+ *   frame   frame_from says where the frame is: at the SP the call returns
+ *           with (aarch64: SP at the BL; x86_64: just above the return
+ *           address), or at the address a variable holds (frame_ref,
+ *           frame_ref_off; the variable itself is read as given, the word
+ *           it points to through the checked read), plus frame_off;
  *           frame_size bytes, every 8-byte word of which must pass
  *           sfu_port_read's checks; its address a multiple of frame_align.
+ *   variant select_mask nonzero: the layout applies only to a frame whose
+ *           word at offset select, masked, equals select_value.  Several
+ *           layouts at the same call sites then describe the variants of
+ *           one frame (an FP context saved or not, flagged by a word):
+ *           the first whose word matches is used.
  *   fields  byte offsets in the frame, multiples of 8: the interrupted PC
- *           (ELR_EL1 / RIP), its SP, its PSTATE (SPSR_EL1) or CS (whose
- *           privilege level ends the walk cleanly when lower), and every
- *           general register by DWARF number in reg[] (aarch64 x0..x30, SP;
+ *           (ELR_EL1 / RIP), its PSTATE (SPSR_EL1) or CS (whose privilege
+ *           level ends the walk cleanly when lower), and every general
+ *           register by DWARF number in reg[] (aarch64 x0..x30, SP;
  *           x86_64 rax rdx rcx rbx rsi rdi rbp rsp r8..r15 rip; the
- *           SFU_<ARCH>_TRAP_REGS macros write the list).  SFU_TRAP_NOT_SAVED
+ *           SFU_<ARCH>_TRAP_REGS macros write the list).  The interrupted
+ *           SP: sp_from (the word at sp, the frame's end plus sp_add, the
+ *           variable sp_var, or the live other SP).  SFU_TRAP_NOT_SAVED
  *           where the frame does not hold one; the frame pointer (and the
  *           aarch64 link register) must be saved, mode may be absent (the
- *           interrupted code then always counts as kernel code). */
+ *           interrupted code then always counts as kernel code).
+ *
+ * A call site whose frame cannot be read (an unreadable frame pointer, a
+ * frame outside the port's RAM, no variant matching) ends the walk with
+ * SFU_E_READ: the port recognised it and says so, rather than "no unwind
+ * info". */
 struct sfu_trap_layout {
     const void *code_start, *code_end;
     const void *const *sites;
@@ -124,16 +196,36 @@ struct sfu_trap_layout {
     uint16_t frame_align;
     int16_t pc, sp, mode;
     int16_t reg[SFU_PORT_NREGS];
+    /* Added after the fields above, so an initializer written for them
+     * keeps its meaning; zero is the plain case for each. */
+    const void *const *callees;
+    size_t ncallees;
+    uint8_t frame_from, sp_from;
+    int16_t frame_ref_off;
+    const void *frame_ref;
+    int16_t select;
+    uint64_t select_mask, select_value;
+    int32_t sp_add;
+    const void *sp_var;
 };
 
+typedef int (*sfu_port_trap_fn)(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *out);
+
 /* The context of the port's callbacks (sfu_port.ctx): the memory the core
- * may read and the vector code's layouts.  NULL: with SFU_PORT_LINKER_RAM,
- * [__ram_start, __ram_end) and no trap frames. */
+ * may read and the vector code's layouts.  NULL: no trap frames, and with
+ * SFU_PORT_LINKER_RAM [__ram_start, __ram_end), else no memory.
+ *   kernel  (optional) where the words a layout reads outside the stacks
+ *           may lie too: the task control block of SFU_TRAP_FRAME_PTR.
+ *           sfu_port_thread_init sets it to its base context.
+ *   trap    (optional) the trap callback sfu_port_thread_init gives each
+ *           thread's port; NULL: sfu_port_trap. */
 struct sfu_port_ctx {
     const struct sfu_port_range *ram;
     size_t nram;
     const struct sfu_trap_layout *traps;
     size_t ntraps;
+    const struct sfu_port_ctx *kernel;
+    sfu_port_trap_fn trap;
 };
 
 #if SFU_PORT_LINKER_RAM
@@ -198,30 +290,34 @@ static inline int sfu_port_read(void *ctx, uint64_t addr, uint64_t *out)
     return 0;
 }
 
+/* A word a layout reads outside the frame (the task control block): the
+ * context's RAM, or its kernel's. */
+static inline bool sfu__port_read_ref(const void *ctxv, uint64_t addr, uint64_t *out)
+{
+    const struct sfu_port_ctx *ctx = (const struct sfu_port_ctx *)ctxv;
+
+    if (sfu_port_read((void *)(uintptr_t)ctxv, addr, out) == 0)
+        return true;
+    return ctx != NULL && ctx->kernel != NULL && sfu_port_read((void *)(uintptr_t)ctx->kernel, addr, out) == 0;
+}
+
 /* An offset of a layout that names a whole word inside the frame. */
 static inline bool sfu__port_field_ok(const struct sfu_trap_layout *l, int16_t off)
 {
     return off >= 0 && (off & 7) == 0 && (uint32_t)off + 8u <= l->frame_size;
 }
 
-/* Check a layout once, at boot: 0 if it is usable, else the number of the
- * first rule it breaks (1 frame size or alignment, 2 no call site given,
- * 3 pc/sp/mode outside the frame or not word-aligned, 4 a register
- * offset outside the frame, 5 no frame pointer (or link register) saved,
- * 6 pc, sp and mode not at three different offsets).  The trap callback
- * checks the same before every use and refuses a bad layout, so a
- * mistake here costs frames, never a fault. */
-static inline int sfu_port_layout_check(const struct sfu_trap_layout *l)
+/* The rules of a layout's frame, sites aside (sfu_port_layout_check). */
+static inline int sfu__port_frame_check(const struct sfu_trap_layout *l)
 {
     unsigned i;
 
     if (l->frame_size == 0 || (l->frame_size & 7u) != 0 || l->frame_align < 8 ||
         (l->frame_align & (l->frame_align - 1u)) != 0 || (l->frame_off & 7) != 0)
         return 1;
-    if (!(l->sites && l->nsites) && !((uintptr_t)l->code_start < (uintptr_t)l->code_end))
-        return 2;
-    if (!sfu__port_field_ok(l, l->pc) || !sfu__port_field_ok(l, l->sp) ||
-        (l->mode != SFU_TRAP_NOT_SAVED && !sfu__port_field_ok(l, l->mode)))
+    if (!sfu__port_field_ok(l, l->pc) || (l->mode != SFU_TRAP_NOT_SAVED && !sfu__port_field_ok(l, l->mode)) ||
+        (l->sp_from == SFU_TRAP_SP_SAVED && !sfu__port_field_ok(l, l->sp)) ||
+        (l->select_mask != 0 && !sfu__port_field_ok(l, l->select)))
         return 3;
     for (i = 0; i < SFU_PORT_NREGS; i++) {
         if (l->reg[i] != SFU_TRAP_NOT_SAVED && !sfu__port_field_ok(l, l->reg[i]))
@@ -230,44 +326,94 @@ static inline int sfu_port_layout_check(const struct sfu_trap_layout *l)
     if (l->reg[SFU_PORT_DWARF_FP] == SFU_TRAP_NOT_SAVED ||
         (SFU_PORT_DWARF_RA >= 0 && l->reg[SFU_PORT_DWARF_RA] == SFU_TRAP_NOT_SAVED))
         return 5;
-    if (l->pc == l->sp || l->pc == l->mode || l->sp == l->mode)
+    if (l->pc == l->mode || (l->sp_from == SFU_TRAP_SP_SAVED && (l->pc == l->sp || l->sp == l->mode)))
         return 6;
+    if (l->sp_from > SFU_TRAP_SP_LIVE || (l->sp_from == SFU_TRAP_SP_END && (l->sp_add & 7) != 0) ||
+        (l->sp_from == SFU_TRAP_SP_VAR && (l->sp_var == NULL || ((uintptr_t)l->sp_var & 7u) != 0)) ||
+        (l->sp_from == SFU_TRAP_SP_LIVE && !SFU__PORT_HAS_LIVE_SP))
+        return 7;
     return 0;
+}
+
+/* Check a layout once, at boot: 0 if it is usable, else the number of the
+ * first rule it breaks (1 frame size or alignment, 2 no call site given
+ * (neither sites nor a code range), 3 pc/sp/mode/select outside the frame
+ * or not word-aligned, 4 a register offset outside the frame, 5 no frame
+ * pointer (or link register) saved, 6 pc, sp and mode not at three
+ * different offsets, 7 sp_from unknown, sp_add not word-aligned, sp_var
+ * missing or unaligned, or SFU_TRAP_SP_LIVE where the port has no other
+ * SP, 8 frame_from unknown or its variable missing or unaligned, or
+ * frame_ref_off not word-aligned).  The trap callback checks the same
+ * before every use and refuses a bad layout, so a mistake here costs
+ * frames, never a fault. */
+static inline int sfu_port_layout_check(const struct sfu_trap_layout *l)
+{
+    int err = sfu__port_frame_check(l);
+
+    if (err == 1)
+        return err;
+    if (!(l->sites && l->nsites) && !((uintptr_t)l->code_start < (uintptr_t)l->code_end))
+        return 2;
+    if (err)
+        return err;
+    if (l->frame_from > SFU_TRAP_FRAME_PTR ||
+        (l->frame_from != SFU_TRAP_FRAME_SP && (l->frame_ref == NULL || ((uintptr_t)l->frame_ref & 7u) != 0)) ||
+        (l->frame_from == SFU_TRAP_FRAME_PTR && (l->frame_ref_off < 0 || (l->frame_ref_off & 7) != 0)))
+        return 8;
+    return 0;
+}
+
+/* Does the instruction before return address pc call target?  aarch64:
+ * BL (0b100101 imm26, ARM ARM "BL"); x86_64: CALL rel32 (E8 cd, SDM Vol.
+ * 2A "CALL").  Read inside [code_start, code_end) as it is, elsewhere
+ * through the checked read, never past either. */
+static inline bool sfu__port_code_byte(const void *ctx, const struct sfu_trap_layout *l, uint64_t addr,
+                                       uint8_t *out)
+{
+    uint64_t w;
+
+    if (addr >= (uint64_t)(uintptr_t)l->code_start && addr < (uint64_t)(uintptr_t)l->code_end) {
+        *out = *(const volatile uint8_t *)(uintptr_t)addr;
+        return true;
+    }
+    if (sfu_port_read((void *)(uintptr_t)ctx, addr & ~(uint64_t)7, &w) != 0)
+        return false;
+    *out = (uint8_t)(w >> (8u * (addr & 7u))); /* both ports are little-endian */
+    return true;
+}
+
+static inline bool sfu__port_calls(const void *ctx, const struct sfu_trap_layout *l, uint64_t pc, uint64_t target)
+{
+    uint8_t b[SFU__PORT_CALL_LEN];
+    uint64_t to = 0;
+    unsigned i;
+
+    if (pc < SFU__PORT_CALL_LEN)
+        return false;
+    for (i = 0; i < SFU__PORT_CALL_LEN; i++) {
+        if (!sfu__port_code_byte(ctx, l, pc - SFU__PORT_CALL_LEN + i, &b[i]))
+            return false;
+    }
+    return sfu__port_call_target(b, pc, &to) && to == target;
 }
 
 /* Is the return address pc one of the layout's calls into C? */
-static inline bool sfu__port_is_site(const struct sfu_trap_layout *l, uint64_t pc)
+static inline bool sfu__port_is_site(const void *ctx, const struct sfu_trap_layout *l, uint64_t pc)
 {
     size_t i;
+    bool site = false;
 
-    for (i = 0; l->sites && i < l->nsites; i++) {
-        if (pc == (uint64_t)(uintptr_t)l->sites[i])
+    for (i = 0; l->sites && i < l->nsites && !site; i++)
+        site = pc == (uint64_t)(uintptr_t)l->sites[i];
+    if (!site)
+        site = pc - 1u >= (uint64_t)(uintptr_t)l->code_start && pc - 1u < (uint64_t)(uintptr_t)l->code_end;
+    if (!site || !(l->callees && l->ncallees))
+        return site;
+    for (i = 0; i < l->ncallees; i++) {
+        if (sfu__port_calls(ctx, l, pc, (uint64_t)(uintptr_t)l->callees[i]))
             return true;
     }
-    return pc - 1u >= (uint64_t)(uintptr_t)l->code_start && pc - 1u < (uint64_t)(uintptr_t)l->code_end;
-}
-
-/* The trap frame for return address pc with caller SP sp: its address,
- * and in *layout the layout it matched; 0 if pc is no call site of the
- * vector code, the layout is broken or the frame is not readable. */
-static inline uint64_t sfu_port_trap_find(const void *ctxv, uint64_t pc, uint64_t sp,
-                                          const struct sfu_trap_layout **layout)
-{
-    const struct sfu_port_ctx *ctx = (const struct sfu_port_ctx *)ctxv;
-    size_t i;
-
-    for (i = 0; ctx && ctx->traps && i < ctx->ntraps; i++) {
-        const struct sfu_trap_layout *l = &ctx->traps[i];
-        uint64_t frame = sp + (uint64_t)(int64_t)l->frame_off;
-
-        if (!sfu__port_is_site(l, pc))
-            continue;
-        if (sfu_port_layout_check(l) != 0 || !sfu_port_block_ok(ctx, frame, l->frame_size, l->frame_align))
-            return 0;
-        *layout = l;
-        return frame;
-    }
-    return 0;
+    return false;
 }
 
 static inline uint64_t sfu__port_word(uint64_t frame, int16_t off)
@@ -275,15 +421,93 @@ static inline uint64_t sfu__port_word(uint64_t frame, int16_t off)
     return *(const volatile uint64_t *)(uintptr_t)(frame + (uint64_t)(uint16_t)off);
 }
 
+/* The frame of layout l at return address pc with caller SP sp, before
+ * frame_off; false if a variable it goes through cannot be read. */
+static inline bool sfu__port_frame_base(const void *ctx, const struct sfu_trap_layout *l, uint64_t sp,
+                                        uint64_t *base)
+{
+    uint64_t p;
+
+    if (l->frame_from == SFU_TRAP_FRAME_SP) {
+        *base = sp;
+        return true;
+    }
+    /* The variable is the layout's own (the user wrote its address): read
+     * as it is; what it points to is data, read through the checks. */
+    p = *(const volatile uint64_t *)(uintptr_t)l->frame_ref;
+    if (l->frame_from == SFU_TRAP_FRAME_VAR) {
+        *base = p;
+        return true;
+    }
+    return p != 0 && p <= UINT64_MAX - (uint64_t)(uint16_t)l->frame_ref_off &&
+           sfu__port_read_ref(ctx, p + (uint64_t)(uint16_t)l->frame_ref_off, base);
+}
+
+/* Does the readable frame at frame match l's variant? */
+static inline bool sfu__port_variant(const struct sfu_trap_layout *l, uint64_t frame)
+{
+    return l->select_mask == 0 || (sfu__port_word(frame, l->select) & l->select_mask) == l->select_value;
+}
+
+/* The trap frame for return address pc with caller SP sp: its address,
+ * and in *layout the layout it matched; 0 if pc is no call site of the
+ * vector code, or it is one but no layout's frame there can be read
+ * (*layout is then the first layout whose site matched, else NULL). */
+static inline uint64_t sfu_port_trap_find(const void *ctxv, uint64_t pc, uint64_t sp,
+                                          const struct sfu_trap_layout **layout)
+{
+    const struct sfu_port_ctx *ctx = (const struct sfu_port_ctx *)ctxv;
+    size_t i;
+
+    *layout = NULL;
+    for (i = 0; ctx && ctx->traps && i < ctx->ntraps; i++) {
+        const struct sfu_trap_layout *l = &ctx->traps[i];
+        uint64_t frame = 0;
+
+        if (sfu_port_layout_check(l) != 0 || !sfu__port_is_site(ctx, l, pc))
+            continue;
+        if (*layout == NULL)
+            *layout = l;
+        if (!sfu__port_frame_base(ctx, l, sp, &frame))
+            continue;
+        frame += (uint64_t)(int64_t)l->frame_off;
+        if (!sfu_port_block_ok(ctx, frame, l->frame_size, l->frame_align) || !sfu__port_variant(l, frame))
+            continue;
+        *layout = l;
+        return frame;
+    }
+    return 0;
+}
+
+/* The interrupted SP of a frame; false if it cannot be known. */
+static inline bool sfu__port_trap_sp(const struct sfu_trap_layout *l, uint64_t frame, uint64_t *sp)
+{
+    switch (l->sp_from) {
+    case SFU_TRAP_SP_SAVED:
+        *sp = sfu__port_word(frame, l->sp);
+        return true;
+    case SFU_TRAP_SP_END:
+        *sp = frame + l->frame_size + (uint64_t)(int64_t)l->sp_add;
+        return true;
+    case SFU_TRAP_SP_VAR:
+        *sp = *(const volatile uint64_t *)(uintptr_t)l->sp_var;
+        return true;
+    default:
+        return sfu__port_live_sp(sp);
+    }
+}
+
 /* The interrupted context held by a trap frame at frame (checked with
  * sfu_port_layout_check and readable: sfu_port_trap_find's answer, or a
  * frame a handler was given), with the full register set for rules that
  * use other registers.  Returns SFU_TRAP_USER if the frame says the
- * interrupted code ran at a lower privilege level, else SFU_TRAP_KERNEL. */
+ * interrupted code ran at a lower privilege level, else SFU_TRAP_KERNEL
+ * (SFU_TRAP_UNREADABLE if its SP cannot be known). */
 static inline int sfu_port_trap_regs(const struct sfu_trap_layout *l, uint64_t frame, sfu_regs *out)
 {
+    if (!sfu__port_trap_sp(l, frame, &out->sp))
+        return SFU_TRAP_UNREADABLE;
     out->pc = sfu__port_word(frame, l->pc);
-    out->sp = sfu__port_word(frame, l->sp);
     out->fp = sfu__port_word(frame, l->reg[SFU_PORT_DWARF_FP]);
 #if SFU_PORT_DWARF_RA >= 0
     out->ra = sfu__port_word(frame, l->reg[SFU_PORT_DWARF_RA]);
@@ -300,14 +524,17 @@ static inline int sfu_port_trap_regs(const struct sfu_trap_layout *l, uint64_t f
 }
 
 /* The core's trap callback (sfu_port.trap): the layouts of ctx, a struct
- * sfu_port_ctx. */
+ * sfu_port_ctx.  SFU_TRAP_UNREADABLE for a call site whose frame cannot
+ * be read. */
 static inline int sfu_port_trap(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *out)
 {
     const struct sfu_trap_layout *l = NULL;
     uint64_t frame = sfu_port_trap_find(ctx, pc, sp, &l);
 
-    if (frame == 0 || l == NULL)
+    if (l == NULL)
         return SFU_TRAP_NONE;
+    if (frame == 0)
+        return SFU_TRAP_UNREADABLE;
     return sfu_port_trap_regs(l, frame, out);
 }
 
@@ -325,23 +552,41 @@ static inline int sfu_port_trap(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *o
  *   sp      byte offset of the SP it resumes with, or SFU_TRAP_NOT_SAVED:
  *           then the SP is the context's address plus sp_add (a switch
  *           that pushed the context on the thread's stack and pops it)
+ *   mode    with mode_saved, byte offset of the PSTATE / CS it resumes
+ *           with: a thread switched out at a lower privilege level (EL0,
+ *           ring 3) is one frame, its user code, and its walk ends there
+ *           with SFU_END_USER (sfu_port_switch_regs says so)
  *   reg[]   byte offset of each register the context holds, by DWARF
  *           number (the callee-saved ones; SFU_TRAP_NOT_SAVED for the
  *           rest): at least the frame pointer.  aarch64: the link
  *           register, if not saved, is taken to be the resume PC (it is,
  *           right after the switch routine's `ret`).
+ *   traps   ntraps > 0: the saved context is a trap frame instead, as one
+ *           of these layouts describes it (a kernel that switches by
+ *           returning another interrupt frame; an RTOS whose entry code
+ *           saves every register on the task's stack and keeps that
+ *           address in the task control block).  The first layout whose
+ *           variant (select) matches the frame is used; its frame_from,
+ *           sites and callees do not matter here, its SP must not be
+ *           SFU_TRAP_SP_LIVE (a thread that is not running has none), and
+ *           size, align, pc, sp, mode and reg[] above are not used.
  *
- * The resume PC is a return address into the function that called the
- * switch routine; that call is never the last instruction of its function
- * (the switch returns), so the first frame of the walk is named by it as
- * it is.  Registers the context does not hold are unknown to the walk: a
- * rule that needs one (a DRAP register) stops it with SFU_E_UNSAFE. */
+ * The resume PC of a called switch is a return address into the function
+ * that called the switch routine; that call is never the last instruction
+ * of its function (the switch returns), so the first frame of the walk is
+ * named by it as it is.  Registers the context does not hold are unknown
+ * to the walk: a rule that needs one (a DRAP register) stops it with
+ * SFU_E_UNSAFE. */
 struct sfu_switch_layout {
     uint16_t size;
     uint16_t align;
     int16_t pc, sp;
     int32_t sp_add;
     int16_t reg[SFU_PORT_NREGS];
+    bool mode_saved;
+    int16_t mode;
+    const struct sfu_trap_layout *traps;
+    size_t ntraps;
 };
 
 static inline bool sfu__port_ctx_field_ok(const struct sfu_switch_layout *l, int16_t off)
@@ -350,16 +595,29 @@ static inline bool sfu__port_ctx_field_ok(const struct sfu_switch_layout *l, int
 }
 
 /* Check a switch layout once, at boot: 0 if usable, else the first rule
- * it breaks (1 size or alignment, 2 pc or sp outside the context or not
- * word-aligned, 3 a register offset outside it, 4 no frame pointer saved,
- * 5 SP neither saved nor at a word-aligned distance from the context). */
+ * it breaks (1 size or alignment, 2 pc, sp or mode outside the context or
+ * not word-aligned, 3 a register offset outside it, 4 no frame pointer
+ * saved, 5 SP neither saved nor at a word-aligned distance from the
+ * context; with traps: 10 + the rule sfu_port_layout_check gives a trap
+ * layout's frame (11, 13 .. 17), or 17 for an SP only live). */
 static inline int sfu_port_switch_check(const struct sfu_switch_layout *l)
 {
     unsigned i;
 
+    if (l->ntraps) {
+        int err = 0;
+
+        for (i = 0; !err && i < l->ntraps; i++) {
+            err = l->traps ? sfu__port_frame_check(&l->traps[i]) : 1;
+            if (!err && l->traps[i].sp_from == SFU_TRAP_SP_LIVE)
+                err = 7;
+        }
+        return err ? 10 + err : 0;
+    }
     if (l->size == 0 || (l->size & 7u) != 0 || l->align < 8 || (l->align & (l->align - 1u)) != 0)
         return 1;
-    if (!sfu__port_ctx_field_ok(l, l->pc) || (l->sp != SFU_TRAP_NOT_SAVED && !sfu__port_ctx_field_ok(l, l->sp)))
+    if (!sfu__port_ctx_field_ok(l, l->pc) || (l->sp != SFU_TRAP_NOT_SAVED && !sfu__port_ctx_field_ok(l, l->sp)) ||
+        (l->mode_saved && !sfu__port_ctx_field_ok(l, l->mode)))
         return 2;
     for (i = 0; i < SFU_PORT_NREGS; i++) {
         if (l->reg[i] != SFU_TRAP_NOT_SAVED && !sfu__port_ctx_field_ok(l, l->reg[i]))
@@ -372,17 +630,46 @@ static inline int sfu_port_switch_check(const struct sfu_switch_layout *l)
     return 0;
 }
 
+/* A saved context that is a trap frame: the first variant that fits. */
+static inline int sfu__port_switch_trap(const void *ctx, const struct sfu_switch_layout *sl, uint64_t addr,
+                                        sfu_regs *out)
+{
+    size_t i;
+
+    for (i = 0; i < sl->ntraps; i++) {
+        const struct sfu_trap_layout *l = &sl->traps[i];
+
+        if (!sfu_port_block_ok(ctx, addr, l->frame_size, l->frame_align) || !sfu__port_variant(l, addr))
+            continue;
+        switch (sfu_port_trap_regs(l, addr, out)) {
+        case SFU_TRAP_USER:
+            return SFU_END_USER;
+        case SFU_TRAP_KERNEL:
+            return SFU_OK;
+        default:
+            return SFU_E_READ;
+        }
+    }
+    return SFU_E_READ;
+}
+
 /* The registers a walk of a thread that is not running starts from: its
  * saved context at addr, as l describes it.  Every word of the context
  * must pass ctx's checked read (ctx: a struct sfu_port_ctx, e.g. the one
- * sfu_port_thread_init set up for the thread).  Returns SFU_OK, SFU_E_ARG
- * for a layout sfu_port_switch_check refuses, or SFU_E_READ if the context
- * is not readable (a corrupt saved SP): *out is then untouched. */
+ * sfu_port_thread_init set up for the thread).  Returns SFU_OK,
+ * SFU_END_USER if the context says the thread was switched out at a lower
+ * privilege level (*out is then its user context, the one frame to show:
+ * its walk ends at once with SFU_END_USER), SFU_E_ARG for a layout
+ * sfu_port_switch_check refuses, or SFU_E_READ if the context is not
+ * readable (a corrupt saved SP) or no trap variant fits it: *out is then
+ * untouched. */
 static inline int sfu_port_switch_regs(const void *ctx, const struct sfu_switch_layout *l, uint64_t addr,
                                        sfu_regs *out)
 {
     if (sfu_port_switch_check(l) != 0)
         return SFU_E_ARG;
+    if (l->ntraps)
+        return sfu__port_switch_trap(ctx, l, addr, out);
     if (!sfu_port_block_ok(ctx, addr, l->size, l->align))
         return SFU_E_READ;
     out->pc = sfu__port_word(addr, l->pc);
@@ -397,6 +684,8 @@ static inline int sfu_port_switch_regs(const void *ctx, const struct sfu_switch_
     out->dwarf = (const uint64_t *)(uintptr_t)addr;
     out->ndwarf = SFU_PORT_NREGS;
     out->dwarf_map = l->reg;
+    if (l->mode_saved && sfu__port_lower_priv(sfu__port_word(addr, l->mode)))
+        return SFU_END_USER;
     return SFU_OK;
 }
 
@@ -411,8 +700,10 @@ static inline int sfu_port_switch_regs(const void *ctx, const struct sfu_switch_
 #endif
 
 /* Everything one thread's walk needs; caller-owned, no pointers outside
- * itself but to the base context's trap layouts (a static one per thread
- * is typical: set it up when the thread is created). */
+ * itself but to the base context (its trap layouts, its RAM for the words
+ * a layout reads outside the stacks).  A static one per thread is
+ * typical: set it up when the thread is created; a thread that never ran
+ * is walked the same way, from the first context its creator built. */
 struct sfu_port_thread {
     sfu_port port;
     struct sfu_port_ctx ctx;
@@ -427,8 +718,10 @@ struct sfu_port_thread {
  * stacks (a walk may change stacks only across a trap frame) and whose
  * read, trap frames included, refuses everything else: another thread's
  * stack, a guard page between stacks, the heap.  base (may be NULL) gives
- * the trap layouts; its RAM is not used.  Returns SFU_OK, or SFU_E_ARG if
- * n is 0 or more than SFU_PORT_THREAD_STACKS or a stack is empty. */
+ * the trap layouts, the trap callback (base->trap, default sfu_port_trap)
+ * and the RAM of the words a layout reads outside the stacks (a task
+ * control block); it must outlive t.  Returns SFU_OK, or SFU_E_ARG if n
+ * is 0 or more than SFU_PORT_THREAD_STACKS or a stack is empty. */
 static inline int sfu_port_thread_init(struct sfu_port_thread *t, const struct sfu_port_ctx *base,
                                        const sfu_stack *stacks, size_t n)
 {
@@ -448,9 +741,11 @@ static inline int sfu_port_thread_init(struct sfu_port_thread *t, const struct s
     t->ctx.nram = n;
     t->ctx.traps = base ? base->traps : NULL;
     t->ctx.ntraps = base ? base->ntraps : 0;
+    t->ctx.kernel = base;
+    t->ctx.trap = base ? base->trap : NULL;
     t->port.read = sfu_port_read;
     t->port.strip_ra = SFU_PORT_STRIP_RA;
-    t->port.trap = sfu_port_trap;
+    t->port.trap = base && base->trap ? base->trap : sfu_port_trap;
     t->port.ctx = &t->ctx;
     t->port.stack_lo = 0;
     t->port.stack_hi = 0;

@@ -66,6 +66,28 @@ static inline bool sfu__port_lower_priv(uint64_t cs)
     return sfu_x86_64_user(cs);
 }
 
+/* A direct call is CALL rel32 (SDM Vol. 2A, "CALL"): E8 and a signed
+ * 32-bit offset from the return address, the 5 bytes before it. */
+#define SFU__PORT_CALL_LEN 5
+static inline bool sfu__port_call_target(const uint8_t *b, uint64_t ra, uint64_t *to)
+{
+    uint32_t rel = (uint32_t)b[1] | (uint32_t)b[2] << 8 | (uint32_t)b[3] << 16 | (uint32_t)b[4] << 24;
+
+    if (b[0] != 0xe8u)
+        return false;
+    *to = ra + (uint64_t)(int64_t)(int32_t)rel;
+    return true;
+}
+
+/* No second stack pointer: an entry that saved no RSP leaves it in a
+ * variable (SFU_TRAP_SP_VAR) or at the frame's end (SFU_TRAP_SP_END). */
+#define SFU__PORT_HAS_LIVE_SP 0
+static inline bool sfu__port_live_sp(uint64_t *sp)
+{
+    (void)sp;
+    return false;
+}
+
 SFU_CODEGEN_END
 
 /* No pointer signing on x86_64 (CET shadow stacks do not alter the value

@@ -28,6 +28,15 @@ $(BUILD)/unit/%-clang: test/unit/%.c test/unit/ut.h $(TEST_HDRS)
 	$(call say,CC,$@)
 	$(Q)$(HOSTCLANG) $(HOST_CFLAGS) $(SANITIZE) $(UNIT_INC) -o $@ $<
 
+# test_ctx with the aarch64 port too: by the aarch64 cross compiler,
+# static, no sanitizers (none for the cross target), run under
+# qemu-aarch64 by test/unit/run.sh.
+A64CC ?= aarch64-linux-gnu-gcc
+$(BUILD)/unit/%-a64: test/unit/%.c test/unit/ut.h $(TEST_HDRS)
+	@mkdir -p $(@D)
+	$(call say,CC,$@)
+	$(Q)$(A64CC) $(HOST_CFLAGS) -static -Icore -Iport/aarch64 -Iport/common -o $@ $<
+
 # One source each, reading the core and tools/sfu_elf.h (reloc-check:
 # tools/sfu_cfi.h and libdwfl).
 $(BUILD)/lookup/lookup-check: test/lookup/lookup-check.c $(TEST_HDRS)

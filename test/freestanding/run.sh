@@ -105,6 +105,11 @@ int tu_thread(struct sfu_port_thread *t, const sfu_stack *s, const struct sfu_sw
 		return 1;
 	return sfu_port_switch_regs(t->port.ctx, l, s[0].lo, r);
 }
+int tu_trap(struct sfu_port_ctx *c, uint64_t pc, uint64_t sp, sfu_regs *r);
+int tu_trap(struct sfu_port_ctx *c, uint64_t pc, uint64_t sp, sfu_regs *r)
+{
+	return sfu_port_trap(c, pc, sp, r);
+}
 C
 for t in "${bare_compilers[@]:0:4}"; do
 	IFS='|' read -r tname cc arch <<<"$t"

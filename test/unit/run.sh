@@ -11,7 +11,7 @@ out=build/unit
 mkdir -p "$out"
 for cc in gcc clang; do
 	# test_pltgot three ways: the fix on, SFU_FIX_LD_PLTGOT 0, SFU_COMPACT 0.
-	for t in test_core test_linked test_fpfallback test_cache test_index test_pltgot test_pltgot_off test_pltgot_general test_port test_crash test_dump; do
+	for t in test_core test_linked test_fpfallback test_cache test_index test_pltgot test_pltgot_off test_pltgot_general test_port test_ctx test_crash test_dump; do
 		need "unit $cc" $cc $cc || continue
 		if ! host_prog "$out/$t-$cc"; then
 			fail "unit $t-$cc" "does not compile: $(grep -m1 -E 'error|warning' "$out/$t-$cc.build.log")"
@@ -24,6 +24,18 @@ for cc in gcc clang; do
 		[ "$st" = 0 ] || fail "unit $t-$cc" "exited $st"
 	done
 done
+# The context descriptions with the aarch64 port: cross-built, run under
+# qemu-aarch64 (user mode; the test stands in for SP_EL0).
+if need "unit ctx aarch64" aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu &&
+	need "unit ctx aarch64" qemu-aarch64 qemu-user; then
+	if ! host_prog "$out/test_ctx-a64"; then
+		fail "unit test_ctx-a64" "does not compile: $(grep -m1 -E 'error|warning' "$out/test_ctx-a64.build.log")"
+	else
+		qemu-aarch64 "$out/test_ctx-a64"
+		st=$?
+		[ "$st" = 0 ] || fail "unit test_ctx-a64" "exited $st"
+	fi
+fi
 # tools/sfu-crash reads records out of a memory image (made by test_port
 # with the port's own writer): the valid one with its frames, the
 # half-written one as corrupt and never as a trace.

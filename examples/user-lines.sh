@@ -1,0 +1,57 @@
+#!/bin/sh
+# examples/user-lines.sh -- the lines of the user's own code sfu costs, per
+# kernel style, measured from the example files (docs/kernel-styles.md):
+# code lines only (no blank line, no comment), in the regions each file
+# marks as what sfu needs.  Run from anywhere; prints one table.
+#
+#   step 1  panic backtraces: README step 1 (examples/common/recipe.c, from
+#           SFU_IMPLEMENTATION to the end)
+#   step 2  faults and interrupts: the trap layouts, and one call
+#           (sfu_dump_stack) in the fault / interrupt handler
+#   step 3  every thread: the saved-context layout, the per-thread port
+#           (the struct member, the stacks, sfu_port_thread_init), the
+#           iterator (examples/common/sched.c, next_thread) and the call
+#           to sfu_dump_threads
+set -eu
+cd "$(dirname "$0")"
+
+# loc FILE START END: code lines from the first line matching START to the
+# first line after it matching END, both included.
+loc() {
+	awk -v s="$2" -v e="$3" '
+	!on && $0 ~ s { on = 1 }
+	on {
+		line = $0; out = ""
+		while (length(line)) {
+			if (inc) { p = index(line, "*/"); if (!p) { line = ""; break } line = substr(line, p + 2); inc = 0; continue }
+			p = index(line, "/*"); if (!p) { out = out line; break }
+			out = out substr(line, 1, p - 1); line = substr(line, p + 2); inc = 1
+		}
+		sub(/\/\/.*/, "", out)
+		if (out ~ /[^ \t]/) n++
+	}
+	on && $0 ~ e { print n + 0; found = 1; exit }
+	END { if (!found) { print "region " s " .. " e " not found in " FILENAME > "/dev/stderr"; exit 1 } }' "$1"
+}
+
+step1=$(loc common/recipe.c '^#define SFU_IMPLEMENTATION' '^}')
+# The per-thread port: `struct sfu_port_thread walk;` in the thread
+# struct, then the stacks and the init call (sched.c, ex_thread_create).
+port=$(($(loc common/sched.c '^    sfu_stack stacks\[2\];' 'sfu_stack stacks') + \
+	$(loc common/sched.c '^    stacks\[0\] = t->stack;' 'panic\("ex_thread_create: bad stacks"\)') + 1))
+iter=$(($(loc common/sched.c '^static bool next_thread' '^}') + 1))
+
+row() { # STYLE TRAPS_FILE SWITCH_FILE SWITCH_START
+	traps=$(loc "$2" '^extern char __entry_text_start' '^const size_t ex_trap_nlayouts')
+	sw=$(loc "$3" "$4" 'end of what sfu needs')
+	s2=$((step1 + traps + 1))
+	s3=$((s2 + sw + port + iter))
+	printf '%-62s %5s %8s %8s\n' "$1" "$step1" "$s2" "$s3"
+}
+
+printf '%-62s %5s %8s %8s\n' "kernel style (example)" "panic" "+faults" "+threads"
+row "Linux-like pt_regs, called C handler (aarch64-virt kernel)" aarch64-virt/kernel-trap.c aarch64-virt/thread.c '^const struct sfu_switch_layout'
+row "Linux-like pt_regs, called C handler (x86_64-pc kernel)" x86_64-pc/kernel-trap.c x86_64-pc/thread.c '^const struct sfu_switch_layout'
+row "RTOS: task context on the task stack, TCB (aarch64-virt rtos)" aarch64-virt/rtos-sfu.c aarch64-virt/rtos-sfu.c '^const struct sfu_switch_layout'
+row "switch by returning interrupt frames (x86_64-pc rtos)" x86_64-pc/rtos-sfu.c x86_64-pc/rtos-sfu.c '^const struct sfu_switch_layout'
+echo "(cumulative code lines; per thread: $port lines of port set-up, $iter of iterator and call)"

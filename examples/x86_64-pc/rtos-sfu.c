@@ -1,0 +1,43 @@
+/*
+ * rtos-sfu.c -- all sfu needs to know about rtos-isr.S and rtos.c: three
+ * trap layouts and the saved-task-context description.  Neither file was
+ * changed for sfu.
+ *
+ *   task context   found through the current TCB (*rtos_ctx_slot), 0xc0
+ *                  or 0x2c0 bytes by its first word, at the call into
+ *                  rtos_irq (told apart from the other call by its callee,
+ *                  the stubs have no labels)
+ *   fault          at the SP of the call into rtos_fault (the IST stack)
+ *   a task that is not running: its task context (the first two layouts)
+ */
+#include "ex.h"
+
+extern char __entry_text_start[], __entry_text_end[];
+extern uint64_t *volatile rtos_ctx_slot;
+void rtos_irq(void), rtos_fault(uint64_t frame);
+
+static const void *const irq_call[] = { rtos_irq };
+static const void *const fault_call[] = { rtos_fault };
+
+#define G(fp) ((fp) ? 0x210 : 0x10)
+#define RTOS_FRAME(fp, calls, from, ref)                                                                \
+    {                                                                                                   \
+        .code_start = __entry_text_start, .code_end = __entry_text_end, .callees = calls,              \
+        .ncallees = 1, .frame_from = from, .frame_ref = (const void *)(ref),                           \
+        .frame_size = (fp) ? 0x2c0 : 0xc0, .frame_align = 16, .select = 0, .select_mask = 1,           \
+        .select_value = (fp), .pc = G(fp) + 0x88, .mode = G(fp) + 0x90, .sp = G(fp) + 0xa0,            \
+        .reg = SFU_X86_64_TRAP_REGS(G(fp) + 0x70, G(fp) + 0x68, G(fp) + 0x60, G(fp) + 0x58,            \
+                                    G(fp) + 0x50, G(fp) + 0x48, G(fp) + 0x40, G(fp) + 0x38,            \
+                                    G(fp) + 0x30, G(fp) + 0x28, G(fp) + 0x20, G(fp) + 0x18,            \
+                                    G(fp) + 0x10, G(fp) + 0x08, G(fp) + 0x00),                         \
+    }
+
+const struct sfu_trap_layout ex_trap_layouts[] = {
+    RTOS_FRAME(0, irq_call, SFU_TRAP_FRAME_PTR, &rtos_ctx_slot),
+    RTOS_FRAME(1, irq_call, SFU_TRAP_FRAME_PTR, &rtos_ctx_slot),
+    RTOS_FRAME(0, fault_call, SFU_TRAP_FRAME_SP, NULL),
+};
+const size_t ex_trap_nlayouts = 3;
+
+const struct sfu_switch_layout ex_switch_layout = { .traps = ex_trap_layouts, .ntraps = 2 };
+/* (end of what sfu needs) */
