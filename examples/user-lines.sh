@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # examples/user-lines.sh -- the lines of the user's own code sfu costs, per
 # kernel style, measured from the example files (docs/kernel-styles.md):
 # code lines only (no blank line, no comment), in the regions each file

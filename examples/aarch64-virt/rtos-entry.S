@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rtos-entry.S -- EL1 exception entry for aarch64-virt written the way
  * small RTOS ports write it, not the way sfu would like it:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rtos-sfu.c -- all sfu needs to know about rtos-entry.S and rtos.c: four
  * trap layouts and the saved-task-context description.  Neither file was

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rtos.h -- what the rtos variants of both boards share (included by
  * examples/<board>/rtos.c, once): the current task control block's

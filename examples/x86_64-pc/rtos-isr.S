@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rtos-isr.S -- IDT stubs for x86_64-pc written the way small RTOS and
  * hobby-kernel ports write them, not the way sfu would like them:

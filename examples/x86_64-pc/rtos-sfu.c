@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rtos-sfu.c -- all sfu needs to know about rtos-isr.S and rtos.c: three
  * trap layouts and the saved-task-context description.  Neither file was

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rtos.c -- the C side of rtos-isr.S: an RTOS's task-context handling,
  * written as RTOS ports write it, not for sfu.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests of the bare-metal port's context descriptions
  * (port/common/sfu_port_common.h): trap frames found through a variable
  * or a task control block, interrupted SPs not in the frame, frame
