@@ -222,9 +222,9 @@ ex_env = $(ex_hash) Made by examples/build.mk from examples/$(EX.$(1).board)/boa
 	$(ex_nl) ,$(ex_nl),ex_image=$(1)$(ex_nl)$(foreach x,$(EX_ENV_VARS),ex_$(subst -,_,$(x))=$(call \
 	ex_sq,$(EX.$(1).$(x)))$(ex_nl))ex_boots=$(call ex_sq,$(foreach n,$(EX.$(1).boots),$(strip $(n) $(EX.$(1).boot.$(n)))$(ex_nl))))
 
-# ex_image IMAGE.  Two links (symtab.sh): pass1.elf with an empty symbol
+# ex_image IMAGE.  Two links (tools/sfu-symtab): pass1.elf with an empty symbol
 # table, then the image with the table made from pass1.elf's function
-# symbols.  The table is in .ex_symtab, after .data, so code and .sframe do
+# symbols.  The table is in .sfu_symtab, after .data, so code and .sframe do
 # not move; the last step checks that and deletes the image if they did.
 # sframe = gen: the script places linker/sframe-gen.ld's section, empty in
 # pass1.elf; sframe-gen.sh runs sfu-gen on pass1.elf for the address
@@ -262,9 +262,9 @@ $(EX_OUT)/$(1)/%.o: $(EX_DIR)/common/%.c $$(EX_DEPS.$(1)) | $(EX_OUT)/$(1)/
 	$$(EX_Q)$$(call ex_cc,$(1))
 
 # The symbol tables: assembly with no CFI, so no .sframe of their own.
-$(EX_OUT)/$(1)/symtab0.S: $(EX_DIR)/symtab.sh | $(EX_OUT)/$(1)/
+$(EX_OUT)/$(1)/symtab0.S: $(EX_ROOT)/tools/sfu-symtab | $(EX_OUT)/$(1)/
 	$$(call ex_say,SYMTAB,$$@)
-	$$(EX_Q)sh $(EX_DIR)/symtab.sh gen /dev/null $$@
+	$$(EX_Q)sh $(EX_ROOT)/tools/sfu-symtab gen /dev/null $$@
 
 $(EX_OUT)/$(1)/symtab%.o: $(EX_OUT)/$(1)/symtab%.S
 	$$(call ex_say,AS,$$@)
@@ -275,13 +275,13 @@ $(EX_OUT)/$(1)/pass1.elf: $$(EX_OBJS.$(1)) $(EX_OUT)/$(1)/symtab0.o $(EX_DIR)/$(
 	$$(call ex_say,LD,$$@)
 	$$(EX_Q)$$(call ex_link,$(1)) -o $$@ $$(EX_OBJS.$(1)) $(EX_OUT)/$(1)/symtab0.o $$(call ex_libgcc,$(1))
 
-$(EX_OUT)/$(1)/symtab.list: $(EX_OUT)/$(1)/pass1.elf $(EX_DIR)/symtab.sh
+$(EX_OUT)/$(1)/symtab.list: $(EX_OUT)/$(1)/pass1.elf $(EX_ROOT)/tools/sfu-symtab
 	$$(call ex_say,SYMTAB,$$@)
-	$$(EX_Q)cd $(EX_ROOT) && NM='$$(NM_$(EX.$(1).arch))' sh $(EX_DIR)/symtab.sh list $$< > $$@.tmp && mv $$@.tmp $$@
+	$$(EX_Q)cd $(EX_ROOT) && NM='$$(NM_$(EX.$(1).arch))' sh $(EX_ROOT)/tools/sfu-symtab list $$< > $$@.tmp && mv $$@.tmp $$@
 
 $(EX_OUT)/$(1)/symtab1.S: $(EX_OUT)/$(1)/symtab.list
 	$$(call ex_say,SYMTAB,$$@)
-	$$(EX_Q)sh $(EX_DIR)/symtab.sh gen $$< $$@
+	$$(EX_Q)sh $(EX_ROOT)/tools/sfu-symtab gen $$< $$@
 
 # sfu-gen's section for pass1.elf, as an object (sframe = gen).
 $(EX_OUT)/$(1)/sframe.S: $(EX_OUT)/$(1)/pass1.elf $(SFU_GEN) $(EX_DIR)/sframe-gen.sh
@@ -298,7 +298,7 @@ $(call ex_elf,$(1)): $$(EX_OBJS.$(1)) $(EX_OUT)/$(1)/symtab1.o $(EX_OUT)/$(1)/sy
 	$$(call ex_say,LD,$$@)
 	$$(EX_Q)$$(call ex_link,$(1)) -Map $$@.map -o $$@.tmp $$(EX_OBJS.$(1)) $(EX_OUT)/$(1)/symtab1.o \
 		$$(EX_GEN.$(1)) $$(call ex_libgcc,$(1))
-	$$(EX_Q)cd $(EX_ROOT) && NM='$$(NM_$(EX.$(1).arch))' sh $(EX_DIR)/symtab.sh check $(EX_OUT)/$(1)/symtab.list $$@.tmp
+	$$(EX_Q)cd $(EX_ROOT) && NM='$$(NM_$(EX.$(1).arch))' sh $(EX_ROOT)/tools/sfu-symtab check $(EX_OUT)/$(1)/symtab.list $$@.tmp
 	$$(if $$(EX_GEN.$(1)),$$(EX_Q)cd $(EX_ROOT) && NM='$$(NM_$(EX.$(1).arch))' READELF='$$(READELF_$(EX.$(1).arch))' \
 		SFU_GEN='$(SFU_GEN)' sh $(EX_DIR)/sframe-gen.sh check $(EX_OUT)/$(1)/sframe.bin $$@.tmp || { rm -f $$@.tmp; exit 1; })
 	$$(EX_Q)mv $$@.tmp $$@

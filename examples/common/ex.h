@@ -166,16 +166,13 @@ extern const size_t ex_trap_nlayouts;
 EX_NORETURN void board_main(void);
 
 /* -------------------------------------------------------------------------
- * sfu (unwind.c, the sfu translation unit): the sections of
- * [__sframe_start, __sframe_end) and the port, set up once by
- * ex_unwind_setup (every walk after it reuses them).
+ * sfu (unwind.c, the sfu translation unit): the dump layer's description
+ * (port/common/sfu_dump.h) of this image: output through ex_putc, the RAM,
+ * the board's trap layouts, the boot stack's bounds, the embedded symbol
+ * table.  ex_unwind_setup completes it once (the sections are split by
+ * the first dump or by it).
  */
-/* lld: one section per object (15 today); GNU ld: one. */
-#define EX_MAX_SECTIONS 32u
-extern sfu_section ex_secs[EX_MAX_SECTIONS];
-extern size_t ex_nsecs;
-extern int ex_secs_err; /* sfu_section_split's answer; -1 before set-up */
-extern sfu_port ex_port;
+extern struct sfu_dump ex_dump;
 void ex_unwind_setup(void);
 
 /* -------------------------------------------------------------------------
@@ -211,7 +208,7 @@ void ex_sched_tick(void);
 void ex_preempt(void);
 /* The running thread, NULL before ex_sched_start. */
 struct ex_thread *ex_thread_current(void);
-/* The port a walk of the running context uses: its thread's, or ex_port. */
+/* The port a walk of the running context uses: its thread's, or ex_dump.port. */
 const sfu_port *ex_walk_port(void);
 /* The thread whose guard page holds addr, or NULL. */
 const struct ex_thread *ex_thread_guard_hit(uint64_t addr);
@@ -227,27 +224,26 @@ EX_NORETURN void ex_retained_scenario(void);
 /* Set by the retained scenario: a panic writes a crash record and resets. */
 extern volatile int ex_retain_armed;
 void ex_retain_crash(unsigned kind, const char *what, uint64_t pc, uint64_t code, uint64_t addr, bool addr_valid);
-/* Set by the nested scenario: the Nth symbol lookup from now faults. */
-extern volatile unsigned ex_inject_lookup_fault;
 
 /* -------------------------------------------------------------------------
- * The dump (dump.c).
+ * The dump (dump.c), on port/common/sfu_dump.h.
  */
+/* pc sp fp (lr) of regs, and the word at sp through the checked read. */
 void ex_dump_regs(const sfu_regs *regs);
 
 /* Set up sfu (ex_unwind_setup) and print one line about the sections. */
 void ex_unwind_init(void);
 
 /* Walk the stack from regs (captured by the caller, so frame #0 is the
- * caller) and print one line per frame,
+ * caller) and print it (sfu_dump_regs: "backtrace:", one line per frame,
  *     #N 0xADDR function+0xOFF/0xSIZE [(exception)|(interrupted)|(user)]
- * then "backtrace: N frames, stopped: <reason>".  interrupted, if not
- * NULL, is the context of the trap the walk is expected to pass through
- * (a fault): the dump says whether it did. */
+ * then "backtrace: N frames, stopped: <reason> (<CODE>)"), on the running
+ * thread's port.  interrupted, if not NULL, is the context of the trap
+ * the walk is expected to pass through (a fault): the dump says whether
+ * it did. */
 void ex_dump_backtrace(const sfu_regs *regs, const sfu_regs *interrupted);
-/* The same on a given port (another thread's). */
-void ex_dump_walk(const sfu_port *port, const sfu_regs *regs, const sfu_regs *interrupted);
-/* The frames of the last dump, for the crash record. */
+/* The frames of the last dump (the dump's frame hook), for the crash
+ * record. */
 extern sfu_frame ex_last_frames[SFU_DEPTH_CAP];
 extern size_t ex_last_nframes;
 extern int ex_last_stop;
@@ -264,22 +260,9 @@ void ex_print_stop(size_t n, int err);
  * hold, else what went wrong; *frames gets the number of frames. */
 const char *ex_check_trace(const sfu_regs *regs, const sfu_regs *interrupted, unsigned *frames);
 
-/* The function symbol table embedded in the image (examples/symtab.sh):
- * sorted by address; names are offsets into ex_symtab_names. */
-struct ex_sym {
-    uint64_t addr;
-    uint32_t size;
-    uint32_t name;
-};
-extern const struct ex_sym ex_symtab[];
-extern const uint64_t ex_symtab_count;
-extern const char ex_symtab_names[];
-/* The function containing addr, or NULL. */
-const struct ex_sym *ex_sym_find(uint64_t addr);
-static inline const char *ex_sym_name(const struct ex_sym *s)
-{
-    return &ex_symtab_names[s->name];
-}
+/* The nested scenario: the Nth frame name looked up from now faults, as
+ * a corrupt symbol table would (dump.c's name hook). */
+void ex_inject_name_fault(unsigned nth);
 
 /* -------------------------------------------------------------------------
  * Demo call chains (chain_*.c, leaf.c, corrupt.c, workload*.c).

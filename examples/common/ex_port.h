@@ -15,6 +15,14 @@
 #define SFU_ERROR_STRINGS 1
 #define SFU_BIG 0        /* both boards are little-endian */
 #define SFU_DEPTH_CAP 64 /* a firmware stack is never deeper; bounds the dump */
+/* The dump layer (port/common/sfu_dump.h): names from the embedded table
+ * (tools/sfu-symtab), room for lld's one section per object (15 today);
+ * lld images are built with SFRAME_OPTS = SFU_OPT_START_PCREL. */
+#define SFU_DUMP_SYMTAB 1
+#define SFU_DUMP_SECTIONS 32
+#ifdef SFRAME_OPTS
+#define SFU_DUMP_SFRAME_OPTS SFRAME_OPTS
+#endif
 
 /* Besides the port, EX_HAS_LR (1 if the architecture has a link register)
  * and three instruction-level helpers for the scenarios:
@@ -83,5 +91,7 @@
 #else
 #error "examples: no sfu port for this architecture"
 #endif
+
+#include "common/sfu_dump.h"
 
 #endif /* EX_PORT_H */

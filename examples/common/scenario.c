@@ -41,7 +41,7 @@ static uint64_t addr_of(const void *p)
  */
 
 /* What the core made of [__sframe_start, __sframe_end) (ex_unwind_setup:
- * sfu_section_split): GNU ld gives one merged section followed by zero
+ * sfu_dump_sections): GNU ld gives one merged section followed by zero
  * padding (it reserves the pre-merge size), lld one complete section per
  * object.  *tail gets the bytes after the last section found, which are
  * all zero when the split succeeded.  Returns the number of sections. */
@@ -51,11 +51,11 @@ static size_t sframe_sections(size_t *tail)
 
     ex_unwind_setup();
     *tail = (size_t)(__sframe_end - __sframe_start);
-    if (ex_nsecs == 0)
+    if (ex_dump.nsecs == 0)
         return 0;
-    last = &ex_secs[ex_nsecs - 1];
+    last = &ex_dump.secs[ex_dump.nsecs - 1];
     *tail -= (size_t)(last->data - (const uint8_t *)__sframe_start) + last->size;
-    return ex_nsecs;
+    return ex_dump.nsecs;
 }
 
 static void banner(const char *cmdline)
@@ -74,9 +74,9 @@ static void banner(const char *cmdline)
               (unsigned long long)(__sframe_end - __sframe_start));
     if (sframe_sections(&tail) > 0) {
         ex_printf(", version %u, flags 0x%x, %u FDEs in the first header)\n",
-                  (unsigned)ex_secs[0].version, (unsigned)ex_secs[0].flags, (unsigned)ex_secs[0].num_fdes);
-        ex_printf("            %u section(s) back to back, then %llu %s byte(s)\n", (unsigned)ex_nsecs,
-                  (unsigned long long)tail, ex_secs_err == SFU_OK ? "zero" : "UNREAD");
+                  (unsigned)ex_dump.secs[0].version, (unsigned)ex_dump.secs[0].flags, (unsigned)ex_dump.secs[0].num_fdes);
+        ex_printf("            %u section(s) back to back, then %llu %s byte(s)\n", (unsigned)ex_dump.nsecs,
+                  (unsigned long long)tail, ex_dump.secs_err == SFU_OK ? "zero" : "UNREAD");
     } else {
         ex_printf(", NO SFrame section)\n");
     }
@@ -105,7 +105,7 @@ static EX_NOINLINE void scen_hello(void)
     sfu_regs r;
     volatile uint64_t word = 0x5f5f5f5f5f5f5f5full;
     const struct sfu_trap_layout *l;
-    void *ctx = ex_port.ctx;
+    void *ctx = ex_dump.port.ctx;
     size_t i;
     uint64_t got = 0, ram_end = addr_of(__ram_end);
 
@@ -114,8 +114,8 @@ static EX_NOINLINE void scen_hello(void)
         size_t tail, n = sframe_sections(&tail);
 
         check("sframe header present", n > 0);
-        check("sframe has FDEs", n > 0 && ex_secs[0].num_fdes > 0);
-        check("sframe: sections fill span", n > 0 && ex_secs_err == SFU_OK);
+        check("sframe has FDEs", n > 0 && ex_dump.secs[0].num_fdes > 0);
+        check("sframe: sections fill span", n > 0 && ex_dump.secs_err == SFU_OK);
     }
     check("capture: pc in .text", r.pc >= addr_of(__text_start) && r.pc < addr_of(__text_end));
     check("capture: sp on the stack", r.sp >= addr_of(__stack_lo) && r.sp < addr_of(__stack_hi));
@@ -184,18 +184,18 @@ static void scen_threads(void) { ex_threads_scenario(); }
 static void scen_overflow(void) { ex_overflow_scenario(); }
 static void scen_retained(void) { ex_retained_scenario(); }
 
-/* nested: the null fault, whose dump faults in the symbol lookup of its
+/* nested: the null fault, whose dump faults in the name lookup of its
  * fourth frame (dump.c). */
 static void scen_nested(void)
 {
-    ex_inject_lookup_fault = 4;
+    ex_inject_name_fault(4);
     run_chain(EX_ACT_NULL);
 }
 
 /* recipe: the irqpanic chain, but the tick runs the README's recipe
  * (recipe.c) instead of panic(). */
 static volatile int recipe_mode;
-void backtrace_here(uint64_t lo, uint64_t hi);
+void backtrace_here(void);
 static void scen_recipe(void)
 {
     recipe_mode = 1;
@@ -251,7 +251,7 @@ EX_NOINLINE EX_NORETURN void tick_watchdog(const sfu_regs *r)
     if (recipe_mode) {
         board_timer_stop();
         ex_printf("recipe: backtrace_here() in the timer interrupt handler\n");
-        backtrace_here(addr_of(__stack_lo), addr_of(__stack_hi));
+        backtrace_here();
         board_exit(EX_PASS);
     }
     ex_printf("watchdog: tick %u interrupted pc %p sp %p\n", ticks, (void *)(uintptr_t)r->pc,

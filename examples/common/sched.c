@@ -68,7 +68,7 @@ struct ex_thread *ex_thread_create(const char *name, void (*entry)(void *), void
      * stack(s), and read nothing else. */
     stacks[0] = t->stack;
     stacks[1] = t->exc;
-    if (sfu_port_thread_init(&t->walk, (const struct sfu_port_ctx *)ex_port.ctx, stacks, 2) != SFU_OK)
+    if (sfu_port_thread_init(&t->walk, &ex_dump.ctx, stacks, 2) != SFU_OK)
         panic("ex_thread_create: bad stacks");
     t->state = EX_THREAD_READY;
     return t;
@@ -168,7 +168,7 @@ struct ex_thread *ex_thread_current(void)
 
 const sfu_port *ex_walk_port(void)
 {
-    return current ? &current->walk.port : &ex_port;
+    return current ? &current->walk.port : &ex_dump.port;
 }
 
 const struct ex_thread *ex_thread_guard_hit(uint64_t addr)
@@ -182,38 +182,46 @@ const struct ex_thread *ex_thread_guard_hit(uint64_t addr)
     return NULL;
 }
 
+static const char *state_of(const struct ex_thread *t)
+{
+    return t == current                     ? "running"
+           : t->state == EX_THREAD_BLOCKED ? "blocked"
+           : t->preempted                  ? "preempted"
+                                           : "ready";
+}
+
 void ex_thread_header(const struct ex_thread *t)
 {
-    const char *state = t == current                     ? "running"
-                        : t->state == EX_THREAD_BLOCKED ? "blocked"
-                        : t->preempted                  ? "preempted"
-                                                        : "ready";
-
-    ex_printf("thread %u %s: %s, stack %p .. %p, exception stack %p .. %p\n", t->id, t->name, state,
+    ex_printf("thread %u %s: %s, stack %p .. %p, exception stack %p .. %p\n", t->id, t->name, state_of(t),
               (void *)(uintptr_t)t->stack.lo, (void *)(uintptr_t)t->stack.hi, (void *)(uintptr_t)t->exc.lo,
               (void *)(uintptr_t)t->exc.hi);
 }
 
+/* The dump layer's thread iterator: the i-th thread that is neither
+ * running (dumped already, from its registers) nor free, from its saved
+ * context (ex_switch_layout), read and walked through its own port. */
+static bool next_thread(void *arg, size_t i, struct sfu_dump_thread *d)
+{
+    unsigned k;
+
+    (void)arg;
+    for (k = 0; k < nthreads; k++) {
+        const struct ex_thread *t = &threads[k];
+
+        if (t == current || t->state == EX_THREAD_FREE || i-- != 0)
+            continue;
+        d->id = t->id;
+        d->name = t->name;
+        d->state = state_of(t);
+        d->port = &t->walk.port;
+        d->layout = &ex_switch_layout;
+        d->context = t->ctx;
+        return true;
+    }
+    return false;
+}
+
 void ex_dump_threads(void)
 {
-    unsigned i;
-
-    for (i = 0; i < nthreads; i++) {
-        const struct ex_thread *t = &threads[i];
-        sfu_regs regs;
-        int err;
-
-        if (t == current || t->state == EX_THREAD_FREE)
-            continue;
-        ex_thread_header(t);
-        /* sfu: the saved context, read through this thread's port. */
-        err = sfu_port_switch_regs(t->walk.port.ctx, &ex_switch_layout, t->ctx, &regs);
-        if (err != SFU_OK) {
-            ex_printf("  saved context at %p: %s\n", (void *)(uintptr_t)t->ctx, sfu_strerror(err));
-            continue;
-        }
-        ex_printf("  saved context at %p: pc %p sp %p\n", (void *)(uintptr_t)t->ctx, (void *)(uintptr_t)regs.pc,
-                  (void *)(uintptr_t)regs.sp);
-        ex_dump_walk(&t->walk.port, &regs, NULL);
-    }
+    (void)sfu_dump_threads(&ex_dump, next_thread, NULL);
 }

@@ -1,32 +1,31 @@
 /*
  * unwind.c -- the examples' sfu translation unit: the core's
- * implementation, the port's callbacks, and their set-up (sections and
- * port, once).  dump.c walks and prints with what this file sets up.
+ * implementation, the port's callbacks and the dump layer
+ * (port/common/sfu_dump.h), and this image's struct sfu_dump.
  *
- * Everything here is compiled for any CPU state: the core and the port by
- * their own SFU_CODEGEN_BEGIN/END, this file's code by the same pair around
- * it.  So the variants with FP/SIMD disabled (aarch64 CPACR_EL1.FPEN = 0,
- * x86_64 without CR4.OSFXSR) build this file without -mgeneral-regs-only,
- * and the MMU-off variant without -mstrict-align, as a user's kernel
- * might, and every scenario still runs.
+ * Everything here is compiled for any CPU state: the core, the port and
+ * the dump layer by their own SFU_CODEGEN_BEGIN/END, this file's code by
+ * the same pair around it.  So the variants with FP/SIMD disabled
+ * (aarch64 CPACR_EL1.FPEN = 0, x86_64 without CR4.OSFXSR) build this file
+ * without -mgeneral-regs-only, and the MMU-off variant without
+ * -mstrict-align, as a user's kernel might, and every scenario still runs.
  */
 #define SFU_IMPLEMENTATION
 #include "ex.h"
 
-#ifndef EX_SFRAME_UNMERGED
-#define EX_SFRAME_UNMERGED 0 /* 1: lld image, per-object sections */
-#endif
-
 SFU_CODEGEN_BEGIN
 
-sfu_section ex_secs[EX_MAX_SECTIONS];
-size_t ex_nsecs;
-int ex_secs_err = -1; /* -1: not set up yet */
-sfu_port ex_port;
-
 /* What the port may read: the image's RAM, stacks included. */
-static struct sfu_port_range ram[1];
-static struct sfu_port_ctx ctx;
+static const struct sfu_port_range ram[] = { { (uintptr_t)__ram_start, (uintptr_t)__ram_end } };
+
+/* The dump's output: the console, CR LF (ex_putc). */
+static void ex_write(const char *s, size_t n)
+{
+    while (n--)
+        ex_putc(*s++);
+}
+
+struct sfu_dump ex_dump = SFU_DUMP_INIT(ex_dump, ex_write, ram, 1, ex_trap_layouts, 0);
 
 static uint64_t addr_of(const void *p)
 {
@@ -35,28 +34,20 @@ static uint64_t addr_of(const void *p)
 
 void ex_unwind_setup(void)
 {
-    if (ex_secs_err >= 0)
+    static bool done;
+
+    if (done)
         return;
+    done = true;
+    /* The board's vector code (its count is a variable of the board's
+     * trap code, not a constant), and the boot stack's bounds: walks
+     * outside a thread stay on it. */
+    ex_dump.ctx.ntraps = ex_trap_nlayouts;
+    ex_dump.port.stack_lo = addr_of(__stack_lo);
+    ex_dump.port.stack_hi = addr_of(__stack_hi);
     /* GNU ld leaves one merged section followed by zero padding, lld one
-     * section per object; both are an array of sections to the core.
-     * lld's unmerged sections need SFU_OPT_START_PCREL. */
-    ex_secs_err = sfu_section_split(ex_secs, EX_MAX_SECTIONS, &ex_nsecs, __sframe_start,
-                                    (size_t)(__sframe_end - __sframe_start), addr_of(__sframe_start),
-                                    EX_SFRAME_UNMERGED ? SFU_OPT_START_PCREL : 0u);
-    ram[0].start = addr_of(__ram_start);
-    ram[0].end = addr_of(__ram_end);
-    ctx.ram = ram;
-    ctx.nram = 1;
-    ctx.traps = ex_trap_layouts; /* the board's vector code */
-    ctx.ntraps = ex_trap_nlayouts;
-    ex_port.read = sfu_port_read;
-    ex_port.strip_ra = SFU_PORT_STRIP_RA; /* aarch64 PAC; NULL on x86_64 */
-    ex_port.trap = sfu_port_trap;
-    ex_port.ctx = &ctx;
-    ex_port.stack_lo = addr_of(__stack_lo);
-    ex_port.stack_hi = addr_of(__stack_hi);
-    ex_port.stacks = NULL;
-    ex_port.nstacks = 0;
+     * section per object; both are an array of sections to the core. */
+    (void)sfu_dump_sections(&ex_dump);
 }
 
 SFU_CODEGEN_END

@@ -320,7 +320,7 @@ recipe_dump_of() { # IMAGE LOG
 		seq = seq (seq == "" ? "" : " ") f
 		next
 	}
-	/^backtrace: [0-9]+ frames?, stopped: / { stop = $0; sub(/.*stopped: /, "", stop) }
+	/^backtrace: [0-9]+ frames?, stopped: / { stop = $0; sub(/.*stopped: /, "", stop); sub(/ \(SFU_[A-Z_0-9]+\)$/, "", stop) }
 	END { print stop "|" seq }'
 }
 
@@ -581,7 +581,7 @@ for suite in $suites; do
 	if [ $brc -eq 0 ]; then
 		emit "ok firmware/$suite/build ($(( $(date +%s) - start )) s)"
 	else
-		emit "FAIL firmware/$suite/build: make exited $brc; $(grep -m1 -E 'error|Error|symtab.sh:' "$out/$suite/build.log" | cut -c1-200) (log $out/$suite/build.log)"
+		emit "FAIL firmware/$suite/build: make exited $brc; $(grep -m1 -E 'error|Error|sfu-symtab:' "$out/$suite/build.log" | cut -c1-200) (log $out/$suite/build.log)"
 	fi
 	for image in ${images[$suite]}; do
 		image_env "$suite" "$image"

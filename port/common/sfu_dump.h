@@ -1,0 +1,755 @@
+/* sfu_dump.h - the crash path, ready made: backtraces printed through one
+ * output hook, with no printf, no libc, no heap and a bounded stack.
+ *
+ * USAGE
+ *   Build with -I <sfu>/core -I <sfu>/port and, in the one file that holds
+ *   sfu's code:
+ *
+ *       #define SFU_IMPLEMENTATION
+ *       #include "common/sfu_dump.h"     // includes sfu_port.h, then sfu.h
+ *
+ *       extern char __ram_start[], __ram_end[];
+ *       static const struct sfu_port_range ram[] = {
+ *           { (uintptr_t)__ram_start, (uintptr_t)__ram_end } };
+ *       static void out(const char *s, size_t n) { while (n--) uart_putc(*s++); }
+ *       static struct sfu_dump dump = SFU_DUMP_INIT(dump, out, ram, 1, NULL, 0);
+ *
+ *       ... in panic():  sfu_dump_stack(&dump);
+ *
+ *   Other files include it plainly (without SFU_IMPLEMENTATION) to call
+ *   the functions.  It is stb style like core/sfu.h: declarations always,
+ *   bodies with SFU_IMPLEMENTATION (the same define as the core's), every
+ *   function static with SFU_STATIC.  If no port is included yet it
+ *   includes port/sfu_port.h (the port of the CPU being compiled for).
+ *
+ * THE CRASH PATH IN ANY CPU STATE
+ *   Every function here is compiled between SFU_CODEGEN_BEGIN and
+ *   SFU_CODEGEN_END, like the core: general registers only, no unaligned
+ *   access, whatever the flags of the file that includes it, and never
+ *   inlined into the caller.  What the user writes around it is one static
+ *   initializer (constant data: no code), the output hook and the calls.
+ *   Nothing is copied as a struct at run time: a struct copy is what
+ *   compilers turn into SSE / q-register moves (gcc 16 -O2 did so with
+ *   `sfu_port port = SFU_PORT_INIT(...)` in a user's panic()).
+ *
+ * THE OUTPUT HOOK
+ *   void write(const char *s, size_t n): write n bytes (n >= 1; no NUL, no
+ *   CR: add one before '\n' in the hook if the console wants CR LF).  One
+ *   hook, called with whole pieces (a name, a number's digits, a marker)
+ *   rather than per character, so a hook that takes a lock or fills a FIFO
+ *   pays per piece; a putc-only console is a one-line loop.  The hook runs
+ *   on the crash path: it must not take a lock the crashed code may hold
+ *   (poll the UART), and it is built with the flags of its own file.
+ *
+ * THE DUMP FORMAT (README "The dump format"; tools/sfu-symbolize reads it)
+ *       backtrace:
+ *         #0  0x0000000040081234 panic+0x24/0x90
+ *         #1  0x0000000040080f10 chain_f+0x40/0x60
+ *         #2  0x0000000040080a00 el1_sync+0x80/0x100 (exception)
+ *         #3  0x0000000040081000 leaf_load+0x8/0x10 (interrupted)
+ *       backtrace: 4 frames, stopped: outermost frame reached (SFU_END)
+ *   ADDR: the PC, a return address unless the frame is #0 or marked
+ *   (interrupted) / (user) (then exact; tools name a return address at
+ *   ADDR - 1).  NAME+0xOFF/0xSIZE from the embedded symbol table or the
+ *   name hook; "??" without one.  (exception): the vector code's call into
+ *   its handler (the next frame is the trap frame's interrupted context);
+ *   (user): the interrupted code ran at a lower privilege level (its PC
+ *   is not looked up).  The last line always ends the dump with the
+ *   reason the walk stopped, its text and its code: SFU_END is a complete
+ *   trace.  If the .sframe section is refused, no walk is made: one line
+ *   says so and the last line gives 0 frames and the section's error.
+ *   The text and the code names are this header's own: SFU_ERROR_STRINGS
+ *   is not needed.
+ *
+ * WHAT IS DUMPED
+ *   sfu_dump_stack(d)            the caller's stack.  A function, not a
+ *                                macro: it captures the registers in its
+ *                                own frame, so frame #0 is sfu_dump_stack
+ *                                itself and #1 its caller (as Linux's
+ *                                dump_stack() shows dump_stack_lvl); the
+ *                                capture then cannot be compiled with the
+ *                                caller's flags.
+ *   sfu_dump_regs(d, port, r)    from registers you have (a fault handler's
+ *                                capture, a decoded trap frame)
+ *   sfu_dump_trap(d, layout, f)  from a trap frame your vector code saved,
+ *                                as a struct sfu_trap_layout describes it:
+ *                                frame #0 is the interrupted instruction
+ *   sfu_dump_threads(d, next, a) every thread the kernel's iterator gives:
+ *                                a header line, then its dump from its
+ *                                saved context, trap frame or registers,
+ *                                bounded by its own stacks
+ *   Each returns the stop code of its (last) walk: SFU_END or SFU_END_USER
+ *   for a complete trace.
+ *
+ * STACK
+ *   No frame array: frames are printed as the cursor finds them (one
+ *   frame of look-ahead, to mark the vector code's call).  The worst case
+ *   of the whole path (walk and formatting, the output hook excluded) is
+ *   printed by `make size` ("stack: dump <arch> <bytes>").
+ *
+ * THE SYMBOL TABLE (optional on-target names)
+ *   tools/sfu-symtab makes it from the linked image (two links: the first
+ *   with an empty table, the second with the table of the first; nothing
+ *   before the table moves, which the tool's check step verifies).  The
+ *   table is one object, `sfu_symtab`, 8-byte aligned, in the image's
+ *   byte order:
+ *       offset 0   uint32 magic     SFU_SYMTAB_MAGIC
+ *              4   uint32 count     functions
+ *              8   uint32 names     bytes of the name pool
+ *             12   uint32 reserved  0
+ *             16   count x { uint64 addr; uint32 size; uint32 name; }
+ *                  sorted by addr, not overlapping; name: offset in the pool
+ *             16 + 16 * count      the name pool, NUL-terminated names
+ *   A lookup checks the magic and bounds every name by the pool; a name
+ *   is printed up to its NUL or SFU_DUMP_NAME_MAX bytes.  With
+ *   SFU_DUMP_SYMTAB 1 the initializer points at `sfu_symtab`; or set
+ *   d->symtab, or a name hook (d->name: a kernel's own kallsyms).
+ *
+ * CONFIGURATION (define before including; 0/1 knobs tested with #if)
+ *   SFU_DUMP_SECTIONS        sections room in struct sfu_dump (lld leaves
+ *                            one per object)                  (default 64)
+ *   SFU_DUMP_LINKER_SFRAME   SFU_DUMP_INIT takes the section from
+ *                            __sframe_start/__sframe_end (linker/sframe.ld);
+ *                            0: set d->sframe/d->sframe_end    (default 1)
+ *   SFU_DUMP_SFRAME_OPTS     sfu_section_split options: lld-linked images
+ *                            with pre-V3 sections need SFU_OPT_START_PCREL
+ *                                                              (default 0)
+ *   SFU_DUMP_SYMTAB          SFU_DUMP_INIT names frames from `sfu_symtab`
+ *                            (tools/sfu-symtab)                (default 0)
+ *   SFU_DUMP_NAME_MAX        longest name printed              (default 128)
+ */
+#ifndef SFU_DUMP_H
+#define SFU_DUMP_H
+
+#ifndef SFU_PORT_NREGS
+#include "../sfu_port.h"
+#endif
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifndef SFU_DUMP_SECTIONS
+#define SFU_DUMP_SECTIONS 64
+#endif
+#if SFU_DUMP_SECTIONS < 1 || SFU_DUMP_SECTIONS > 4096
+#error "SFU_DUMP_SECTIONS must be between 1 and 4096"
+#endif
+#ifndef SFU_DUMP_LINKER_SFRAME
+#define SFU_DUMP_LINKER_SFRAME 1
+#endif
+#if SFU_DUMP_LINKER_SFRAME != 0 && SFU_DUMP_LINKER_SFRAME != 1
+#error "SFU_DUMP_LINKER_SFRAME must be 0 or 1"
+#endif
+#ifndef SFU_DUMP_SFRAME_OPTS
+#define SFU_DUMP_SFRAME_OPTS 0
+#endif
+#ifndef SFU_DUMP_SYMTAB
+#define SFU_DUMP_SYMTAB 0
+#endif
+#if SFU_DUMP_SYMTAB != 0 && SFU_DUMP_SYMTAB != 1
+#error "SFU_DUMP_SYMTAB must be 0 or 1"
+#endif
+#ifndef SFU_DUMP_NAME_MAX
+#define SFU_DUMP_NAME_MAX 128
+#endif
+#if SFU_DUMP_NAME_MAX < 8 || SFU_DUMP_NAME_MAX > 4096
+#error "SFU_DUMP_NAME_MAX must be between 8 and 4096"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- the symbol table (format above) ------------------------------------ */
+
+#define SFU_SYMTAB_MAGIC 0x31594d53u /* "SMY1" read little-endian */
+
+struct sfu_sym {
+    uint64_t addr;
+    uint32_t size;
+    uint32_t name;
+};
+
+struct sfu_symtab {
+    uint32_t magic;
+    uint32_t count;
+    uint32_t names;
+    uint32_t reserved;
+    struct sfu_sym sym[]; /* count entries, then the name pool */
+};
+
+/* ---- the dump's description ----------------------------------------------- */
+
+struct sfu_dump;
+
+/* The output hook (see THE OUTPUT HOOK). */
+typedef void (*sfu_dump_write_fn)(const char *s, size_t n);
+
+/* A name hook: the function holding addr, its start and size, or NULL. */
+typedef const char *(*sfu_dump_name_fn)(const struct sfu_dump *d, uint64_t addr, uint64_t *start,
+                                        uint64_t *size);
+
+/* A frame hook: called with each frame after its line is printed (n: its
+ * number), e.g. to keep the PCs for a crash record. */
+typedef void (*sfu_dump_frame_fn)(const struct sfu_dump *d, unsigned n, const sfu_frame *f);
+
+/* Everything a dump needs; one per kernel, static, made by SFU_DUMP_INIT
+ * (constant data, no code).  The sections are split from [sframe,
+ * sframe_end) by the first dump (or sfu_dump_sections) and kept. */
+struct sfu_dump {
+    sfu_dump_write_fn write;      /* required */
+    struct sfu_port_ctx ctx;      /* the memory a walk may read, the trap layouts */
+    sfu_port port;                /* sfu_dump_stack's port: reads through ctx; stacks optional */
+    const char *sframe, *sframe_end;
+    unsigned opts;                /* sfu_section_split options */
+    const struct sfu_symtab *symtab; /* NULL: no embedded names */
+    sfu_dump_name_fn name;        /* NULL: names from symtab */
+    sfu_dump_frame_fn frame;      /* NULL: none */
+    void *user;                   /* for the hooks */
+    /* Set by the first dump. */
+    int secs_err;                 /* sfu_section_split's answer; -1 before */
+    size_t nsecs;
+    sfu_section secs[SFU_DUMP_SECTIONS];
+};
+
+#if SFU_DUMP_LINKER_SFRAME
+/* linker/sframe.ld's symbols under names of our own, so that a user's
+ * declaration of __sframe_start with another type does not clash. */
+extern char sfu__dump_sframe_start[] __asm__("__sframe_start");
+extern char sfu__dump_sframe_end[] __asm__("__sframe_end");
+#define SFU__DUMP_SFRAME sfu__dump_sframe_start, .sframe_end = sfu__dump_sframe_end
+#else
+#define SFU__DUMP_SFRAME NULL, .sframe_end = NULL
+#endif
+#if SFU_DUMP_SYMTAB
+extern const struct sfu_symtab sfu__dump_symtab __asm__("sfu_symtab");
+#define SFU__DUMP_SYMTAB_PTR (&sfu__dump_symtab)
+#else
+#define SFU__DUMP_SYMTAB_PTR NULL
+#endif
+
+/* Static initializer of `struct sfu_dump self`: write the output hook,
+ * ram[0..nram) the memory ranges stacks and trap frames lie in (struct
+ * sfu_port_range), traps[0..ntraps) the vector code's layouts (NULL, 0
+ * until step 2).  The walks of sfu_dump_stack have no stack bounds (set
+ * self.port.stacks/nstacks to add them): reads stay inside ram. */
+#define SFU_DUMP_INIT(self, write_fn, ram_, nram_, traps_, ntraps_)                                     \
+    {                                                                                                   \
+        .write = (write_fn), .ctx = { .ram = (ram_), .nram = (nram_), .traps = (traps_), .ntraps = (ntraps_) }, \
+        .port = { .read = sfu_port_read, .strip_ra = SFU_PORT_STRIP_RA, .trap = sfu_port_trap,          \
+                  .ctx = (void *)&(self).ctx, .stack_lo = 0, .stack_hi = 0, .stacks = NULL, .nstacks = 0 }, \
+        .sframe = SFU__DUMP_SFRAME, .opts = SFU_DUMP_SFRAME_OPTS, .symtab = SFU__DUMP_SYMTAB_PTR,       \
+        .name = NULL, .frame = NULL, .user = NULL, .secs_err = -1, .nsecs = 0                           \
+    }
+
+/* ---- threads ---------------------------------------------------------------- */
+
+/* One thread, as the kernel's iterator describes it.  The dump clears
+ * every field before each call; fill what you have.  The walk starts from
+ * the first of these that is set:
+ *   regs             registers the kernel keeps for the thread
+ *   layout, context  the context its switch routine saved at `context`
+ *                    (struct sfu_switch_layout; sfu_port_switch_regs)
+ *   trap, frame      a trap frame at `frame` (a kernel that switches by
+ *                    returning interrupt frames, an RTOS that keeps the
+ *                    saved frame's address in its task control block)
+ *   none of them     the running thread: the walk starts in
+ *                    sfu_dump_threads itself
+ * port: the walk's port, normally the thread's own from
+ * sfu_port_thread_init (bounds and reads: that thread's stacks only);
+ * NULL: d->port.  Its ctx must be a struct sfu_port_ctx (the saved
+ * context and the trap frame are read through its checks). */
+struct sfu_dump_thread {
+    uint64_t id;
+    const char *name;  /* header line; NULL: none */
+    const char *state; /* header line ("blocked", ...); NULL: none */
+    const sfu_port *port;
+    const sfu_regs *regs;
+    const struct sfu_switch_layout *layout;
+    uint64_t context;
+    const struct sfu_trap_layout *trap;
+    uint64_t frame;
+};
+
+/* The kernel's iterator: fill *t with thread number i (0, 1, ...) and
+ * return true, or return false after the last.  Threads it skips (the
+ * running one, already dumped) it simply does not return. */
+typedef bool (*sfu_dump_next_fn)(void *arg, size_t i, struct sfu_dump_thread *t);
+
+/* ---- API ---------------------------------------------------------------- */
+
+/* Print the backtrace of the caller (frame #0 is sfu_dump_stack itself).
+ * Returns why the walk stopped, or the section's error. */
+SFU_DEF int sfu_dump_stack(struct sfu_dump *d);
+
+/* Print the backtrace that starts at regs, walked on port (NULL:
+ * &d->port). */
+SFU_DEF int sfu_dump_regs(struct sfu_dump *d, const sfu_port *port, const sfu_regs *regs);
+
+/* Print the backtrace of the context interrupted by the trap frame at
+ * frame, as layout describes it (NULL: d's first trap layout).  The frame
+ * must pass the port's checked read (SFU_E_READ otherwise), and a
+ * layout sfu_port_layout_check refuses gives SFU_E_ARG; a frame that says
+ * user mode prints its one frame and ends with SFU_END_USER. */
+SFU_DEF int sfu_dump_trap(struct sfu_dump *d, const struct sfu_trap_layout *layout, uint64_t frame);
+
+/* Dump every thread next(arg, 0), next(arg, 1), ... gives: a header line
+ *     thread ID NAME: STATE, stack 0xLO .. 0xHI[, 0xLO .. 0xHI ...]
+ * then its backtrace.  Returns the last walk's stop code (SFU_OK if the
+ * iterator gave no thread). */
+SFU_DEF int sfu_dump_threads(struct sfu_dump *d, sfu_dump_next_fn next, void *arg);
+
+/* Split the sections now (the first dump does it otherwise): SFU_OK or
+ * sfu_section_split's error, which every dump then reports instead of
+ * walking. */
+SFU_DEF int sfu_dump_sections(struct sfu_dump *d);
+
+/* Output through d's hook, for the lines around a dump: a string, a
+ * number in hexadecimal ("0x" and at least `digits` digits, zero-padded)
+ * or in decimal. */
+SFU_DEF void sfu_dump_str(const struct sfu_dump *d, const char *s);
+SFU_DEF void sfu_dump_hex(const struct sfu_dump *d, uint64_t v, unsigned digits);
+SFU_DEF void sfu_dump_dec(const struct sfu_dump *d, uint64_t v);
+
+/* One frame line and the stop line, as a dump prints them, for frames
+ * kept elsewhere (a crash record read back after a reset): stub marks the
+ * vector code's call "(exception)" (the frame after it came from a trap
+ * frame, how == SFU_HOW_TRAP). */
+SFU_DEF void sfu_dump_frame(const struct sfu_dump *d, unsigned n, const sfu_frame *f, bool stub);
+SFU_DEF void sfu_dump_stop(const struct sfu_dump *d, unsigned n, int err);
+
+/* The text and the name ("SFU_END") of an error code; "?" if unknown. */
+SFU_DEF const char *sfu_dump_error_text(int err);
+SFU_DEF const char *sfu_dump_error_name(int err);
+
+/* The entry of t covering addr, or NULL (t NULL or not a table: NULL). */
+SFU_DEF const struct sfu_sym *sfu_symtab_find(const struct sfu_symtab *t, uint64_t addr);
+/* Its name, or NULL if the offset lies outside the pool. */
+SFU_DEF const char *sfu_symtab_name(const struct sfu_symtab *t, const struct sfu_sym *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SFU_DUMP_H */
+
+/* ======================================================================== */
+#ifdef SFU_IMPLEMENTATION
+#ifndef SFU_DUMP_IMPLEMENTATION_DONE
+#define SFU_DUMP_IMPLEMENTATION_DONE
+
+#if defined(__GNUC__) || defined(__clang__)
+#define SFU__DUMP_NOINLINE __attribute__((noinline))
+#else
+#define SFU__DUMP_NOINLINE
+#endif
+#ifdef SFU_STATIC
+#define SFU__DUMP_FN SFU_DEF SFU__DUMP_NOINLINE
+#else
+#define SFU__DUMP_FN SFU__DUMP_NOINLINE
+#endif
+
+SFU_CODEGEN_BEGIN
+
+/* ---- output ---------------------------------------------------------------- */
+
+static SFU__DUMP_NOINLINE void sfu__dump_put(const struct sfu_dump *d, const char *s, size_t n)
+{
+    if (n != 0 && d->write != NULL)
+        d->write(s, n);
+}
+
+static SFU__DUMP_NOINLINE void sfu__dump_strn(const struct sfu_dump *d, const char *s, size_t max)
+{
+    size_t n = 0;
+
+    if (s == NULL)
+        s = "(null)";
+    while (n < max && s[n] != '\0')
+        n++;
+    sfu__dump_put(d, s, n);
+}
+
+SFU__DUMP_FN void sfu_dump_str(const struct sfu_dump *d, const char *s)
+{
+    sfu__dump_strn(d, s, (size_t)-1);
+}
+
+/* v in base 16 (with "0x") or 10, at least `digits` digits. */
+static SFU__DUMP_NOINLINE void sfu__dump_num(const struct sfu_dump *d, uint64_t v, unsigned base, unsigned digits)
+{
+    char buf[22];
+    size_t i = sizeof buf;
+
+    do {
+        unsigned dig = (unsigned)(v % base);
+
+        buf[--i] = (char)(dig < 10 ? '0' + dig : 'a' + dig - 10);
+        v /= base;
+    } while ((v != 0 || sizeof buf - i < digits) && i > 2);
+    if (base == 16) {
+        buf[--i] = 'x';
+        buf[--i] = '0';
+    }
+    sfu__dump_put(d, &buf[i], sizeof buf - i);
+}
+
+SFU__DUMP_FN void sfu_dump_hex(const struct sfu_dump *d, uint64_t v, unsigned digits)
+{
+    sfu__dump_num(d, v, 16, digits);
+}
+
+SFU__DUMP_FN void sfu_dump_dec(const struct sfu_dump *d, uint64_t v)
+{
+    sfu__dump_num(d, v, 10, 1);
+}
+
+SFU__DUMP_FN const char *sfu_dump_error_text(int err)
+{
+    switch (err) {
+#define SFU__DUMP_TEXT(name, value, text) \
+    case name:                            \
+        return text;
+        SFU_ERRORS(SFU__DUMP_TEXT)
+#undef SFU__DUMP_TEXT
+    default:
+        return "?";
+    }
+}
+
+SFU__DUMP_FN const char *sfu_dump_error_name(int err)
+{
+    switch (err) {
+#define SFU__DUMP_NAME(name, value, text) \
+    case name:                            \
+        return #name;
+        SFU_ERRORS(SFU__DUMP_NAME)
+#undef SFU__DUMP_NAME
+    default:
+        return "?";
+    }
+}
+
+/* ---- symbols ----------------------------------------------------------------- */
+
+SFU__DUMP_FN const struct sfu_sym *sfu_symtab_find(const struct sfu_symtab *t, uint64_t addr)
+{
+    uint32_t lo = 0, hi;
+
+    if (t == NULL || t->magic != SFU_SYMTAB_MAGIC)
+        return NULL;
+    hi = t->count;
+    /* The last entry whose start is <= addr. */
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2u;
+
+        if (t->sym[mid].addr <= addr)
+            lo = mid + 1u;
+        else
+            hi = mid;
+    }
+    if (lo == 0 || addr - t->sym[lo - 1u].addr >= t->sym[lo - 1u].size)
+        return NULL;
+    return &t->sym[lo - 1u];
+}
+
+SFU__DUMP_FN const char *sfu_symtab_name(const struct sfu_symtab *t, const struct sfu_sym *s)
+{
+    if (t == NULL || s == NULL || s->name >= t->names)
+        return NULL;
+    return (const char *)&t->sym[t->count] + s->name;
+}
+
+/* The name of the function holding addr, and its start and size. */
+static const char *sfu__dump_name(const struct sfu_dump *d, uint64_t addr, uint64_t *start, uint64_t *size,
+                                   size_t *max)
+{
+    const struct sfu_sym *s;
+    const char *name;
+
+    *max = SFU_DUMP_NAME_MAX;
+    if (d->name != NULL)
+        return d->name(d, addr, start, size);
+    s = sfu_symtab_find(d->symtab, addr);
+    name = sfu_symtab_name(d->symtab, s);
+    if (name == NULL)
+        return NULL;
+    if (d->symtab->names - s->name < *max)
+        *max = d->symtab->names - s->name; /* never past the pool */
+    *start = s->addr;
+    *size = s->size;
+    return name;
+}
+
+/* ---- frames ------------------------------------------------------------------ */
+
+/* "  #N  0xADDR name+0xOFF/0xSIZE [marker]" (README "The dump format"). */
+SFU__DUMP_FN void sfu_dump_frame(const struct sfu_dump *d, unsigned n, const sfu_frame *f, bool stub)
+{
+    uint64_t start = 0, size = 0;
+    size_t max = 0;
+    const char *name = NULL;
+
+    /* The name first: a lookup that faults (a corrupt table) does so
+     * before anything of this frame's line is out. */
+    if (!(f->flags & SFU_FRAME_USER))
+        name = sfu__dump_name(d, sfu_frame_lookup_pc(f), &start, &size, &max);
+    sfu__dump_put(d, "  #", 3);
+    sfu__dump_num(d, n, 10, 1);
+    sfu__dump_put(d, "   ", n < 10 ? 2 : 1);
+    sfu__dump_num(d, f->pc, 16, 16);
+    sfu__dump_put(d, " ", 1);
+    if (name != NULL) {
+        sfu__dump_strn(d, name, max);
+        sfu__dump_put(d, "+", 1);
+        sfu__dump_num(d, f->pc - start, 16, 1);
+        sfu__dump_put(d, "/", 1);
+        sfu__dump_num(d, size, 16, 1);
+    } else {
+        sfu__dump_put(d, "??", 2);
+    }
+    /* How to look the address up: exact for #0, (interrupted), (user). */
+    if (f->flags & SFU_FRAME_USER)
+        sfu_dump_str(d, " (user)");
+    else if (n > 0 && (f->flags & SFU_FRAME_EXACT))
+        sfu_dump_str(d, " (interrupted)");
+    else if (stub)
+        sfu_dump_str(d, " (exception)");
+    sfu__dump_put(d, "\n", 1);
+}
+
+/* "backtrace: N frames, stopped: TEXT (CODE)" */
+SFU__DUMP_FN void sfu_dump_stop(const struct sfu_dump *d, unsigned n, int err)
+{
+    sfu_dump_str(d, "backtrace: ");
+    sfu__dump_num(d, n, 10, 1);
+    sfu_dump_str(d, n == 1 ? " frame, stopped: " : " frames, stopped: ");
+    sfu_dump_str(d, sfu_dump_error_text(err));
+    sfu_dump_str(d, " (");
+    sfu_dump_str(d, sfu_dump_error_name(err));
+    sfu_dump_str(d, ")\n");
+}
+
+/* A return address at which the walk stopped: is it the vector code's
+ * call (the port recognises a trap frame there, which the step then
+ * refused, say for an interrupted SP off every stack)? */
+static SFU__DUMP_NOINLINE bool sfu__dump_is_stub(const sfu_port *port, const sfu_frame *f)
+{
+    sfu_regs t;
+
+    if ((f->flags & SFU_FRAME_EXACT) || port->trap == NULL)
+        return false;
+    t.pc = t.sp = t.fp = t.ra = 0;
+    t.dwarf = NULL;
+    t.ndwarf = 0;
+    t.dwarf_map = NULL;
+    return port->trap(port->ctx, f->pc, f->sp, &t) != SFU_TRAP_NONE;
+}
+
+SFU__DUMP_FN int sfu_dump_sections(struct sfu_dump *d)
+{
+    size_t n = 0;
+    int err;
+
+    if (d->secs_err >= 0)
+        return d->secs_err;
+    if (d->sframe == NULL || d->sframe_end < d->sframe)
+        err = SFU_E_ARG;
+    else
+        err = sfu_section_split(d->secs, SFU_DUMP_SECTIONS, &n, d->sframe, (size_t)(d->sframe_end - d->sframe),
+                                (uint64_t)(uintptr_t)d->sframe, d->opts);
+    d->nsecs = n;
+    d->secs_err = err;
+    return err;
+}
+
+/* The walk, streamed: each frame is printed once the step past it says
+ * whether it was the vector code's call.  user: the first frame is
+ * already the last (a trap frame from user mode). */
+static SFU__DUMP_NOINLINE int sfu__dump_walk(struct sfu_dump *d, const sfu_port *port, const sfu_regs *regs,
+                                             bool user)
+{
+    sfu_cursor c;
+    sfu_frame f;
+    unsigned n = 0;
+    int err;
+
+    sfu_dump_str(d, "backtrace:\n");
+    err = sfu_dump_sections(d);
+    if (err != SFU_OK) {
+        /* A section that does not read right gives no walk at all: a
+         * trace from it could look complete and be wrong. */
+        sfu_dump_str(d, "  .sframe refused, no walk: ");
+        sfu_dump_str(d, sfu_dump_error_text(err));
+        sfu_dump_str(d, "\n");
+    } else {
+        err = sfu_cursor_init(&c, d->secs, d->nsecs, port, regs);
+    }
+    if (err != SFU_OK) {
+        sfu_dump_stop(d, 0, err);
+        return err;
+    }
+    c.user = user;
+    for (;;) {
+        bool stub;
+
+        f.pc = c.regs.pc;
+        f.sp = c.regs.sp;
+        f.cfa = c.cfa;
+        f.how = c.how;
+        f.flags = (uint8_t)((c.exact ? SFU_FRAME_EXACT : 0u) | (c.user ? SFU_FRAME_USER : 0u));
+        err = sfu_cursor_step(&c);
+        stub = err == SFU_OK ? c.how == SFU_HOW_TRAP : err != SFU_E_NOINFO && sfu__dump_is_stub(port, &f);
+        sfu_dump_frame(d, n, &f, stub);
+        if (d->frame != NULL)
+            d->frame(d, n, &f);
+        n++;
+        if (err != SFU_OK)
+            break;
+    }
+    sfu_dump_stop(d, n, err);
+    return err;
+}
+
+SFU__DUMP_FN int sfu_dump_regs(struct sfu_dump *d, const sfu_port *port, const sfu_regs *regs)
+{
+    return sfu__dump_walk(d, port != NULL ? port : &d->port, regs, false);
+}
+
+SFU__DUMP_FN int sfu_dump_stack(struct sfu_dump *d)
+{
+    sfu_regs r;
+
+    /* Here, so that the first frame is this function, compiled as the
+     * rest of this file (see WHAT IS DUMPED). */
+    SFU_PORT_CAPTURE(&r);
+    return sfu__dump_walk(d, &d->port, &r, false);
+}
+
+/* The registers held by a trap frame at frame (checked against port's
+ * ctx): SFU_TRAP_KERNEL / SFU_TRAP_USER, or a negative error. */
+static int sfu__dump_trap_regs(const sfu_port *port, const struct sfu_trap_layout *l, uint64_t frame, sfu_regs *r)
+{
+    if (l == NULL || sfu_port_layout_check(l) != 0)
+        return -SFU_E_ARG;
+    if (!sfu_port_block_ok(port->ctx, frame, l->frame_size, l->frame_align))
+        return -SFU_E_READ;
+    return sfu_port_trap_regs(l, frame, r);
+}
+
+/* A context that gives no registers: one line and the stop line. */
+static int sfu__dump_refused(struct sfu_dump *d, const char *what, uint64_t addr, int err)
+{
+    sfu_dump_str(d, what);
+    sfu_dump_hex(d, addr, 16);
+    sfu_dump_str(d, ": ");
+    sfu_dump_str(d, sfu_dump_error_text(err));
+    sfu_dump_str(d, "\n");
+    sfu_dump_str(d, "backtrace:\n");
+    sfu_dump_stop(d, 0, err);
+    return err;
+}
+
+SFU__DUMP_FN int sfu_dump_trap(struct sfu_dump *d, const struct sfu_trap_layout *layout, uint64_t frame)
+{
+    sfu_regs r;
+    int kind;
+
+    if (layout == NULL && d->ctx.ntraps > 0)
+        layout = &d->ctx.traps[0];
+    kind = sfu__dump_trap_regs(&d->port, layout, frame, &r);
+    if (kind < 0)
+        return sfu__dump_refused(d, "  trap frame at ", frame, -kind);
+    return sfu__dump_walk(d, &d->port, &r, kind == SFU_TRAP_USER);
+}
+
+/* "thread ID NAME: STATE, stack 0xLO .. 0xHI, ..." */
+static SFU__DUMP_NOINLINE void sfu__dump_thread_header(struct sfu_dump *d, const struct sfu_dump_thread *t,
+                                                        const sfu_port *port)
+{
+    size_t i;
+
+    sfu_dump_str(d, "thread ");
+    sfu_dump_dec(d, t->id);
+    if (t->name != NULL) {
+        sfu_dump_str(d, " ");
+        sfu__dump_strn(d, t->name, SFU_DUMP_NAME_MAX);
+    }
+    sfu_dump_str(d, ": ");
+    sfu__dump_strn(d, t->state != NULL ? t->state : "?", SFU_DUMP_NAME_MAX);
+    if (port->stack_lo != 0 || port->stack_hi != 0) {
+        sfu_dump_str(d, ", stack ");
+        sfu_dump_hex(d, port->stack_lo, 16);
+        sfu_dump_str(d, " .. ");
+        sfu_dump_hex(d, port->stack_hi, 16);
+    }
+    for (i = 0; port->stacks != NULL && i < port->nstacks; i++) {
+        sfu_dump_str(d, i == 0 && port->stack_lo == 0 && port->stack_hi == 0 ? ", stack " : ", ");
+        sfu_dump_hex(d, port->stacks[i].lo, 16);
+        sfu_dump_str(d, " .. ");
+        sfu_dump_hex(d, port->stacks[i].hi, 16);
+    }
+    sfu_dump_str(d, "\n");
+}
+
+/* One thread: its registers from what the iterator gave, then its walk. */
+static SFU__DUMP_NOINLINE int sfu__dump_thread(struct sfu_dump *d, const struct sfu_dump_thread *t)
+{
+    const sfu_port *port = t->port != NULL ? t->port : &d->port;
+    sfu_regs r;
+    int err, kind = SFU_TRAP_KERNEL;
+
+    sfu__dump_thread_header(d, t, port);
+    if (t->regs != NULL)
+        return sfu__dump_walk(d, port, t->regs, false);
+    if (t->layout != NULL) {
+        err = sfu_port_switch_regs(port->ctx, t->layout, t->context, &r);
+        if (err != SFU_OK)
+            return sfu__dump_refused(d, "  saved context at ", t->context, err);
+        sfu_dump_str(d, "  saved context at ");
+    } else if (t->trap != NULL) {
+        kind = sfu__dump_trap_regs(port, t->trap, t->frame, &r);
+        if (kind < 0)
+            return sfu__dump_refused(d, "  trap frame at ", t->frame, -kind);
+        sfu_dump_str(d, "  trap frame at ");
+    } else {
+        /* The running thread: from here. */
+        SFU_PORT_CAPTURE(&r);
+        return sfu__dump_walk(d, port, &r, false);
+    }
+    sfu_dump_hex(d, t->layout != NULL ? t->context : t->frame, 16);
+    sfu_dump_str(d, ": pc ");
+    sfu_dump_hex(d, r.pc, 16);
+    sfu_dump_str(d, " sp ");
+    sfu_dump_hex(d, r.sp, 16);
+    sfu_dump_str(d, "\n");
+    return sfu__dump_walk(d, port, &r, kind == SFU_TRAP_USER);
+}
+
+SFU__DUMP_FN int sfu_dump_threads(struct sfu_dump *d, sfu_dump_next_fn next, void *arg)
+{
+    struct sfu_dump_thread t;
+    int err = SFU_OK;
+    size_t i;
+
+    for (i = 0;; i++) {
+        /* Field by field: a struct assignment may become memset. */
+        t.id = 0;
+        t.name = t.state = NULL;
+        t.port = NULL;
+        t.regs = NULL;
+        t.layout = NULL;
+        t.context = 0;
+        t.trap = NULL;
+        t.frame = 0;
+        if (!next(arg, i, &t))
+            return err;
+        err = sfu__dump_thread(d, &t);
+    }
+}
+
+SFU_CODEGEN_END
+
+#endif /* SFU_DUMP_IMPLEMENTATION_DONE */
+#endif /* SFU_IMPLEMENTATION */
