@@ -377,7 +377,21 @@ struct image {
 	unsigned machine;
 	uint8_t id[64];
 	size_t idlen;
+	struct {
+		uint64_t lo, hi;
+	} nobits[64]; /* its allocated sections without contents (.bss, .stack) */
+	size_t nnobits;
 };
+
+/* [lo, hi) inside one of the image's allocated sections without contents. */
+static int in_nobits(const struct image *im, uint64_t lo, uint64_t hi)
+{
+	size_t i;
+	for (i = 0; i < im->nnobits; i++)
+		if (lo >= im->nobits[i].lo && hi <= im->nobits[i].hi)
+			return 1;
+	return 0;
+}
 
 static int note_id(Elf_Data *d, struct image *im)
 {
@@ -410,10 +424,18 @@ static void read_image(const char *path, struct image *im)
 		die(3, "%s: not an ELF file (%s)", path, elf_errmsg(-1));
 	im->machine = eh.e_machine;
 	im->idlen = 0;
+	im->nnobits = 0;
 	while ((s = elf_nextscn(e, s)) != NULL) {
 		GElf_Shdr sh;
-		if (gelf_getshdr(s, &sh) && sh.sh_type == SHT_NOTE && note_id(elf_getdata(s, NULL), im))
-			break;
+		if (!gelf_getshdr(s, &sh))
+			continue;
+		if (sh.sh_type == SHT_NOTE && !im->idlen)
+			note_id(elf_getdata(s, NULL), im);
+		if (sh.sh_type == SHT_NOBITS && (sh.sh_flags & SHF_ALLOC) && im->nnobits < 64) {
+			im->nobits[im->nnobits].lo = sh.sh_addr;
+			im->nobits[im->nnobits].hi = sh.sh_addr + sh.sh_size;
+			im->nnobits++;
+		}
 	}
 	for (i = 0; !im->idlen && elf_getphdrnum(e, &nph) == 0 && i < nph; i++) {
 		GElf_Phdr ph;
@@ -496,9 +518,11 @@ static Elf_Scn *add_scn(Elf *e, const void *p, size_t n, unsigned align, unsigne
 	return gelf_update_shdr(s, &sh) ? s : NULL;
 }
 
-static void write_core(const char *out, const char *image, const uint8_t *p, const struct sfu_crash *c,
-                       const struct sfu_crash_info *info)
+static void write_core(const char *out, const char *image, const struct image *im, const uint8_t *p,
+                       const struct sfu_crash *c, const struct sfu_crash_info *info)
 {
+	uint8_t *padded[256];
+	size_t npadded = 0;
 	const char *base = strrchr(image, '/') ? strrchr(image, '/') + 1 : image;
 	unsigned nregs = sfu_crash_nregs(info->machine), prsize = PR_REG + 8 * nregs + 8, i, r, nload = 0, k;
 	struct sfu_crash_tinfo t;
@@ -565,9 +589,28 @@ static void write_core(const char *out, const char *image, const uint8_t *p, con
 	 * program headers only. */
 	if (!add_scn(e, notes.p, notes.n, 4, 1, SHT_NOTE, 0, 0))
 		goto fail;
+	/* gdb reads the stack through a cache of 64-byte lines, and a line
+	 * the core holds only part of is read whole from the executable where
+	 * the image has a section without contents (its .bss, .stack: zeros),
+	 * losing the window's bytes in it.  Where such a section lies around
+	 * a window, the window's segment is widened to whole 64-byte lines
+	 * with the zeros gdb would read there from the image anyway. */
 	for (i = 0; i < info->nthreads; i++) {
+		uint64_t lo, hi;
 		sfu_crash_thread_read(p, info, i, &t);
-		if (t.kept && !add_scn(e, p + t.window_off, t.kept, 8, 7, SHT_PROGBITS, SHF_ALLOC | SHF_WRITE, t.window))
+		if (!t.kept)
+			continue;
+		lo = t.window & ~(uint64_t)63;
+		hi = (t.window + t.kept + 63) & ~(uint64_t)63;
+		if (lo < t.window && !in_nobits(im, lo, t.window))
+			lo = t.window;
+		if (hi > t.window + t.kept && !in_nobits(im, t.window + t.kept, hi))
+			hi = t.window + t.kept;
+		padded[npadded] = calloc(1, hi - lo);
+		if (!padded[npadded])
+			die(3, "out of memory");
+		memcpy(padded[npadded] + (t.window - lo), p + t.window_off, t.kept);
+		if (!add_scn(e, padded[npadded++], hi - lo, 8, 7, SHT_PROGBITS, SHF_ALLOC | SHF_WRITE, lo))
 			goto fail;
 	}
 	if (!(s = add_scn(e, shstr, sizeof shstr, 1, 14, SHT_STRTAB, 0, 0)))
@@ -594,6 +637,8 @@ static void write_core(const char *out, const char *image, const uint8_t *p, con
 		goto fail;
 	elf_end(e);
 	free(notes.p);
+	while (npadded)
+		free(padded[--npadded]);
 	if (close(fd) != 0)
 		die(3, "%s: %s", out, strerror(errno));
 	return;
@@ -667,7 +712,7 @@ static int make_core(struct input *in, const char *out, const char *image)
 		fprintf(stderr, ": no core written\n");
 		return 4;
 	}
-	write_core(out, image, use->p, &c, &info);
+	write_core(out, image, &im, use->p, &c, &info);
 	printf("core %s: %s, %u thread%s, record %s (%u bytes)\n", out, machine_name(info.machine), info.nthreads,
 	       info.nthreads == 1 ? "" : "s", use->where, info.total);
 	return 0;
