@@ -3,15 +3,17 @@
 # bytes on, per thread, as a Markdown table (docs/crash-record.md quotes
 # it).  Reads each record with build/sfu-crash; the sizes are the layout's
 # (port/common/sfu_crash.h): per thread 48 bytes of block header, 8 per
-# known register, 25 per frame, and the stack window.
+# known register, 25 per frame, and the stack window.  A RECORD named
+# *.log is a serial log with the record's hex lines (sfu-crash --log).
 set -u
 cd "$(dirname "$0")/../.."
 [ -x build/sfu-crash ] || make -s --no-print-directory BUILD=build build/sfu-crash || exit 1
 echo "| record | thread | registers known | frames | window kept / wanted (whole frames) | thread bytes |"
 echo "|---|---|---|---|---|---|"
 for rec in "$@"; do
-	build/sfu-crash "$rec" | awk -v rec="$(basename "$rec")" '
-	/^extended: / { total = $3; machine = $2; sub(/,$/, "", machine) }
+	case $rec in *.log) opt=--log ;; *) opt= ;; esac
+	build/sfu-crash $opt "$rec" | awk -v rec="$(basename "$rec")" '
+	/^extended: / { if (total) exit; total = $3; machine = $2; sub(/,$/, "", machine) }
 	/^thread [0-9]+ "/ { if (name != "") row(); name = $3; nframes = 0 }
 	/^  registers known:/ { nregs = NF - 2 }
 	/^  stack window / { kept = $4; wanted = $6; whole = $8 }
