@@ -29,7 +29,9 @@
  *   name, the panic message as its arguments) and one NT_PRSTATUS per
  *   thread, the crashed one first, in that architecture's elf_prstatus
  *   layout (pr_reg at 112: x86_64 user_regs_struct, 27 registers; aarch64
- *   user_pt_regs, x0-x30 sp pc pstate), and one PT_LOAD per stack window
+ *   user_pt_regs, x0-x30 sp pc pstate), for an aarch64 record with a PAC
+ *   mask an NT_AUXV saying HWCAP_PACA and an NT_ARM_PAC_MASK (gdb strips
+ *   signed return addresses with it), and one PT_LOAD per stack window
  *   (read-write, at the window's address).  The code comes from IMAGE
  *   (gdb reads what the core lacks from the executable), so no NT_FILE: a
  *   static image has nothing to map.  A register the record does not know
@@ -144,6 +146,8 @@ static void show_ext(const uint8_t *p, size_t size)
 		printf(" (%u more dropped: no room)", info.dropped);
 	printf(", build-id ");
 	hex(stdout, info.id, info.idlen);
+	if (info.pac)
+		printf(", PAC mask 0x%016llx", (unsigned long long)info.pac);
 	printf("\n");
 	for (i = 0; i < info.nthreads && sfu_crash_thread_read(p, &info, i, &t); i++) {
 		printf("thread %u \"%s\" %s%s: %u frames, stopped: %s (%s)\n", i + 1, t.name, state_name(t.state),
@@ -485,14 +489,14 @@ static void le(uint8_t *p, uint64_t v, unsigned size)
 		p[i] = (uint8_t)(v >> (8 * i));
 }
 
-static void note(struct buf *b, unsigned type, const uint8_t *desc, size_t n)
+static void note(struct buf *b, const char *name, unsigned type, const uint8_t *desc, size_t n)
 {
 	uint8_t h[12];
-	le(h, 5, 4); /* "CORE" and its NUL */
+	le(h, strlen(name) + 1, 4);
 	le(h + 4, n, 4);
 	le(h + 8, type, 4);
 	put(b, h, 12);
-	put(b, "CORE", 5);
+	put(b, name, strlen(name) + 1);
 	put(b, desc, n);
 }
 
@@ -544,7 +548,7 @@ static void write_core(const char *out, const char *image, const struct image *i
 	le(ps + PRPS_PID, 1, 4);
 	memcpy(ps + PRPS_FNAME, base, strlen(base) < 15 ? strlen(base) : 15);
 	snprintf((char *)ps + PRPS_PSARGS, 80, "%s", c->msg);
-	note(&notes, NT_PRPSINFO, ps, sizeof ps);
+	note(&notes, "CORE", NT_PRPSINFO, ps, sizeof ps);
 	/* One NT_PRSTATUS per thread, the crashed one first (gdb's current
 	 * thread); LWP ids are the threads' numbers in the record, from 1. */
 	for (k = 0; k < info->nthreads; k++) {
@@ -559,7 +563,7 @@ static void write_core(const char *out, const char *image, const struct image *i
 		le(pr + PR_SID, 1, 4);
 		for (r = 0; r < nregs; r++)
 			le(pr + PR_REG + 8 * r, t.regs[r], 8);
-		note(&notes, NT_PRSTATUS, pr, prsize);
+		note(&notes, "CORE", NT_PRSTATUS, pr, prsize);
 		if (t.kept)
 			nload++;
 		if (t.valid != ((uint64_t)1 << nregs) - 1) {
@@ -569,6 +573,22 @@ static void write_core(const char *out, const char *image, const struct image *i
 					fprintf(stderr, " %s", reg_name(info->machine, r));
 			fprintf(stderr, "\n");
 		}
+	}
+
+	/* aarch64 return addresses signed by pointer authentication: gdb
+	 * strips them with the mask of an NT_ARM_PAC_MASK note, which it
+	 * reads when the auxiliary vector's AT_HWCAP says HWCAP_PACA (Linux's
+	 * arm64 core files, arch/arm64/include/uapi/asm/hwcap.h). */
+	if (info->machine == SFU_CRASH_EM_AARCH64 && info->pac != 0) {
+		uint8_t auxv[32], mask[16];
+		le(auxv, 16, 8);                 /* AT_HWCAP */
+		le(auxv + 8, (uint64_t)1 << 30, 8); /* HWCAP_PACA */
+		le(auxv + 16, 0, 8);             /* AT_NULL */
+		le(auxv + 24, 0, 8);
+		note(&notes, "CORE", 6, auxv, sizeof auxv); /* NT_AUXV */
+		le(mask, info->pac, 8);          /* data_mask */
+		le(mask + 8, info->pac, 8);      /* insn_mask */
+		note(&notes, "LINUX", 0x406, mask, sizeof mask); /* NT_ARM_PAC_MASK */
 	}
 
 	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);

@@ -76,7 +76,11 @@
  *   416      32    id: the image's identity, its GNU build-id note's
  *                  descriptor (ld --build-id), zero-padded: the host
  *                  refuses to pair the record with another image
- *   448      ...   nthreads thread blocks, one after the other
+ *   448      8     pac: aarch64, the bits the port's strip_ra clears from a
+ *                  return address (pointer authentication: a debugger
+ *                  strips the signed return addresses in the windows with
+ *                  it); 0 without PAC, always 0 on x86_64
+ *   456      ...   nthreads thread blocks, one after the other
  *   total-4  4     crc: CRC-32 (as above) of bytes 0 .. 399 and 404 ..
  *                  total-5 (not of the first crc: a CRC over a message and
  *                  its own CRC is one constant, whatever the message, so
@@ -122,7 +126,7 @@
  *                 (user_regs_struct)
  *
  * The extended record is written in order too, magic first, the last crc
- * last, so a write cut short anywhere is CORRUPT.  Its size: 452 bytes of
+ * last, so a write cut short anywhere is CORRUPT.  Its size: 460 bytes of
  * headers, per thread 48 + 8 per known register + 25 per frame, plus the
  * windows; the budget decides how much of the windows fits.
  *
@@ -193,10 +197,11 @@
 #define SFU_CRASH_OFF_IDLEN 411u
 #define SFU_CRASH_OFF_BUDGET 412u
 #define SFU_CRASH_OFF_ID 416u
-#define SFU_CRASH_OFF_THREADS 448u
+#define SFU_CRASH_OFF_PAC 448u
+#define SFU_CRASH_OFF_THREADS 456u
 #define SFU_CRASH_ID_MAX 32u
-/* Headers of a version-2 record with no thread: 448 + the last crc. */
-#define SFU_CRASH_EXT_FIXED 452u
+/* Headers of a version-2 record with no thread: 456 + the last crc. */
+#define SFU_CRASH_EXT_FIXED 460u
 
 /* A thread block, from its start. */
 #define SFU_CRASH_T_OFF_NAME 0u
@@ -328,10 +333,12 @@ struct sfu_crash_ext {
     size_t nthreads;                       /* 1 .. SFU_CRASH_MAX_THREADS */
     unsigned crashed;                      /* index into threads */
     const sfu_port *port;                  /* reads the stack windows */
+    uint64_t pac;                          /* aarch64: the PAC bits (sfu_crash_pac_mask) */
 };
 
 /* The extension's header, decoded. */
 struct sfu_crash_info {
+    uint64_t pac;
     uint32_t total, budget;
     uint16_t machine, nthreads, dropped;
     uint8_t crashed, idlen;
@@ -563,6 +570,17 @@ static inline void sfu_crash_regs_from(struct sfu_crash_thread *t, unsigned mach
     }
 }
 
+/* aarch64: the bits strip (the port's strip_ra, ctx its context) clears
+ * from a return address: the pointer authentication code's bits for
+ * addresses with bit 55 clear, 0 on a CPU without PAuth (XPACLRI is then
+ * a NOP).  For sfu_crash_ext.pac. */
+static inline uint64_t sfu_crash_pac_mask(uint64_t (*strip)(void *ctx, uint64_t ra), void *ctx)
+{
+    uint64_t v = ~((uint64_t)1 << 55);
+
+    return strip != NULL ? v ^ strip(ctx, v) : 0u;
+}
+
 /* Frames a thread block keeps. */
 static inline unsigned sfu__crash_nf(const struct sfu_crash_thread *t)
 {
@@ -783,7 +801,8 @@ static inline int sfu_crash_ext_write_upto(const struct sfu_crash *c, const stru
         *used = 0;
     if (c == NULL || x == NULL || dst == NULL || x->threads == NULL || x->nthreads == 0 ||
         x->nthreads > SFU_CRASH_MAX_THREADS || x->crashed >= x->nthreads || sfu_crash_nregs(x->machine) == 0 ||
-        x->idlen > SFU_CRASH_ID_MAX || (x->idlen && x->id == NULL) || x->port == NULL || x->port->read == NULL)
+        x->idlen > SFU_CRASH_ID_MAX || (x->idlen && x->id == NULL) || x->port == NULL || x->port->read == NULL ||
+        (x->pac != 0 && x->machine != SFU_CRASH_EM_AARCH64))
         return SFU_CRASH_W_ARG;
     if (budget > 0xffffffffu)
         budget = 0xffffffffu;
@@ -804,6 +823,7 @@ static inline int sfu_crash_ext_write_upto(const struct sfu_crash *c, const stru
     sfu__crash_emit(&o, budget, 4);
     for (i = 0; i < SFU_CRASH_ID_MAX; i++)
         sfu__crash_emit(&o, i < x->idlen ? x->id[i] : 0u, 1);
+    sfu__crash_emit(&o, x->pac, 8);
     for (i = 0; i < x->nthreads; i++) {
         if (!p.in[i])
             continue;
@@ -927,8 +947,10 @@ static inline int sfu__crash_ext_check(const volatile uint8_t *src, size_t size,
     info->budget = (uint32_t)sfu__crash_get(src, SFU_CRASH_OFF_BUDGET, 4);
     for (i = 0; i < SFU_CRASH_ID_MAX; i++)
         info->id[i] = src[SFU_CRASH_OFF_ID + i];
+    info->pac = sfu__crash_get(src, SFU_CRASH_OFF_PAC, 8);
     if (sfu_crash_nregs(info->machine) == 0 || info->nthreads == 0 || info->nthreads > 255u ||
-        info->crashed >= info->nthreads || info->idlen > SFU_CRASH_ID_MAX || total > info->budget)
+        info->crashed >= info->nthreads || info->idlen > SFU_CRASH_ID_MAX || total > info->budget ||
+        (info->pac != 0 && info->machine != SFU_CRASH_EM_AARCH64))
         return SFU_CRASH_UNKNOWN;
     for (i = 0, off = SFU_CRASH_OFF_THREADS; i < info->nthreads; i++, off = t.next)
         if (!sfu__crash_thread_at(src, total, info->machine, off, &t))

@@ -94,6 +94,7 @@ int tu_ext(uint8_t *dst, size_t budget, const sfu_port *p, const sfu_regs *r, co
 	x.nthreads = 1;
 	x.crashed = 0;
 	x.port = p;
+	x.pac = sfu_crash_pac_mask(p->strip_ra, p->ctx);
 	return sfu_crash_ext_write(&c, &x, dst, budget, &used);
 }
 int tu_thread(struct sfu_port_thread *t, const sfu_stack *s, const struct sfu_switch_layout *l, sfu_regs *r);

@@ -51,6 +51,14 @@ static void frame(sfu_frame *f, uint64_t pc, unsigned sp, unsigned cfa, unsigned
 	f->flags = how == SFU_HOW_START || how == SFU_HOW_TRAP ? SFU_FRAME_EXACT : 0;
 }
 
+/* A port's strip_ra for a 48-bit VA without TBI: bits 48-54 and 56-63
+ * take bit 55's value. */
+static uint64_t strip48(void *ctx, uint64_t ra)
+{
+	(void)ctx;
+	return (ra >> 55 & 1) ? ra | 0xff7f000000000000ull : ra & ~0xff7f000000000000ull;
+}
+
 static void setup(struct sfu_crash *c, struct sfu_crash_ext *x, size_t nthreads)
 {
 	unsigned i;
@@ -112,7 +120,7 @@ static void setup(struct sfu_crash *c, struct sfu_crash_ext *x, size_t nthreads)
 	x->port = &g_port;
 }
 
-/* Bytes of the headers and thread blocks without windows: 452 + per
+/* Bytes of the headers and thread blocks without windows: 460 + per
  * thread 48 + 8 per known register + 25 per frame. */
 static size_t fixed3(void)
 {
@@ -151,10 +159,10 @@ UT_CASE(test_ext_roundtrip)
 	EXPECT(buf[44] == (uint8_t)used && buf[45] == (uint8_t)(used >> 8), "total at 44");
 	EXPECT(buf[404] == 62 && buf[406] == 3 && buf[408] == 0 && buf[410] == 0 && buf[411] == 20, "ext header bytes");
 	EXPECT(memcmp(buf + 416, build_id, 20) == 0 && buf[436] == 0, "build-id at 416, zero-padded");
-	EXPECT(memcmp(buf + 448, "main", 5) == 0 && buf[448 + 16] == SFU_CRASH_T_CRASHED && buf[448 + 17] == 4,
+	EXPECT(memcmp(buf + 456, "main", 5) == 0 && buf[456 + 16] == SFU_CRASH_T_CRASHED && buf[456 + 17] == 4,
 	       "first block: name, state, nframes");
 	/* Known registers of thread A: rbp (4), rip (16), rsp (19). */
-	EXPECT(buf[448 + 24] == 0x10 && buf[448 + 26] == 0x09 && buf[448 + 48] == 0x11,
+	EXPECT(buf[456 + 24] == 0x10 && buf[456 + 26] == 0x09 && buf[456 + 48] == 0x11,
 	       "valid bitmap bits 4, 16, 19; rbp stored first");
 	st = sfu_crash_read(buf, sizeof buf, &d);
 	EXPECT(st == SFU_CRASH_VALID && d.nframes == 4 && d.pcs[3] == 0x401300 && strcmp(d.msg, "assertion failed") == 0,
@@ -211,6 +219,22 @@ UT_CASE(test_ext_roundtrip)
 		       "aarch64: valid %#llx", (unsigned long long)u.valid);
 	}
 	end("crash ext: registers from an sfu_regs, the rest unknown (not zero)");
+
+	/* aarch64 with pointer authentication: the mask the port's strip
+	 * clears (here a 48-bit VA, no TBI), at 448, read back. */
+	begin();
+	setup(&c, &x, 1);
+	x.machine = SFU_CRASH_EM_AARCH64;
+	x.pac = sfu_crash_pac_mask(strip48, NULL);
+	EXPECT(x.pac == 0xff7f000000000000ull, "mask %#llx", (unsigned long long)x.pac);
+	EXPECT(sfu_crash_pac_mask(NULL, NULL) == 0, "no strip, no mask");
+	st = sfu_crash_ext_write(&c, &x, buf, sizeof buf, &used);
+	EXPECT(st == SFU_CRASH_W_OK && buf[SFU_CRASH_OFF_PAC + 7] == 0xff && buf[SFU_CRASH_OFF_PAC + 6] == 0x7f &&
+	       buf[SFU_CRASH_OFF_PAC] == 0, "write %d, mask bytes at 448", st);
+	st = sfu_crash_info_read(buf, used, &info);
+	EXPECT(st == SFU_CRASH_VALID && info.machine == SFU_CRASH_EM_AARCH64 && info.pac == 0xff7f000000000000ull,
+	       "read %d", st);
+	end("crash ext: aarch64's PAC mask kept for the debugger");
 }
 
 UT_CASE(test_ext_budget)
@@ -286,6 +310,9 @@ UT_CASE(test_ext_budget)
 	x.idlen = 33;
 	EXPECT(sfu_crash_ext_write(&c, &x, buf, sizeof buf, &used) == SFU_CRASH_W_ARG, "id too long");
 	x.idlen = 0;
+	x.pac = 0xff7f000000000000ull;
+	EXPECT(sfu_crash_ext_write(&c, &x, buf, sizeof buf, &used) == SFU_CRASH_W_ARG, "a PAC mask on x86_64");
+	x.pac = 0;
 	x.nthreads = 0;
 	EXPECT(sfu_crash_ext_write(&c, &x, buf, sizeof buf, &used) == SFU_CRASH_W_ARG, "no threads");
 	(void)d;
@@ -373,15 +400,16 @@ UT_CASE(test_ext_damage)
 			{ SFU_CRASH_OFF_CRASHED, 1, 1, "crashed out of range" },
 			{ SFU_CRASH_OFF_IDLEN, 1, 33, "id of 33 bytes" },
 			{ SFU_CRASH_OFF_BUDGET, 4, 500, "total over the budget" },
-			{ 448 + SFU_CRASH_T_OFF_NAME + 15, 1, 'x', "name not terminated" },
-			{ 448 + SFU_CRASH_T_OFF_NFRAMES, 1, 33, "33 frames" },
-			{ 448 + SFU_CRASH_T_OFF_WHOLE, 1, 4, "whole > nframes" },
-			{ 448 + SFU_CRASH_T_OFF_CUT, 1, 4, "cut 4" },
-			{ 448 + SFU_CRASH_T_OFF_CUT, 1, SFU_CRASH_CUT_BUDGET, "cut BUDGET with nothing cut" },
-			{ 448 + SFU_CRASH_T_OFF_VALID + 3, 1, 0x08, "register 27 of 27" },
-			{ 448 + SFU_CRASH_T_OFF_KEPT, 4, 168, "kept > wanted" },
-			{ 448 + SFU_CRASH_T_OFF_WANTED, 4, 168, "kept < wanted, cut NONE" },
-			{ 448 + SFU_CRASH_T_OFF_WINDOW, 1, 4, "window not aligned" },
+			{ SFU_CRASH_OFF_PAC, 8, 0xff7f000000000000ull, "a PAC mask on x86_64" },
+			{ 456 + SFU_CRASH_T_OFF_NAME + 15, 1, 'x', "name not terminated" },
+			{ 456 + SFU_CRASH_T_OFF_NFRAMES, 1, 33, "33 frames" },
+			{ 456 + SFU_CRASH_T_OFF_WHOLE, 1, 4, "whole > nframes" },
+			{ 456 + SFU_CRASH_T_OFF_CUT, 1, 4, "cut 4" },
+			{ 456 + SFU_CRASH_T_OFF_CUT, 1, SFU_CRASH_CUT_BUDGET, "cut BUDGET with nothing cut" },
+			{ 456 + SFU_CRASH_T_OFF_VALID + 3, 1, 0x08, "register 27 of 27" },
+			{ 456 + SFU_CRASH_T_OFF_KEPT, 4, 168, "kept > wanted" },
+			{ 456 + SFU_CRASH_T_OFF_WANTED, 4, 168, "kept < wanted, cut NONE" },
+			{ 456 + SFU_CRASH_T_OFF_WINDOW, 1, 4, "window not aligned" },
 		};
 		for (i = 0; i < sizeof bad_fields / sizeof bad_fields[0]; i++) {
 			memcpy(buf, old, oldused);
