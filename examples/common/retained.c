@@ -127,6 +127,13 @@ static bool write_extended(const struct sfu_crash *c, const sfu_regs *start, con
     x.nthreads = 1;
     x.crashed = 0;
     x.port = ex_walk_port();
+#if defined(__aarch64__)
+    /* pac-ret builds: the debugger strips the signed return addresses in
+     * the window with the bits the port strips. */
+    x.pac = sfu_crash_pac_mask(sfu_port_strip_ra, NULL);
+#else
+    x.pac = 0;
+#endif
     st = sfu_crash_ext_write(c, &x, record(), record_room(), &used);
     if (st != SFU_CRASH_W_OK) {
         ex_printf("retained: no extended record (%s)\n",
