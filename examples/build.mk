@@ -143,10 +143,10 @@ EX_GCC_ONLY := -fno-reorder-blocks-and-partition -fno-toplevel-reorder -fno-tree
 
 # One RWX load segment is what a bare-metal image without page permissions
 # is; the MMU setup maps all RAM RWX anyway.
-EX_LDFLAGS := -nostdlib -static -z noexecstack --build-id=none --no-warn-rwx-segments \
+EX_LDFLAGS := -nostdlib -static -z noexecstack --build-id=sha1 --no-warn-rwx-segments \
 	-L $(EX_ROOT)/linker
 # lld: same scripts (it supports INCLUDE), no RWX warning to silence.
-EX_LLDFLAGS := -nostdlib -static -z noexecstack --build-id=none -L $(EX_ROOT)/linker
+EX_LLDFLAGS := -nostdlib -static -z noexecstack --build-id=sha1 -L $(EX_ROOT)/linker
 
 # ---------------------------------------------------------------------------
 # Reading the boards.

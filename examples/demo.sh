@@ -11,8 +11,9 @@
 # the exception's trap frame), the timer summary of each board (every one of
 # >= 2000 ticks unwound), the pac-ret build's panic, the kernel-style vector
 # code of both boards, the MMU-off image, a fault inside libgcc with the
-# assembler's .sframe and with sfu-gen's, and one dump passed through
-# tools/sfu-symbolize.  Boots through boot.sh (its environment:
+# assembler's .sframe and with sfu-gen's, one dump passed through
+# tools/sfu-symbolize, and gdb's backtrace of the retained boot's crash
+# record made a core file by tools/sfu-crash.  Boots through boot.sh (its environment:
 # EX_QEMU_<board>, EX_TIMEOUT).  Exits 1 if a boot did not end with its
 # scenario's status.
 set -u
@@ -78,6 +79,25 @@ if command -v aarch64-linux-gnu-addr2line >/dev/null 2>&1; then
 	tools/sfu-symbolize "$out/aarch64-virt/sfu-aarch64-virt.elf" "$logs/demo-aarch64-virt-null.log" | sed -n '/^backtrace:$/,/^backtrace: /p'
 else
 	echo "(aarch64-linux-gnu-addr2line missing: apt-get install binutils-aarch64-linux-gnu)"
+fi
+
+# The retained boot's crash record, printed by its second boot as hex
+# lines, as an ELF core file (tools/sfu-crash --core): gdb's backtrace of
+# it, beside sfu's own dump of the same crash (its first boot).
+printf '\n=== the retained crash as a core file: sfu-crash --core CORE IMAGE --log LOG; gdb IMAGE CORE\n'
+img=$out/aarch64-virt/sfu-aarch64-virt.elf
+log=$logs/demo-aarch64-virt-retained.log
+core=$logs/demo-aarch64-virt-retained.core
+if ! command -v gdb-multiarch >/dev/null 2>&1; then
+	echo "(gdb-multiarch missing: apt-get install gdb-multiarch)"
+elif "${SFU_CRASH:-build/sfu-crash}" --core "$core" "$img" --log "$log"; then
+	echo "sfu's dump at the crash (boot 1):"
+	tr -d '\r' <"$log" | sed -n '/^backtrace:$/,/^backtrace: /{p;/^backtrace: /q}'
+	echo "gdb -batch -ex 'thread apply all bt' $img $core:"
+	gdb-multiarch -batch -nx -ex 'set pagination off' -ex 'thread apply all bt' "$img" "$core" 2>&1 | sed -n '/^Thread /,$p'
+else
+	echo "(no core: sfu-crash refused the record)"
+	bad=1
 fi
 
 echo

@@ -225,7 +225,8 @@ EX_NORETURN void ex_overflow_scenario(void);
 EX_NORETURN void ex_retained_scenario(void);
 /* Set by the retained scenario: a panic writes a crash record and resets. */
 extern volatile int ex_retain_armed;
-void ex_retain_crash(unsigned kind, const char *what, uint64_t pc, uint64_t code, uint64_t addr, bool addr_valid);
+void ex_retain_crash(unsigned kind, const char *what, uint64_t pc, uint64_t code, uint64_t addr, bool addr_valid,
+                     const sfu_regs *start, const sfu_regs *interrupted);
 
 /* -------------------------------------------------------------------------
  * The dump (dump.c), on port/common/sfu_dump.h.

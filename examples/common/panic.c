@@ -55,7 +55,7 @@ EX_NORETURN void panic(const char *msg)
     ex_dump_regs(&regs);
     ex_dump_backtrace(&regs, NULL);
     if (ex_retain_armed)
-        ex_retain_crash(SFU_CRASH_PANIC, msg, regs.pc, 0, 0, false);
+        ex_retain_crash(SFU_CRASH_PANIC, msg, regs.pc, 0, 0, false, &regs, NULL);
     ex_dump_threads();
     board_exit(EX_PANIC);
 }
@@ -88,7 +88,7 @@ EX_NORETURN void ex_fault(const struct ex_fault *f)
     ex_dump_regs(&f->regs);
     ex_dump_backtrace(&regs, &f->regs);
     if (ex_retain_armed)
-        ex_retain_crash(SFU_CRASH_FAULT, f->what, f->regs.pc, f->code, f->addr, f->addr_valid);
+        ex_retain_crash(SFU_CRASH_FAULT, f->what, f->regs.pc, f->code, f->addr, f->addr_valid, &regs, &f->regs);
     ex_dump_threads();
     board_exit(EX_FAULT);
 }

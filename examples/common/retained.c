@@ -8,13 +8,17 @@
  * boot code writes, so it keeps its contents across a warm reset:
  *
  *   +0    boot block: 'B' 'O' 'O' 'T', the boot counter, its complement
- *   +64   the crash record (SFU_CRASH_SIZE bytes)
+ *   +64   the crash record: the extended form (sfu_crash_ext_write: the
+ *         registers the walk started from, its frames, the stack window up
+ *         to the last CFA, the build-id), within the rest of the region
  *
  * Boot 1: no record; the boot counter starts at 1; a panic at the bottom
  *         of the demo chain dumps as usual, writes the record, resets.
  * Boot 2: the record is found: "previous crash" with its backtrace,
- *         symbolized by this image, and its raw bytes (for
- *         tools/sfu-crash); cleared.  Then half a record is written, as if
+ *         symbolized by this image, and its raw bytes (for tools/sfu-crash,
+ *         which also makes an ELF core file of them for gdb:
+ *         sfu-crash --core CORE IMAGE --log LOG); cleared.  Then half a
+ *         record is written, as if
  *         the power failed in the middle of writing one, and the board
  *         resets again.
  * Boot 3: the half-written record is found, reported as corrupt (not as
@@ -57,9 +61,100 @@ static uint32_t boot_number(void)
 
 static uint32_t this_boot;
 
+/* The GNU build-id note's descriptor (link.ld keeps the note loaded
+ * between __build_id_start and __build_id_end), or NULL. */
+extern const char __build_id_start[], __build_id_end[];
+
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static const uint8_t *build_id(unsigned *len)
+{
+    const uint8_t *p = (const uint8_t *)__build_id_start;
+    size_t n = (size_t)(__build_id_end - __build_id_start);
+
+    /* namesz 4, descsz, type NT_GNU_BUILD_ID (3), "GNU\0", descriptor */
+    if (n < 16 || le32(p) != 4 || le32(p + 8) != 3 || p[12] != 'G' || p[13] != 'N' || p[14] != 'U' || p[15] != 0 ||
+        le32(p + 4) > SFU_CRASH_ID_MAX || 16u + le32(p + 4) > n)
+        return NULL;
+    *len = le32(p + 4);
+    return p + 16;
+}
+
+#if defined(__aarch64__)
+#define EX_CRASH_MACHINE SFU_CRASH_EM_AARCH64
+#else
+#define EX_CRASH_MACHINE SFU_CRASH_EM_X86_64
+#endif
+
+/* The extended record: the crashed thread's registers and frames, and the
+ * stack window the walk went through, read through the walk's own port.
+ * For a fault the thread starts at the interrupted code (the trap frame's
+ * registers, the frames from the one reached through the trap frame): a
+ * debugger unwinds the code that faulted, not the handler's way through
+ * the vector code.  Returns false if the record could not be written
+ * (then the PC-only one is). */
+static bool write_extended(const struct sfu_crash *c, const sfu_regs *start, const sfu_regs *interrupted)
+{
+    const struct ex_thread *th = ex_thread_current();
+    struct sfu_crash_thread t;
+    struct sfu_crash_ext x;
+    struct sfu_crash_info info;
+    struct sfu_crash_tinfo ti;
+    const sfu_regs *r = start;
+    size_t first = 0, k, used;
+    unsigned idlen = 0;
+    int st;
+
+    for (k = 1; interrupted != NULL && k < ex_last_nframes; k++) {
+        if (ex_last_frames[k].how == SFU_HOW_TRAP) {
+            first = k;
+            r = interrupted;
+            break;
+        }
+    }
+    sfu_crash_regs_from(&t, EX_CRASH_MACHINE, r);
+    t.name = th != NULL ? th->name : "main";
+    t.state = SFU_CRASH_T_CRASHED;
+    t.frames = ex_last_frames + first;
+    t.nframes = ex_last_nframes - first;
+    t.stop = ex_last_stop;
+    x.machine = EX_CRASH_MACHINE;
+    x.id = build_id(&idlen);
+    x.idlen = x.id != NULL ? idlen : 0;
+    x.threads = &t;
+    x.nthreads = 1;
+    x.crashed = 0;
+    x.port = ex_walk_port();
+#if defined(__aarch64__)
+    /* pac-ret builds: the debugger strips the signed return addresses in
+     * the window with the bits the port strips. */
+    x.pac = sfu_crash_pac_mask(sfu_port_strip_ra, NULL);
+#else
+    x.pac = 0;
+#endif
+    st = sfu_crash_ext_write(c, &x, record(), record_room(), &used);
+    if (st != SFU_CRASH_W_OK) {
+        ex_printf("retained: no extended record (%s)\n",
+                  st == SFU_CRASH_W_BUDGET ? "the retained RAM cannot hold the first frame" : "write failed");
+        return false;
+    }
+    if (sfu_crash_info_read(record(), record_room(), &info) == SFU_CRASH_VALID &&
+        sfu_crash_thread_read(record(), &info, 0, &ti))
+        ex_printf("retained: extended crash record written (%u bytes at %p, %u frames, stack window %u of %u "
+                  "bytes, %u whole frames), resetting\n",
+                  (unsigned)used, (void *)record(), (unsigned)ti.nframes, (unsigned)ti.kept, (unsigned)ti.wanted,
+                  (unsigned)ti.whole);
+    return true;
+}
+
 /* From panic() or ex_fault(), after the dump: the dump's frames into the
- * record, then the reset. */
-void ex_retain_crash(unsigned kind, const char *what, uint64_t pc, uint64_t code, uint64_t addr, bool addr_valid)
+ * record, then the reset.  start: the registers the walk started from;
+ * interrupted: a fault's trap frame registers (NULL for a panic). */
+void ex_retain_crash(unsigned kind, const char *what, uint64_t pc, uint64_t code, uint64_t addr, bool addr_valid,
+                     const sfu_regs *start, const sfu_regs *interrupted)
 {
     struct sfu_crash c;
 
@@ -68,6 +163,8 @@ void ex_retain_crash(unsigned kind, const char *what, uint64_t pc, uint64_t code
     c.addr = addr;
     c.flags = addr_valid ? SFU_CRASH_ADDR_VALID : 0;
     sfu_crash_frames(&c, ex_last_frames, ex_last_nframes, ex_last_stop);
+    if (write_extended(&c, start, interrupted))
+        board_reset();
     if (!sfu_crash_write(&c, record(), record_room())) {
         ex_printf("retained: no room for the crash record\n");
         return;
@@ -77,17 +174,17 @@ void ex_retain_crash(unsigned kind, const char *what, uint64_t pc, uint64_t code
     board_reset();
 }
 
-/* The record's bytes as hex, 16 a line, for tools/sfu-crash --log. */
-static void print_bytes(void)
+/* The record's first n bytes as hex, 16 a line, for tools/sfu-crash --log. */
+static void print_bytes(size_t n)
 {
     const volatile uint8_t *p = record();
-    unsigned i;
+    size_t i;
 
-    for (i = 0; i < SFU_CRASH_SIZE; i++) {
+    for (i = 0; i < n; i++) {
         if (i % 16u == 0)
-            ex_printf("  crash record +%03x:", i);
+            ex_printf("  crash record +%03x:", (unsigned)i);
         ex_printf(" %02x", p[i]);
-        if (i % 16u == 15u || i + 1u == SFU_CRASH_SIZE)
+        if (i % 16u == 15u || i + 1u == n)
             ex_printf("\n");
     }
 }
@@ -102,8 +199,14 @@ static void print_previous(const struct sfu_crash *c)
               (void *)(uintptr_t)c->pc);
     if (c->flags & SFU_CRASH_ADDR_VALID)
         ex_printf("  fault address %p  code 0x%llx\n", (void *)(uintptr_t)c->addr, (unsigned long long)c->code);
-    ex_printf("crash record: %u bytes at %p\n", SFU_CRASH_SIZE, (void *)record());
-    print_bytes();
+    {
+        struct sfu_crash_info info;
+        size_t n = sfu_crash_info_read(record(), record_room(), &info) == SFU_CRASH_VALID ? info.total
+                                                                                          : SFU_CRASH_SIZE;
+
+        ex_printf("crash record: %u bytes at %p\n", (unsigned)n, (void *)record());
+        print_bytes(n);
+    }
     /* The trace, named by this image (the one that crashed: a warm reset
      * boots the same one).  A frame reached through a trap frame makes the
      * one before it the vector code's call. */
@@ -140,7 +243,7 @@ EX_NORETURN void ex_retained_scenario(void)
         board_reset();
     case SFU_CRASH_CORRUPT:
         ex_printf("retained: previous crash record is corrupt (checksum mismatch): not shown\n");
-        print_bytes();
+        print_bytes(SFU_CRASH_SIZE);
         sfu_crash_clear(record(), record_room());
         ex_printf("retained: record cleared\n");
         board_exit(EX_PASS);

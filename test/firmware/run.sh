@@ -15,7 +15,8 @@
 #     (exception)/(interrupted) markers;
 #   - scenarios with several dumps or boots (special_checks): threads (each
 #     thread's dump), overflow, nested, retained (three boots, the crash
-#     record read back, and by tools/sfu-crash);
+#     record read back, and by tools/sfu-crash, whose core file of it gdb
+#     unwinds to sfu's frames);
 #   - timer: the summary "timer: T ticks, C complete traces, F failures"
 #     with T >= 2000, C = T, F = 0, also with ticks on every instruction
 #     (boot.sh -1) on the GNU ld images (clang suites: on the plain
@@ -382,8 +383,8 @@ sections_of() { # SCENARIO
 # record's trace (the last dump) equal to the crash's live dump (the
 # first), the half-written record reported corrupt and never as a trace,
 # and tools/sfu-crash reading the same from the record's bytes.
-special_checks() { # SCENARIO SUITE LOG
-	local scen=$1 suite=$2 log=$3 part exp pstop pframes gstop gframes l tpc npc
+special_checks() { # SCENARIO SUITE LOG IMAGE
+	local scen=$1 suite=$2 log=$3 img=$4 part exp pstop pframes gstop gframes l tpc npc
 	case $scen in
 	threads)
 		for part in $(sections_of threads); do
@@ -432,7 +433,17 @@ special_checks() { # SCENARIO SUITE LOG
 			{ echo "sfu-crash --log: $(head -3 <<<"$l")"; return; }
 		[ "$(awk '/^  #[0-9]/ { print $2 }' <<<"$l" | tr '\n' ' ')" = \
 			"$(tr -d '\r' <"$log" | sed -n '/^previous crash:/,/^backtrace: /p' | awk '/^  #[0-9]/ { print $2 }' | tr '\n' ' ')" ] ||
-			echo "sfu-crash's frames from the record's bytes are not the firmware's" ;;
+			{ echo "sfu-crash's frames from the record's bytes are not the firmware's"; return; }
+		# The extended record as an ELF core file: gdb's frames, PC and
+		# SP, are sfu's (test/core/compare.py says how a window bounds
+		# them).
+		command -v gdb-multiarch >/dev/null || { echo "gdb-multiarch not found; install with: apt-get install -y gdb-multiarch"; return; }
+		build/sfu-crash --core "$log.core" "$img" --log "$log" >/dev/null 2>"$log.core.err" ||
+			{ echo "sfu-crash --core: $(grep -v 'unknown to the record' "$log.core.err")"; return; }
+		timeout 120 gdb-multiarch -batch -nx -ex 'set pagination off' \
+			-ex 'thread apply all -ascending frame apply all -q printf "F %#lx %#lx\n", $pc, $sp' "$img" "$log.core" >"$log.gdb" 2>&1
+		l=$(python3 test/core/compare.py - <(build/sfu-crash --log "$log") "$log.gdb" | tail -1)
+		[ "${l%% *}" = ok ] || echo "gdb's frames from the record's core are not sfu's: $l (gdb: $log.gdb)" ;;
 	esac
 }
 
@@ -519,7 +530,7 @@ run_case() {
 			return
 		fi
 	fi
-	line=$(special_checks "$scen" "$suite" "$log")
+	line=$(special_checks "$scen" "$suite" "$log" "$img")
 	if [ -n "$line" ]; then
 		echo "FAIL $name: $line; log $log" >"$res"
 		return
