@@ -75,7 +75,7 @@ style() {
 	'#!'*) echo hash; return ;;
 	esac
 	case ${f##*/} in
-	*.c | *.h | *.S | *.s | *.ld | *.lds | *.cc | *.cpp | *.hpp | *.dts | *.dtsi) echo c ;;
+	*.c | *.h | *.S | *.s | *.ld | *.lds | *.cc | *.cpp | *.hpp | *.dts | *.dtsi | *.inc) echo c ;;
 	*.sh | *.bash | *.py | *.mk | *.cmake | *.cmake.in | *.pc.in | *.awk | *.sed | *.gdb) echo hash ;;
 	*.yml | *.yaml | *.toml | *.cfg | *.ini | *.conf) echo hash ;;
 	Makefile | GNUmakefile | CMakeLists.txt | Kconfig*) echo hash ;;
