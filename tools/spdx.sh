@@ -43,9 +43,6 @@ EXEMPT=(
 	LICENSE
 	'test/fuzz/corpus/*'
 	'test/fuzz/regressions/*'
-	# README.md is rewritten by the coordinator at the end of the session;
-	# remove this entry and run --fix after that rewrite.
-	README.md
 )
 
 die() { echo "spdx.sh: $*" >&2; exit 2; }

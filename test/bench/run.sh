@@ -14,8 +14,8 @@
 #      (test/bench/bench.h): the core with every default (cold walks), with
 #      the row cache and the indexes (each index kind, the cache), with
 #      those and an inlined port read (SFU_READ), with SFU_SAFE_CODEGEN=0,
-#      and the core of the baseline commit BENCH_BASE_REV (default 4730010,
-#      the last core before the compact-row rework; from git) with its
+#      and the core of the baseline commit BENCH_BASE_REV (none by default;
+#      a commit id, e.g. 4730010, adds its core beside, from git) with its
 #      cache.  At the leaf of chains of depth 16, 64 and 256 it first checks
 #      that every unwinder returns the same PCs, then counts instructions
 #      (valgrind --tool=callgrind, one warm call, collected only around the
@@ -33,7 +33,7 @@
 #
 # Environment: BENCH_GENS (default "V1 V2 V3"), BENCH_SAMPLES (201),
 # BENCH_DEPTHS (16,64,256), BENCH_FUNCS (2400), BENCH_AARCH64 (1),
-# BENCH_BASE_REV (4730010; empty: no baseline).
+# BENCH_BASE_REV (empty by default: no baseline, and docs/measurements.md is rewritten).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd -P)
@@ -43,7 +43,7 @@ SAMPLES=${BENCH_SAMPLES:-201}
 DEPTHS=${BENCH_DEPTHS:-16,64,256}
 FUNCS=${BENCH_FUNCS:-2400}
 AARCH64=${BENCH_AARCH64:-1}
-BASE_REV=${BENCH_BASE_REV-4730010}
+BASE_REV=${BENCH_BASE_REV-}
 
 fail() { echo "bench: $*" >&2; exit 1; }
 

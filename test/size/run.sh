@@ -14,8 +14,8 @@
 #   all        .text / .rodata of the object: the whole API
 #   backtrace  .text / .rodata after a --gc-sections link rooted at
 #              sfu_section_init + sfu_backtrace: what a panic handler pays
-# for the core under test (core/) and the core of SIZE_BASE_REV (default
-# 4730010, from git; empty: none), then libgcc_eh.a's unwind-dw2.o +
+# for the core under test (core/) and the core of SIZE_BASE_REV (none by
+# default: the page docs/measurements.md gets the figures; a commit id adds its core beside, from git), then libgcc_eh.a's unwind-dw2.o +
 # unwind-dw2-fde-dip.o of the installed gcc 12 for the same arch, and the
 # worst-case stack of one sfu_backtrace call: gcc's -fstack-usage frames
 # summed along the deepest path of its -fcallgraph-info=su call graph
@@ -28,7 +28,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd -P)
 B=${SIZE_OUT:-build/size}
-BASE_REV=${SIZE_BASE_REV-4730010}
+BASE_REV=${SIZE_BASE_REV-}
 
 missing=""
 have_cmd() { command -v "$1" >/dev/null 2>&1 || missing="$missing $2"; }
