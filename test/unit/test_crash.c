@@ -14,6 +14,7 @@
 #include "sfu.h"
 #include "sfu_crash.h"
 
+#include "../common/crash_flips.h"
 #include "ut.h"
 
 static uint64_t A(const void *p) { return (uint64_t)(uintptr_t)p; }
@@ -326,7 +327,7 @@ UT_CASE(test_ext_damage)
 	struct sfu_crash_ext x;
 	struct sfu_crash_info info;
 	size_t used, oldused, i;
-	unsigned bad, bit;
+	unsigned bad;
 	int st;
 
 	/* A small record (thread A alone, a 2-frame window) so that every bit
@@ -336,16 +337,7 @@ UT_CASE(test_ext_damage)
 	sfu_crash_ext_write(&c, &x, buf, sizeof buf, &used);
 
 	begin();
-	bad = 0;
-	for (i = 0; i < used; i++) {
-		for (bit = 0; bit < 8; bit++) {
-			buf[i] ^= (uint8_t)(1u << bit);
-			st = sfu_crash_read(buf, sizeof buf, &d);
-			if (st != (i < 4 ? SFU_CRASH_EMPTY : SFU_CRASH_CORRUPT))
-				bad++;
-			buf[i] ^= (uint8_t)(1u << bit);
-		}
-	}
+	bad = crash_flips_missed(buf, sizeof buf, used);
 	EXPECT(bad == 0, "%u of %zu bit flips not reported as corrupt", bad, used * 8);
 	EXPECT(sfu_crash_read(buf, sizeof buf, &d) == SFU_CRASH_VALID, "restored record");
 	printf("# %zu-byte extended record, %zu bit flips\n", used, used * 8);

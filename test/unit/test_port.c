@@ -16,6 +16,7 @@
 #include "sfu_crash.h"
 #include "../common/sfb.h"
 
+#include "../common/crash_flips.h"
 #include "ut.h"
 
 static uint64_t A(const void *p) { return (uint64_t)(uintptr_t)p; }
@@ -303,17 +304,7 @@ UT_CASE(test_crash)
 	 * (EMPTY), anywhere else the checksum fails (CORRUPT). */
 	begin();
 	sfu_crash_write(&c, buf, sizeof buf);
-	bad = 0;
-	for (i = 0; i < SFU_CRASH_SIZE; i++) {
-		unsigned bit;
-		for (bit = 0; bit < 8; bit++) {
-			buf[i] ^= (uint8_t)(1u << bit);
-			st = sfu_crash_read(buf, sizeof buf, &d);
-			if (st != (i < 4 ? SFU_CRASH_EMPTY : SFU_CRASH_CORRUPT))
-				bad++;
-			buf[i] ^= (uint8_t)(1u << bit);
-		}
-	}
+	bad = crash_flips_missed(buf, sizeof buf, SFU_CRASH_SIZE);
 	EXPECT(bad == 0, "%u of %u bit flips not reported as corrupt", bad, SFU_CRASH_SIZE * 8);
 	EXPECT(sfu_crash_read(buf, sizeof buf, &d) == SFU_CRASH_VALID, "restored record");
 	end("crash record: each of 3232 single-bit flips is CORRUPT (or EMPTY in the magic)");
