@@ -636,11 +636,16 @@ static SFU__DUMP_NOINLINE void sfu__dump_refused(struct sfu_dump *d, const char 
  * layout sfu_port_layout_check refuses), -SFU_E_READ (not readable). */
 static int sfu__dump_trap_regs(const sfu_port *port, const struct sfu_trap_layout *l, uint64_t frame, sfu_regs *r)
 {
+    int kind;
+
     if (l == NULL || sfu_port_layout_check(l) != 0)
         return -SFU_E_ARG;
     if (!sfu_port_block_ok(port->ctx, frame, l->frame_size, l->frame_align))
         return -SFU_E_READ;
-    return sfu_port_trap_regs(l, frame, r);
+    kind = sfu_port_trap_regs(l, frame, r);
+    /* A frame whose SP cannot be known is refused as an unreadable one:
+     * the walk would start from a made-up SP. */
+    return kind == SFU_TRAP_UNREADABLE ? -SFU_E_READ : kind;
 }
 
 /* "thread ID NAME: STATE, stack 0xLO .. 0xHI, ..." */
@@ -712,7 +717,10 @@ static SFU__DUMP_NOINLINE int sfu__dump_thread_start(struct sfu_dump *d, sfu_dum
     if (t.layout != NULL) {
         kind = sfu_port_switch_regs((*port)->ctx, t.layout, t.context, r);
         at = t.context;
-        if (kind != SFU_OK) {
+        /* Switched out in user mode: its one frame, the user's, then
+         * SFU_END_USER from the walk itself. */
+        *user = kind == SFU_END_USER;
+        if (kind != SFU_OK && kind != SFU_END_USER) {
             sfu__dump_refused(d, "  saved context at ", at, kind);
             return SFU__DUMP_SAID;
         }

@@ -325,6 +325,64 @@ UT_CASE(test_threads)
 	end("unit dump threads: no iterator is SFU_E_ARG, nothing printed");
 }
 
+/* A context that records the mode its thread resumes in (CS at 56). */
+static const struct sfu_switch_layout x86_switch_mode = {
+	.size = 64, .align = 8, .pc = 48, .sp = SFU_TRAP_NOT_SAVED, .sp_add = 64,
+	.reg = SFU_X86_64_SWITCH_REGS(32, 40, 24, 16, 8, 0), .mode_saved = true, .mode = 56,
+};
+
+static bool next_user_thread(void *arg, size_t i, struct sfu_dump_thread *t)
+{
+	struct threads *th = arg;
+
+	if (i > 0)
+		return false;
+	t->id = 3;
+	t->name = "app";
+	t->state = "preempted";
+	t->port = &th->walk.port;
+	t->layout = &x86_switch_mode;
+	t->context = th->ctx;
+	return true;
+}
+
+UT_CASE(test_thread_user_mode)
+{
+	struct threads th;
+	sfu_stack st;
+	uint64_t *c;
+	int err;
+
+	begin();
+	setup();
+	memset(&mem, 0, sizeof mem);
+	st.lo = A(mem.b);
+	st.hi = A(mem.b + 64);
+	sfu_port_thread_init(&th.walk, &dump.ctx, &st, 1);
+	c = &mem.b[40];
+	c[6] = 0x100010; /* resume PC */
+	c[7] = 0x1b;     /* CS: ring 3 */
+	c[8] = 0x1234;
+	c[9] = 0x100020; /* a kernel-looking frame above: must not be walked */
+	th.ctx = A(c);
+	err = sfu_dump_threads(&dump, next_user_thread, &th);
+	EXPECT(err == SFU_END_USER && strstr(g_out, "  #0  0x0000000000100010 ?? (user)\n"
+	                                            "backtrace: 1 frame, stopped: interrupted code ran at a lower "
+	                                            "privilege level (SFU_END_USER)\n") &&
+	           !strstr(g_out, "refused"),
+	       "%s; output:\n%.400s", E(err), g_out);
+	end("unit dump threads: a thread switched out in user mode is its one user frame and SFU_END_USER");
+
+	begin();
+	setup();
+	c[7] = 0x08; /* CS: ring 0 */
+	err = sfu_dump_threads(&dump, next_user_thread, &th);
+	EXPECT(err == SFU_END && strstr(g_out, "  #0  0x0000000000100010 f+0x10/0x40\n") &&
+	           strstr(g_out, "  #1  0x0000000000100020 f+0x20/0x40\n"),
+	       "%s; output:\n%.400s", E(err), g_out);
+	end("unit dump threads: the same context in kernel mode is walked on");
+}
+
 UT_CASE(test_trap)
 {
 	static const void *const sites[] = { (const void *)0x100100 };
