@@ -22,7 +22,7 @@ set -u
 
 if [ $# -eq 0 ]; then
 	cd "$(dirname "$0")/../.." || exit 2
-	if ! make -s tools >build/conformance-tools.log 2>&1; then
+	if ! make -s build/sfu-dump >build/conformance-tools.log 2>&1; then
 		echo "FAIL conformance build-sfu-dump: see build/conformance-tools.log"
 		tail -20 build/conformance-tools.log
 		exit 1

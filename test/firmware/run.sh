@@ -426,7 +426,7 @@ special_checks() { # SCENARIO SUITE LOG IMAGE
 			{ echo "the half-written record was not reported corrupt"; return; }
 		tr -d '\r' <"$log" | sed -n '/^retained: previous crash record is corrupt/,$p' | grep -q '^backtrace:' &&
 			{ echo "a trace printed after the corrupt record"; return; }
-		[ -x build/sfu-crash ] || { echo "build/sfu-crash missing (make tools)"; return; }
+		[ -x build/sfu-crash ] || { echo "build/sfu-crash missing (make build/sfu-crash)"; return; }
 		l=$(build/sfu-crash --log "$log")
 		[ $? = 1 ] || { echo "sfu-crash --log did not exit 1 (one valid, one corrupt record): $l"; return; }
 		grep -q '^record 1 of the log: valid$' <<<"$l" && grep -q '^record 2 of the log: corrupt' <<<"$l" ||

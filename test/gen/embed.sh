@@ -23,7 +23,7 @@
 #   embed/objdump                   objdump 2.47 (sid) prints every final
 #                                   section as sfu-dump does
 #
-# Run by test/gen/run.sh; alone: bash test/gen/embed.sh (after make gen tools).
+# Run by test/gen/run.sh; alone: bash test/gen/embed.sh (after make build/sfu-gen build/sfu-dump).
 set -u
 cd "$(dirname "$0")/../.."
 . test/common/lib.sh
@@ -36,7 +36,7 @@ mkdir -p "$OUT"
 need embed ld.lld-14 lld-14 || exit 1
 need embed aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu || exit 1
 for t in build/sfu-gen build/sfu-dump; do
-	[ -x $t ] || { fail embed "$t missing: make gen tools"; exit 1; }
+	[ -x $t ] || { fail embed "$t missing: make build/sfu-gen build/sfu-dump"; exit 1; }
 done
 
 # The doc's block: the fenced block after the marker line.

@@ -53,8 +53,8 @@ need gen-tools gcc gcc
 need gen-tools python3 python3
 need gen-tools clang-14 clang-14
 need gen-tools aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu
-if ! make -s gen tools >"$OUT/logs/make.log" 2>&1; then
-	fail "gen-build" "make gen failed: $(tail -3 "$OUT/logs/make.log" | tr '\n' ' ')"
+if ! make -s build/sfu-gen build/sfu-dump >"$OUT/logs/make.log" 2>&1; then
+	fail "gen-build" "make build/sfu-gen build/sfu-dump failed: $(tail -3 "$OUT/logs/make.log" | tr '\n' ' ')"
 	exit 1
 fi
 GEN=build/sfu-gen

@@ -68,8 +68,8 @@ for s in $SUITES; do
 			fail "build $s" "clang-22 missing in sid; install with: tools/toolchain.sh install sid clang-22"
 			continue
 		fi
-		if ! make -s gen >>"$log" 2>&1; then
-			fail "build $s" "make gen failed (log: $log)"
+		if ! make -s build/sfu-gen >>"$log" 2>&1; then
+			fail "build $s" "make build/sfu-gen failed (log: $log)"
 			continue
 		fi
 	fi
