@@ -277,6 +277,18 @@ static bool next_thread(void *arg, size_t i, struct sfu_dump_thread *t)
 	return true;
 }
 
+/* A fresh dump and a thread whose one stack is mem.b[0..64): its walk's
+ * port in th, its saved context at &mem.b[40] (returned). */
+static uint64_t *thread_setup(struct threads *th, sfu_stack *st)
+{
+	setup();
+	memset(&mem, 0, sizeof mem);
+	st->lo = A(mem.b);
+	st->hi = A(mem.b + 64);
+	sfu_port_thread_init(&th->walk, &dump.ctx, st, 1);
+	return &mem.b[40];
+}
+
 UT_CASE(test_threads)
 {
 	struct threads th;
@@ -286,12 +298,7 @@ UT_CASE(test_threads)
 	int err;
 
 	begin();
-	setup();
-	memset(&mem, 0, sizeof mem);
-	st.lo = A(mem.b);
-	st.hi = A(mem.b + 64);
-	sfu_port_thread_init(&th.walk, &dump.ctx, &st, 1);
-	c = &mem.b[40];
+	c = thread_setup(&th, &st);
 	c[5] = 0xfeed;     /* rbp */
 	c[6] = 0x100010;   /* resume PC */
 	c[7] = 0x1234;     /* at the resumed SP: f's frame */
@@ -354,12 +361,7 @@ UT_CASE(test_thread_user_mode)
 	int err;
 
 	begin();
-	setup();
-	memset(&mem, 0, sizeof mem);
-	st.lo = A(mem.b);
-	st.hi = A(mem.b + 64);
-	sfu_port_thread_init(&th.walk, &dump.ctx, &st, 1);
-	c = &mem.b[40];
+	c = thread_setup(&th, &st);
 	c[6] = 0x100010; /* resume PC */
 	c[7] = 0x1b;     /* CS: ring 3 */
 	c[8] = 0x1234;
