@@ -336,7 +336,8 @@ extern "C" {
 	X(SFU_END, 34, "outermost frame reached")                                 \
 	X(SFU_END_USER, 35, "interrupted code ran at a lower privilege level")    \
 	X(SFU_E_LINKED, 36, "unmerged sections, starts not flagged PC-relative: pass SFU_OPT_START_PCREL (lld)") \
-	X(SFU_E_CODE_RANGE, 37, "FDE outside the code range or overlapping: wrong SFU_OPT_START_*?")
+	X(SFU_E_CODE_RANGE, 37, "FDE outside the code range or overlapping: wrong SFU_OPT_START_*?") \
+	X(SFU_E_FDE_WRAP, 38, "FDE address range wraps past the end of the address space")
 
 enum sfu_error {
 #define SFU__ENUM(name, value, text) name = value,
@@ -686,9 +687,10 @@ SFU_DEF int sfu_section_check_code(const sfu_section *sec, uint64_t code_lo, uin
 SFU_DEF int sfu_section_split_code(sfu_section *secs, size_t max, size_t *n, const void *data, size_t size,
                                    uint64_t addr, unsigned opts, uint64_t code_lo, uint64_t code_hi);
 
-/* Check everything in the section: every FDE, every FRE, the sort order and
- * that no two FDEs overlap if the section claims it is sorted, that no FRE
- * of a PC-increment FDE starts past its function's end, and the FRE total.
+/* Check everything in the section: every FDE, that no FDE's range wraps
+ * past the end of the address space, the sort order and that no two FDEs
+ * overlap if the section claims it is sorted, every FRE, that no FRE of a
+ * PC-increment FDE starts past its function's end, and the FRE total.
  * O(size).  Returns SFU_OK or the first error found; *bad_fde (may be NULL)
  * gets the index of the FDE. */
 SFU_DEF int sfu_section_validate(const sfu_section *sec, uint32_t *bad_fde);
@@ -2061,6 +2063,10 @@ static int sfu__validate(const sfu_section *s, uint32_t *bad_fde)
 		err = sfu__fde_get(s, i, &fde);
 		if (err)
 			break;
+		if (fde.start + fde.size < fde.start) {
+			err = SFU_E_FDE_WRAP; /* no code runs past 2^64 */
+			break;
+		}
 		if ((s->flags & SFU_F_FDE_SORTED) && i) {
 			/* Sorted, and (no producer emits otherwise) each function
 			 * starts at or after the end of the one before. */
@@ -2118,9 +2124,9 @@ SFU__FN int sfu_section_validate(const sfu_section *sec, uint32_t *bad_fde)
 
 #if SFU_INDEX
 /* The code an index covers: [*base, *base + *span).  Only for a section
- * that validates, with FDEs in address order, none overlapping or wrapping
- * around the address space (then the FDE covering a PC is the last one
- * starting at or before it, for the binary search and the linear one
+ * that validates (no FDE wraps around the address space), with FDEs in
+ * address order, none overlapping (then the FDE covering a PC is the last
+ * one starting at or before it, for the binary search and the linear one
  * alike), and under 4 GiB of code. */
 static int sfu__index_span(const sfu_section *s, uint64_t *base, uint32_t *span)
 {
@@ -2133,7 +2139,7 @@ static int sfu__index_span(const sfu_section *s, uint64_t *base, uint32_t *span)
 	*base = 0;
 	for (i = 0; i < s->num_fdes; i++) {
 		(void)sfu__fde_get(s, i, &f); /* validated */
-		if (f.start + f.size < f.start || (i && f.start < end))
+		if (i && f.start < end)
 			return SFU_E_NOINDEX;
 		if (i == 0)
 			*base = f.start;

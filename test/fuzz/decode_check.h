@@ -29,7 +29,7 @@
 
 static inline int dc_is_section_error(int err)
 {
-	return err >= SFU_E_EMPTY && err <= SFU_E_FRE_START;
+	return (err >= SFU_E_EMPTY && err <= SFU_E_FRE_START) || err == SFU_E_FDE_WRAP;
 }
 
 /* The first error of the section, computed with the per-item API in the
@@ -42,6 +42,8 @@ static inline int dc_validate_by_hand(const struct wc_core *core, const sfu_sect
 		sfu_fde fde;
 		uint32_t off, prev = 0, budget;
 		int err = core->fde_get(sec, i, &fde);
+		if (!err && fde.start + fde.size < fde.start)
+			err = SFU_E_FDE_WRAP;
 		if (!err && (sec->flags & SFU_F_FDE_SORTED) && i && fde.start < prev_start)
 			err = SFU_E_UNSORTED;
 		/* Sorted means in order and apart: a function starts at or after

@@ -145,6 +145,9 @@ MUT(m_overlap_fde_v1) { put(s, b, s->fdes[1].rec, 4, 0x10003f - s->addr); (void)
 /* A zero-size function inside another one would hide the rest of it from
  * the binary search. */
 MUT(m_overlap_empty_fde) { put(s, b, s->fdes[1].rec, 8, 0x100010 - s->addr - s->fdes[1].rec); put(s, b, s->fdes[1].rec + 8, 4, 0); (void)n; }
+/* The last function (0x10 bytes) moved to 8 bytes below 2^64: its range
+ * wraps past the end of the address space, sorted and apart as it is. */
+MUT(m_fde_wraps) { put(s, b, s->fdes[2].rec, 8, 0xfffffffffffffff8ull - s->addr - s->fdes[2].rec); (void)n; }
 /* The first function's last FRE (0x3f of 0x40 bytes) moved past its end. */
 MUT(m_fre_past_end) { b[(s->fre_base + s->fdes[0].fres[3].at)] = 0x41; (void)n; }
 MUT(m_unsorted_v1) { put(s, b, s->fdes[0].rec, 4, 0x100500 - s->addr); (void)n; }
@@ -240,6 +243,7 @@ static const table_row table[] = {
 	{ { "fdes-overlap-in-sorted-section-v1", SFU_E_OVERLAP, m_overlap_fde_v1 }, FX_AMD64_V1 },
 	{ { "empty-fde-inside-another", SFU_E_OVERLAP, m_overlap_empty_fde }, FX_AMD64_V3 },
 	{ { "fre-starts-past-function-end", SFU_E_FRE_START, m_fre_past_end }, FX_AMD64_V2 },
+	{ { "fde-range-wraps", SFU_E_FDE_WRAP, m_fde_wraps }, FX_AMD64_V3 },
 	/* Version confusion: the FDE record size changes.  V3 16-byte records
 	 * read as 20 run into the FRE sub-section; V2 20-byte records read as 17
 	 * put FDE 1's FRE offset on other bytes, past the FREs; V1 read as V3
