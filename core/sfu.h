@@ -1738,12 +1738,14 @@ SFU__INLINE int sfu__find_fde_lb(const sfu_section *s, const sfu_layout *L, uint
                                  bool big)
 {
 	uint32_t i, lo = 0, hi = s->num_fdes;
+	bool scan = !(s->flags & SFU_F_FDE_SORTED);
 	int err;
 
 #if SFU_INDEX
 	/* An index (built only for FDEs in address order without overlap,
 	 * where the first FDE covering pc is the last starting at or before
-	 * it) narrows the search to the FDEs of pc's block. */
+	 * it) narrows the search to the FDEs of pc's block, and makes it a
+	 * binary search whatever the flag says. */
 	if (s->index) {
 		const struct sfu_index *ix = s->index;
 		const uint32_t *blk = sfu__ix_blocks(ix);
@@ -1756,9 +1758,10 @@ SFU__INLINE int sfu__find_fde_lb(const sfu_section *s, const sfu_layout *L, uint
 			hi = blk[b + 1u] < hi ? blk[b + 1u] : hi;
 			lo = blk[b] < hi ? blk[b] : hi;
 		}
-	} else
+		scan = false;
+	}
 #endif
-	if (!(s->flags & SFU_F_FDE_SORTED)) {
+	if (scan) {
 		uint64_t pcrel = sfu__pcrel_mask(s);
 		for (i = 0; i < s->num_fdes; i++) {
 			/* Cheap range test first; decode (and check) only a match. */
