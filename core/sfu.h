@@ -46,9 +46,12 @@
  *   built once at boot (sfu_index_size, sfu_index_build) that every lookup
  *   then uses: SFU_INDEX_FDES (a table per block of code giving the FDEs to
  *   search) or SFU_INDEX_ROWS (every row compiled: a bounded search and one
- *   load).  Neither changes any result, only how fast it comes.  An FDE
- *   index costs about 4 bytes per FDE, a row index about 14 bytes per FRE
- *   (both: sfu_index_size says exactly).
+ *   load).  Neither changes any result, only how fast it comes.  Memory
+ *   (sfu_index_size says exactly): an FDE index takes 4 bytes per block of
+ *   code, at most one block per FDE; a row index 12 bytes per row (about
+ *   one per FRE, one more per gap between functions, equal neighbours
+ *   merged) and 4 per block, at most one block per two rows; each plus 28
+ *   bytes.
  *
  * CONFIGURATION (define before including; 0/1 knobs tested with #if)
  *   SFU_V1, SFU_V2, SFU_V3   read SFrame version 1/2/3        (default 1 each)
@@ -91,27 +94,11 @@
  *   words only as aligned 8-byte reads, through the port.
  *
  * PRODUCER ERRORS
- *   One description a producer is known to get wrong is corrected where
- *   rows are built, so every path (search, indexes, cache, general rules,
- *   sfu_row_from_fre) sees the same row.  GNU ld 2.44 and 2.47 describe the
- *   x86_64 .plt.got stubs (`jmp *GOT(%rip)` and padding, 8 or 16 bytes each,
- *   reached by `call`) with a PC-mask FDE whose one FRE, at offset 0, says
- *   CFA = SP + 16; the code and ld's own .eh_frame say SP + 8.  A PC-mask
- *   FDE describes a block of code repeated every rep_size bytes, like PLT
- *   entries (SFrame V2 2.3.2, V3 2.3.3.1): each repetition starts at a
- *   stub's entry, and at the entry of a called stub only the return address
- *   is on the AMD64 stack: CFA = SP + 8 there.  No correct producer writes
- *   SP + 16 at offset 0 of a PC-mask FDE (ld's own .plt entries: 0: SP + 8,
- *   11: SP + 16; its PLT0 is a PC-increment FDE, which this leaves alone).
- *   So exactly this shape is read as CFA = SP + 8: AMD64, SFrame V2 or V3
- *   (V1's only producer, binutils 2.40, gives .plt.got no FDE), a default
- *   PC-mask FDE with exactly one FRE, starting at 0, one data word, CFA
- *   base SP, offset 16, RA at the header's fixed CFA - 8, FP not saved, RA
- *   not marked mangled, no signal bit.  sfu_section_validate accepts such
- *   sections either way.  SFU_FIX_LD_PLTGOT 0 reads them as written (as
- *   tools/sfu-dump does, which prints the section like objdump); so should
- *   a build for stubs entered by a jump after a push, if a producer ever
- *   describes such with this shape (none known).
+ *   One wrong description a producer is known to write, GNU ld's x86_64
+ *   .plt.got FDE (CFA = SP + 16 at a stub's entry, where the code says
+ *   SP + 8), is corrected where rows are built, so every path sees the same
+ *   row; SFU_FIX_LD_PLTGOT 0 reads it as written.  The exact shape, and why
+ *   no correct producer writes it: docs/producer-errors.md.
  *
  * ERRORS
  *   Functions return an int code from SFU_ERRORS below: 0 is success, the
@@ -1005,9 +992,9 @@ SFU__FN int sfu_section_init_opt(sfu_section *sec, const void *data, size_t size
 	if ((opts & ~SFU__OPTS) || (opts & SFU__OPTS) == SFU__OPTS)
 		return SFU_E_ARG; /* unknown, or both start encodings */
 	/* The magic decides the byte order (2.1.1). */
-	if (p[0] == 0xe2 && p[1] == 0xde && SFU_LITTLE)
+	if (SFU_LITTLE && sfu__ld16b(p, 0, false) == SFU_MAGIC)
 		s->big = 0;
-	else if (p[0] == 0xde && p[1] == 0xe2 && SFU_BIG)
+	else if (SFU_BIG && sfu__ld16b(p, 0, true) == SFU_MAGIC)
 		s->big = 1;
 	else
 		return SFU_E_MAGIC;
@@ -1017,7 +1004,9 @@ SFU__FN int sfu_section_init_opt(sfu_section *sec, const void *data, size_t size
 		return SFU_E_VERSION;
 	if (size < SFU_HDR_SIZE)
 		return SFU_E_TRUNC_HDR;
-	/* The one place the version decides anything: the layout. */
+	/* The version picks the layout, through which FDEs and FREs are read;
+	 * elsewhere only the flags check below and sfu__find_crow's dispatch
+	 * (to a copy of the search made for one layout) test the version. */
 	ly = &sfu__layouts[s->version - 1u];
 	s->layout = ly;
 

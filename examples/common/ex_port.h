@@ -3,9 +3,12 @@
  * ex_port.h -- pick the sfu port of the architecture being built, with the
  * sfu configuration every example file shares.
  *
- * The only architecture switch in the common example code; everything
- * below it uses the generic names (SFU_PORT_CAPTURE, sfu_port_read, ...)
- * that each port header defines.  The build adds -I core -I port/<arch>.
+ * The architecture switch of the common example code: everything below
+ * it uses the generic names (SFU_PORT_CAPTURE, sfu_port_read, ...) that
+ * each port header defines, and the helpers it defines here.  Two other
+ * files test the architecture for what only they need: scenario.c (the
+ * exception an FP instruction raises) and retained.c (the crash record's
+ * machine and PAC mask).  The build adds -I core -I port/<arch>.
  */
 #ifndef EX_PORT_H
 #define EX_PORT_H
@@ -17,7 +20,7 @@
 #define SFU_BIG 0        /* both boards are little-endian */
 #define SFU_DEPTH_CAP 64 /* a firmware stack is never deeper; bounds the dump */
 /* The dump layer (port/common/sfu_dump.h): names from the embedded table
- * (tools/sfu-symtab), room for lld's one section per object (15 today),
+ * (tools/sfu-symtab), room for lld's one section per object (20 today),
  * the sections checked against .text; lld images are built with
  * EX_SFRAME_UNMERGED = 1 (SFU_OPT_START_PCREL). */
 #define SFU_DUMP_SYMTAB 1

@@ -1,8 +1,7 @@
 # SPDX-License-Identifier: MIT
 # host.mk - the test suites' host programs, included by the Makefile: every
-# one built with the Makefile's HOST_CFLAGS and SANITIZE (the one place the
-# flags are written), rebuilt when a source or a header it may read
-# changes.  The suites' scripts ask for them by name, from the top of the
+# one built with HOST_CFLAGS and SANITIZE, which the Makefile writes (not
+# this file), rebuilt when a source or a header it may read changes.  The suites' scripts ask for them by name, from the top of the
 # repository:
 #
 #   make -s --no-print-directory build/lookup/lookup-check
