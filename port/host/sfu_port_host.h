@@ -56,7 +56,8 @@
  * KNOBS
  *   SFU_HOST_MAX_MAPS       mappings kept from /proc/self/maps   (default 512)
  *   SFU_HOST_MAX_SECTIONS   sections sfu_host_find_sframe keeps  (default 16)
- *   SFU_HOST_GUARD_GAP      the kernel's stack_guard_gap, bytes (default 1 MiB)
+ *   SFU_HOST_GUARD_GAP      the kernel's stack_guard_gap, bytes: whole
+ *                           pages, a multiple of 4096       (default 1 MiB)
  *
  * Include core/sfu.h first (this header uses its types).
  */
@@ -89,6 +90,9 @@
 #endif
 #if SFU_HOST_MAX_MAPS < 1 || SFU_HOST_MAX_SECTIONS < 1
 #error "SFU_HOST_MAX_MAPS and SFU_HOST_MAX_SECTIONS must be at least 1"
+#endif
+#if SFU_HOST_GUARD_GAP < 0 || SFU_HOST_GUARD_GAP % 4096 != 0
+#error "SFU_HOST_GUARD_GAP must be whole pages: a multiple of 4096 bytes, 0 or more"
 #endif
 
 /* The ELF program header type of the SFrame segment (binutils elf/common.h;

@@ -161,21 +161,62 @@ for t in "${bare_compilers[@]:0:4}"; do
 		done
 	done
 done
-for bad in "-DSFU_DUMP_SECTIONS=0" "-DSFU_DUMP_LINKER_SFRAME=2" "-DSFU_DUMP_LINKER_TEXT=2" "-DSFU_DUMP_SYMTAB=3" "-DSFU_DUMP_NAME_MAX=4"; do
-	if gcc $BASE -Iport $bad "$out/dump-tu.c" -o "$out/bad.o" 2>/dev/null; then
+# Every knob given a nonsense value stops the build with its own #error,
+# naming the knob (gcc prints "#error", clang only the text): not a
+# build that compiles, nor one that fails for another reason.  The core's
+# knobs through tu.c; the dump layer's, the port's and the crash record's
+# through knob-tu.c (which sets none of them itself); the Linux host
+# port's through host-tu.c, compiled hosted.
+cat > "$out/knob-tu.c" <<'C'
+#define SFU_IMPLEMENTATION
+#include "common/sfu_dump.h"
+#include "common/sfu_crash.h"
+C
+cat > "$out/host-tu.c" <<'C'
+#define _GNU_SOURCE
+#define SFU_IMPLEMENTATION
+#include "sfu.h"
+#include "host/sfu_port_host.h"
+C
+knob_rejected() { # TU "-DKNOB=VALUE ..." COMPILER ARGS...
+	local tu=$1 bad=$2 knob msg
+	shift 2
+	knob=${bad%%=*}
+	knob=${knob#-D}
+	# shellcheck disable=SC2086 # $bad: several -D words
+	if msg=$("$@" $bad "$tu" -o "$out/bad.o" 2>&1); then
 		fail "knob-rejected '$bad'" "compiled"
-	else
+	elif grep -qE "error: (#error )?\".*$knob" <<<"$msg"; then
 		pass "knob-rejected '$bad'"
-	fi
-done
-# Config knobs with nonsense values must be rejected at compile time.
-for bad in "-DSFU_AMD64=0 -DSFU_AARCH64=0 -DSFU_S390X=0" "-DSFU_FLEX=2" "-DSFU_CACHE=2" "-DSFU_V1=2" "-DSFU_V1=0 -DSFU_V2=0 -DSFU_V3=0" "-DSFU_LITTLE=0 -DSFU_BIG=0" "-DSFU_DEPTH_CAP=0" "-DSFU_FP_FALLBACK=3" "-DSFU_SAFE_CODEGEN=2" "-DSFU_INDEX=2" "-DSFU_COMPACT=-1" "-DSFU_FIX_LD_PLTGOT=2"; do
-	if gcc $BASE $bad "$out/tu.c" -o "$out/bad.o" 2>/dev/null; then
-		fail "knob-rejected '$bad'" "compiled"
 	else
-		pass "knob-rejected '$bad'"
+		fail "knob-rejected '$bad'" "no #error naming $knob: $(grep -m1 'error' <<<"$msg")"
 	fi
+}
+for bad in "-DSFU_V1=2" "-DSFU_V2=2" "-DSFU_V3=-1" "-DSFU_V1=0 -DSFU_V2=0 -DSFU_V3=0" \
+	"-DSFU_LITTLE=2" "-DSFU_BIG=2" "-DSFU_LITTLE=0 -DSFU_BIG=0" \
+	"-DSFU_AMD64=2" "-DSFU_AARCH64=2" "-DSFU_S390X=2" "-DSFU_AMD64=0 -DSFU_AARCH64=0 -DSFU_S390X=0" \
+	"-DSFU_FLEX=2" "-DSFU_FP_FALLBACK=3" "-DSFU_DEPTH_CAP=0" "-DSFU_DEPTH_CAP=65536" "-DSFU_ERROR_STRINGS=2" \
+	"-DSFU_CACHE=2" "-DSFU_INDEX=2" "-DSFU_COMPACT=-1" "-DSFU_SAFE_CODEGEN=2" "-DSFU_FIX_LD_PLTGOT=2"; do
+	knob_rejected "$out/tu.c" "$bad" gcc $BASE
 done
+for bad in "-DSFU_DUMP_SECTIONS=0" "-DSFU_DUMP_SECTIONS=4097" "-DSFU_DUMP_LINKER_SFRAME=2" \
+	"-DSFU_DUMP_SFRAME_OPTS=3" "-DSFU_DUMP_SFRAME_OPTS=4" "-DSFU_DUMP_LINKER_TEXT=2" "-DSFU_DUMP_SYMTAB=3" \
+	"-DSFU_DUMP_NAME_MAX=4" "-DSFU_DUMP_NAME_MAX=4097" "-DSFU_PORT_LINKER_RAM=2" \
+	"-DSFU_PORT_THREAD_STACKS=0" "-DSFU_PORT_THREAD_STACKS=65" "-DSFU_CRASH_MAX_THREADS=0" \
+	"-DSFU_CRASH_MAX_THREADS=256"; do
+	knob_rejected "$out/knob-tu.c" "$bad" gcc $BASE -Iport
+done
+for bad in "-DSFU_HOST_MAX_MAPS=0" "-DSFU_HOST_MAX_SECTIONS=0" "-DSFU_HOST_GUARD_GAP=4095" \
+	"-DSFU_HOST_GUARD_GAP=-4096"; do
+	knob_rejected "$out/host-tu.c" "$bad" gcc -std=c99 -c $WARN -Icore -Iport
+done
+# The knob TUs themselves compile (so a pass above is the knob's doing).
+if msg=$(gcc $BASE -Iport "$out/knob-tu.c" -o "$out/knob.o" 2>&1) &&
+	msg=$(gcc -std=c99 -c $WARN -Icore -Iport "$out/host-tu.c" -o "$out/host.o" 2>&1); then
+	pass "knob-tus-compile"
+else
+	fail "knob-tus-compile" "$(grep -m1 'error' <<<"$msg")"
+fi
 # Only the three allowed standard headers.
 bad=$(grep -nE '^\s*#\s*include\s*<' core/*.h | grep -vE '<(stdint|stddef|stdbool)\.h>')
 if [ -n "$bad" ]; then fail core-includes "$bad"; else pass core-includes; fi
