@@ -506,7 +506,7 @@ static inline const char *wc_other_ways(const struct wc_env *e, const struct wc_
 			int ec = e->core->find_crow(e->secs, e->nsecs, pc, &c);
 			int er = e->core->find_row_n(e->secs, e->nsecs, pc, &r);
 			if (ec != er)
-				return "sfu_find_crow and sfu_find_row_n disagree";
+				return "the walk's lookup and sfu_find_row_n disagree";
 			if (ec == SFU_OK && !tr_crow_is_row(&c, &r))
 				return (c.flags & SFU_CROW_GENERAL) ? "a row marked general has only default rules"
 				                                     : "a compact row is not its general row";
