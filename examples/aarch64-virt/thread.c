@@ -8,14 +8,7 @@
 
 /* sfu: the context ex_switch leaves (switch.S): x19..x29 from 0, the
  * resume PC (x30) at 0x58, the SP the thread resumes with just above it. */
-const struct sfu_switch_layout ex_switch_layout = {
-    .size = 0x70,
-    .align = 16,
-    .pc = 0x58,
-    .sp = SFU_TRAP_NOT_SAVED,
-    .sp_add = 0x70,
-    .reg = SFU_AARCH64_SWITCH_REGS_X19(0x00),
-};
+const struct sfu_switch_layout ex_switch_layout = SFU_AARCH64_SWITCH_PUSHED(0x70, 0x00, 0x58);
 /* (end of what sfu needs) */
 
 void ex_thread_start(void);

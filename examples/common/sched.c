@@ -16,10 +16,12 @@
  * the board gives each thread its own exception stack (aarch64: SP_EL1,
  * which keeps a preempted thread's interrupt frames) that one.
  *
- * For sfu each thread gets, when it is created, an sfu_port_thread
- * (port/common) bounded by its stacks: its own and the exception stacks it
- * traps onto.  Its walks read nothing else, so a walk of one thread never
- * strays into another's stack and never touches a guard page.
+ * For sfu the thread array is described once (ex_threads, at the end):
+ * the dump layer reads each thread's saved context, name, state and
+ * stacks from it, and bounds each thread's walk by its own stacks (its
+ * own and the exception stacks it traps onto).  Its walks read nothing
+ * else, so a walk of one thread never strays into another's stack and
+ * never touches a guard page.
  */
 #include "ex.h"
 
@@ -43,7 +45,6 @@ struct ex_thread *ex_thread_create(const char *name, void (*entry)(void *), void
 {
     struct ex_thread *t;
     uint64_t base, exc_hi;
-    sfu_stack stacks[2];
 
     if (nthreads == EX_MAX_THREADS)
         panic("ex_thread_create: too many threads");
@@ -65,12 +66,6 @@ struct ex_thread *ex_thread_create(const char *name, void (*entry)(void *), void
     exc_hi = t->exc.hi;
     t->guarded = board_guard(t->guard);
     t->ctx = board_thread_context(t->stack.hi, exc_hi, entry, arg);
-    /* sfu: this thread's walks stay on its stack and its exception
-     * stack(s), and read nothing else. */
-    stacks[0] = t->stack;
-    stacks[1] = t->exc;
-    if (sfu_port_thread_init(&t->walk, &ex_dump.ctx, stacks, 2) != SFU_OK)
-        panic("ex_thread_create: bad stacks");
     t->state = EX_THREAD_READY;
     return t;
 }
@@ -83,7 +78,7 @@ static struct ex_thread *pick(void)
     for (i = 0; i < nthreads; i++) {
         struct ex_thread *t = &threads[(start + i) % nthreads];
 
-        if (t->state == EX_THREAD_READY)
+        if (t->state == EX_THREAD_READY || t->state == EX_THREAD_PREEMPTED)
             return t;
     }
     return NULL;
@@ -111,9 +106,8 @@ EX_NOINLINE void sched_switch(struct ex_thread *next, int preempted)
     struct ex_thread *prev = current;
     uint64_t ctx = next->ctx;
 
-    prev->preempted = (uint8_t)preempted;
     if (prev->state == EX_THREAD_RUNNING)
-        prev->state = EX_THREAD_READY;
+        prev->state = preempted ? EX_THREAD_PREEMPTED : EX_THREAD_READY;
     next->state = EX_THREAD_RUNNING;
     next->ctx = 0;
     current = next;
@@ -182,9 +176,32 @@ struct ex_thread *ex_thread_current(void)
     return current;
 }
 
+/* sfu: the threads, described once: each thread's saved context (as
+ * ex_switch_layout describes it), header line and stacks.  The running
+ * thread is the caller's (sfu_dump_stack shows it); free slots have no
+ * state name and are not dumped. */
+static const char *const state_names[] = { NULL, "ready", "running", "blocked", "preempted" };
+static const struct sfu_dump_table ex_threads = {
+    SFU_DUMP_ARRAY(struct ex_thread, threads, EX_MAX_THREADS),
+    SFU_DUMP_SAVED(struct ex_thread, ctx, &ex_switch_layout),
+    SFU_DUMP_INFO(struct ex_thread, id, name, state, state_names),
+    SFU_DUMP_STACKS2(struct ex_thread, stack.lo, stack.hi, exc.lo, exc.hi),
+    .current = &current,
+};
+/* (end of what sfu needs) */
+
+void ex_dump_threads(void)
+{
+    (void)sfu_dump_thread_table(&ex_dump, &ex_threads);
+}
+
+/* A walk of the running thread stays within its stacks (the table's port
+ * of it); outside a thread, on the boot stack. */
 const sfu_port *ex_walk_port(void)
 {
-    return current ? &current->walk.port : &ex_dump.port;
+    const sfu_port *p = current ? sfu_dump_thread_port(&ex_dump, &ex_threads, current) : NULL;
+
+    return p != NULL ? p : &ex_dump.port;
 }
 
 const struct ex_thread *ex_thread_guard_hit(uint64_t addr)
@@ -198,46 +215,9 @@ const struct ex_thread *ex_thread_guard_hit(uint64_t addr)
     return NULL;
 }
 
-static const char *state_of(const struct ex_thread *t)
-{
-    return t == current                     ? "running"
-           : t->state == EX_THREAD_BLOCKED ? "blocked"
-           : t->preempted                  ? "preempted"
-                                           : "ready";
-}
-
 void ex_thread_header(const struct ex_thread *t)
 {
-    ex_printf("thread %u %s: %s, stack %p .. %p, exception stack %p .. %p\n", t->id, t->name, state_of(t),
-              (void *)(uintptr_t)t->stack.lo, (void *)(uintptr_t)t->stack.hi, (void *)(uintptr_t)t->exc.lo,
-              (void *)(uintptr_t)t->exc.hi);
-}
-
-/* The dump layer's thread iterator: the i-th thread that is neither
- * running (dumped already, from its registers) nor free, from its saved
- * context (ex_switch_layout), read and walked through its own port. */
-static bool next_thread(void *arg, size_t i, struct sfu_dump_thread *d)
-{
-    unsigned k;
-
-    (void)arg;
-    for (k = 0; k < nthreads; k++) {
-        const struct ex_thread *t = &threads[k];
-
-        if (t == current || t->state == EX_THREAD_FREE || i-- != 0)
-            continue;
-        d->id = t->id;
-        d->name = t->name;
-        d->state = state_of(t);
-        d->port = &t->walk.port;
-        d->layout = &ex_switch_layout;
-        d->context = t->ctx;
-        return true;
-    }
-    return false;
-}
-
-void ex_dump_threads(void)
-{
-    (void)sfu_dump_threads(&ex_dump, next_thread, NULL);
+    ex_printf("thread %u %s: %s, stack %p .. %p, exception stack %p .. %p\n", t->id, t->name,
+              t == current ? "running" : state_names[t->state], (void *)(uintptr_t)t->stack.lo,
+              (void *)(uintptr_t)t->stack.hi, (void *)(uintptr_t)t->exc.lo, (void *)(uintptr_t)t->exc.hi);
 }

@@ -7,14 +7,8 @@
 
 /* sfu: the context ex_switch leaves (switch.S): r15 r14 r13 r12 rbx rbp,
  * the resume PC at 0x30, the SP the thread resumes with just above it. */
-const struct sfu_switch_layout ex_switch_layout = {
-    .size = 0x38,
-    .align = 8,
-    .pc = 0x30,
-    .sp = SFU_TRAP_NOT_SAVED,
-    .sp_add = 0x38,
-    .reg = SFU_X86_64_SWITCH_REGS(0x20, 0x28, 0x18, 0x10, 0x08, 0x00),
-};
+const struct sfu_switch_layout ex_switch_layout =
+    SFU_X86_64_SWITCH_PUSHED(0x38, 0x30, 0x20, 0x28, 0x18, 0x10, 0x08, 0x00);
 /* (end of what sfu needs) */
 
 void ex_thread_start(void);
