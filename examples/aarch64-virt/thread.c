@@ -15,7 +15,9 @@ void ex_thread_start(void);
 
 uint64_t board_thread_context(uint64_t stack_hi, uint64_t exc_hi, void (*entry)(void *), void *arg)
 {
-    uint64_t *c = (uint64_t *)(uintptr_t)(stack_hi - 0x70);
+    /* volatile: stored word by word, never as a vector (this file is built
+     * with the plain flags: the switch layout above is the user's code) */
+    volatile uint64_t *c = (volatile uint64_t *)(uintptr_t)(stack_hi - 0x70);
     unsigned i;
 
     for (i = 0; i < 0x70 / 8; i++)

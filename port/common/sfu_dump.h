@@ -9,11 +9,13 @@
  *       #define SFU_IMPLEMENTATION
  *       #include "common/sfu_dump.h"     // includes sfu_port.h, then sfu.h
  *
- *       extern char __ram_start[], __ram_end[];
- *       static const struct sfu_port_range ram[] = {
- *           { (uintptr_t)__ram_start, (uintptr_t)__ram_end } };
- *       static void out(const char *s, size_t n) { while (n--) uart_putc(*s++); }
- *       static struct sfu_dump dump = SFU_DUMP_INIT(dump, out, ram, 1, NULL, 0);
+ *       void uart_putc(char c);
+ *       static struct sfu_dump dump = SFU_DUMP_PUTC(dump, uart_putc, NULL, 0);
+ *
+ *   (reads: the linker script's [__ram_start, __ram_end); with a write
+ *   hook and ranges of your own:
+ *       static const struct sfu_port_range ram[] = { { lo, hi }, ... };
+ *       static struct sfu_dump dump = SFU_DUMP_INIT(dump, out, ram, n, NULL, 0);)
  *
  *       ... in panic():  sfu_dump_stack(&dump);
  *
@@ -38,7 +40,8 @@
  *   CR: add one before '\n' in the hook if the console wants CR LF).  One
  *   hook, called with whole pieces (a name, a number's digits, a marker)
  *   rather than per character, so a hook that takes a lock or fills a FIFO
- *   pays per piece; a putc-only console is a one-line loop.  The hook runs
+ *   pays per piece.  Or, with SFU_DUMP_PUTC, a console's void putc(char c),
+ *   called once per byte (d->write NULL, d->putc set).  The hook runs
  *   on the crash path: it must not take a lock the crashed code may hold
  *   (poll the UART), and it is built with the flags of its own file.
  *
@@ -77,6 +80,10 @@
  *   sfu_dump_trap(d, layout, f)  from a trap frame your vector code saved,
  *                                as a struct sfu_trap_layout describes it:
  *                                frame #0 is the interrupted instruction
+ *   sfu_dump_thread_table(d, t) every thread of the kernel's thread array
+ *                                or list, described once as data (struct
+ *                                sfu_dump_table): the dump reads each
+ *                                thread's fields and builds its port
  *   sfu_dump_threads(d, next, a) every thread the kernel's iterator gives:
  *                                a header line, then its dump from its
  *                                saved context, trap frame or registers,
@@ -241,6 +248,12 @@ struct sfu_dump {
     struct sfu_port_range linker_ram; /* SFU_DUMP_PUTC's RAM: the linker's */
     struct sfu_port_thread thread; /* the port of the thread a table dump is at
                                     * (sfu_dump_thread_table, sfu_dump_thread_port) */
+    struct {                      /* where a table dump is: off the stack */
+        const struct sfu_dump_table *t;
+        size_t k;                 /* the next index */
+        uint64_t at;              /* a list's next thread */
+        int err;
+    } tab;
 };
 
 #if SFU_DUMP_LINKER_SFRAME
@@ -941,34 +954,25 @@ static SFU__DUMP_NOINLINE bool sfu__dump_table_port(struct sfu_dump *d, const st
     return sfu_port_thread_init(&d->thread, &d->ctx, d->thread.stacks, n) == SFU_OK;
 }
 
-/* Where a table dump is: the next index, and a list's next thread. */
-struct sfu__dump_tab {
-    const struct sfu_dump_table *t;
-    size_t k;
-    uint64_t at;
-    int err;
-};
-
 /* The next thread of the table to dump, into *dt: 1, or 2 if its stacks
  * are refused (dt->frame: its struct), or 0 after the last (a struct or a
- * list pointer that cannot be read: said, it->err SFU_E_READ). */
-static SFU__DUMP_NOINLINE int sfu__dump_table_next(struct sfu_dump *d, struct sfu__dump_tab *it,
-                                                  struct sfu_dump_thread *dt)
+ * list pointer that cannot be read: said, d->tab.err SFU_E_READ). */
+static SFU__DUMP_NOINLINE int sfu__dump_table_next(struct sfu_dump *d, struct sfu_dump_thread *dt)
 {
-    const struct sfu_dump_table *t = it->t;
+    const struct sfu_dump_table *t = d->tab.t;
     uint64_t obj = 0, v = 0, cur = 0;
 
     if (t->current != NULL)
         cur = *(const volatile uintptr_t *)t->current; /* the kernel's variable, as given */
-    for (; it->k < t->count; it->k++) {
-        obj = it->at;
+    for (; d->tab.k < t->count; d->tab.k++) {
+        obj = d->tab.at;
         if (t->array != NULL)
-            obj = (uint64_t)(uintptr_t)t->array + (uint64_t)it->k * t->size;
+            obj = (uint64_t)(uintptr_t)t->array + (uint64_t)d->tab.k * t->size;
         else if (obj == 0)
             return 0;
-        else if (it->k + 1u == t->count)
-            it->at = 0;
-        else if (!sfu__dump_field(d, obj, t->next, &it->at))
+        else if (d->tab.k + 1u == t->count)
+            d->tab.at = 0;
+        else if (!sfu__dump_field(d, obj, t->next, &d->tab.at))
             break;
         if (obj == cur)
             continue;
@@ -979,7 +983,7 @@ static SFU__DUMP_NOINLINE int sfu__dump_table_next(struct sfu_dump *d, struct sf
                 continue; /* a slot not in use */
             dt->state = v < t->nstates ? t->states[v] : "?";
         }
-        dt->id = it->k;
+        dt->id = d->tab.k;
         if ((t->id.at != 0 && !sfu__dump_field(d, obj, t->id, &dt->id)) ||
             (t->name.at != 0 && !sfu__dump_field(d, obj, t->name, &v)) ||
             !sfu__dump_field(d, obj, t->context, &dt->context))
@@ -988,18 +992,18 @@ static SFU__DUMP_NOINLINE int sfu__dump_table_next(struct sfu_dump *d, struct sf
             dt->name = (const char *)(uintptr_t)v;
         dt->layout = t->layout;
         dt->frame = obj;
-        it->k++;
+        d->tab.k++;
         if (!sfu__dump_table_port(d, t, obj))
             return 2;
         dt->port = &d->thread.port;
         return 1;
     }
-    if (it->k >= t->count)
+    if (d->tab.k >= t->count)
         return 0;
     sfu_dump_str(d, "thread table: the thread at ");
     sfu_dump_hex(d, obj, 16);
     sfu_dump_str(d, " cannot be read\n");
-    it->err = SFU_E_READ;
+    d->tab.err = SFU_E_READ;
     return 0;
 }
 
@@ -1039,7 +1043,7 @@ static SFU__DUMP_NOINLINE int sfu__dump_thread_start(struct sfu_dump *d, sfu_dum
     t.trap = NULL;
     t.frame = 0;
     /* No iterator: a thread table's own (sfu_dump_thread_table). */
-    more = next != NULL ? (int)next(arg, i, &t) : sfu__dump_table_next(d, (struct sfu__dump_tab *)arg, &t);
+    more = next != NULL ? (int)next(arg, i, &t) : sfu__dump_table_next(d, &t);
     if (!more)
         return SFU__DUMP_DONE;
     if (t.port != NULL)
@@ -1186,8 +1190,12 @@ SFU__DUMP_FN int sfu_dump_trap(struct sfu_dump *d, const struct sfu_trap_layout 
     return sfu__dump_walk(d, &d->port, NULL, layout, NULL, frame);
 }
 
-/* Every thread it gives; the last walk's stop code. */
-static SFU__DUMP_NOINLINE int sfu__dump_all(struct sfu_dump *d, const struct sfu__dump_iter *it)
+/* Every thread it gives; the last walk's stop code.  Inlined: no frame of
+ * its own under the walk. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline int sfu__dump_all(struct sfu_dump *d, const struct sfu__dump_iter *it)
 {
     int last = SFU_OK, err;
     uint64_t i;
@@ -1214,7 +1222,6 @@ SFU__DUMP_FN int sfu_dump_threads(struct sfu_dump *d, sfu_dump_next_fn next, voi
 SFU__DUMP_FN int sfu_dump_thread_table(struct sfu_dump *d, const struct sfu_dump_table *t)
 {
     struct sfu__dump_iter it;
-    struct sfu__dump_tab tab;
     int rule = sfu_dump_table_check(t), last;
 
     if (rule != 0) {
@@ -1223,15 +1230,15 @@ SFU__DUMP_FN int sfu_dump_thread_table(struct sfu_dump *d, const struct sfu_dump
         sfu_dump_str(d, "\n");
         return SFU_E_ARG;
     }
-    tab.t = t;
-    tab.k = 0;
+    d->tab.t = t;
+    d->tab.k = 0;
     /* The list's head variable is the user's own: read as it is. */
-    tab.at = t->head != NULL ? (uint64_t)*(const volatile uintptr_t *)t->head : 0;
-    tab.err = SFU_OK;
-    it.next = NULL;
-    it.arg = &tab;
+    d->tab.at = t->head != NULL ? (uint64_t)*(const volatile uintptr_t *)t->head : 0;
+    d->tab.err = SFU_OK;
+    it.next = NULL; /* sfu__dump_thread_start: the table's next, d->tab */
+    it.arg = NULL;
     last = sfu__dump_all(d, &it);
-    return tab.err != SFU_OK ? tab.err : last;
+    return d->tab.err != SFU_OK ? d->tab.err : last;
 }
 
 SFU_CODEGEN_END
