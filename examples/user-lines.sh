@@ -10,9 +10,9 @@
 #   step 2  faults and interrupts: the trap layouts, and one call
 #           (sfu_dump_stack) in the fault / interrupt handler
 #   step 3  every thread: the saved-context layout, the thread table
-#           (examples/common/sched.c, from state_names to the end of
-#           ex_threads: the struct described once, no per-thread set-up,
-#           no iterator) and the call to sfu_dump_thread_table
+#           (examples/common/sched-sfu.c, from ex_state_names to the end
+#           of ex_thread_table: the struct described once, no per-thread
+#           set-up, no iterator) and the call to sfu_dump_thread_table
 set -eu
 cd "$(dirname "$0")"
 
@@ -37,7 +37,7 @@ loc() {
 
 step1=$(loc common/recipe.c '^#define SFU_IMPLEMENTATION' '^}')
 # The thread table, and the one call that dumps it.
-table=$(($(loc common/sched.c '^static const char \*const state_names' 'end of what sfu needs') + 1))
+table=$(($(loc common/sched-sfu.c '^const char \*const ex_state_names' 'end of what sfu needs') + 1))
 
 row() { # STYLE TRAPS_FILE SWITCH_FILE SWITCH_START
 	traps=$(loc "$2" '^extern char __entry_text_start' '^const size_t ex_trap_nlayouts')

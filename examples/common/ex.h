@@ -197,6 +197,11 @@ struct ex_thread {
     uint64_t guard;            /* the guard page below the stack */
     const char *guarded;       /* board_guard's answer */
 };
+/* The thread slots (a free one: EX_THREAD_FREE), the running thread (NULL
+ * before ex_sched_start), and the states' names (sched-sfu.c). */
+extern struct ex_thread ex_threads[EX_MAX_THREADS];
+extern struct ex_thread *ex_current;
+extern const char *const ex_state_names[5];
 /* A new ready thread running entry(arg), which must never return. */
 struct ex_thread *ex_thread_create(const char *name, void (*entry)(void *), void *arg);
 /* Leave the boot context for the first thread, for good. */

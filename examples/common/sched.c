@@ -16,7 +16,7 @@
  * the board gives each thread its own exception stack (aarch64: SP_EL1,
  * which keeps a preempted thread's interrupt frames) that one.
  *
- * For sfu the thread array is described once (ex_threads, at the end):
+ * For sfu the thread array is described once (sched-sfu.c):
  * the dump layer reads each thread's saved context, name, state and
  * stacks from it, and bounds each thread's walk by its own stacks (its
  * own and the exception stacks it traps onto).  Its walks read nothing
@@ -27,9 +27,9 @@
 
 #define EX_THREAD_BLOCK (EX_GUARD_SIZE + EX_THREAD_STACK + EX_THREAD_EXC_STACK)
 
-static struct ex_thread threads[EX_MAX_THREADS];
+struct ex_thread ex_threads[EX_MAX_THREADS];
 static unsigned nthreads;
-static struct ex_thread *current;
+struct ex_thread *ex_current;
 static uint64_t boot_ctx; /* the boot context, left for good */
 static volatile int need_resched;
 /* In .bss: inside the first 2 MiB of the image, which both boards map
@@ -49,7 +49,7 @@ struct ex_thread *ex_thread_create(const char *name, void (*entry)(void *), void
     if (nthreads == EX_MAX_THREADS)
         panic("ex_thread_create: too many threads");
     ex_unwind_setup(); /* the trap layouts the walks share */
-    t = &threads[nthreads];
+    t = &ex_threads[nthreads];
     base = addr_of(pool[nthreads]);
     t->name = name;
     t->id = ++nthreads;
@@ -73,10 +73,10 @@ struct ex_thread *ex_thread_create(const char *name, void (*entry)(void *), void
 /* The next ready thread after the current one, round robin; NULL if none. */
 static struct ex_thread *pick(void)
 {
-    unsigned start = current ? current->id : 0, i;
+    unsigned start = ex_current ? ex_current->id : 0, i;
 
     for (i = 0; i < nthreads; i++) {
-        struct ex_thread *t = &threads[(start + i) % nthreads];
+        struct ex_thread *t = &ex_threads[(start + i) % nthreads];
 
         if (t->state == EX_THREAD_READY || t->state == EX_THREAD_PREEMPTED)
             return t;
@@ -103,19 +103,19 @@ EX_NOINLINE void sched_switch(struct ex_thread *next, int preempted);
 
 EX_NOINLINE void sched_switch(struct ex_thread *next, int preempted)
 {
-    struct ex_thread *prev = current;
+    struct ex_thread *prev = ex_current;
     uint64_t ctx = next->ctx;
 
     if (prev->state == EX_THREAD_RUNNING)
         prev->state = preempted ? EX_THREAD_PREEMPTED : EX_THREAD_READY;
     next->state = EX_THREAD_RUNNING;
     next->ctx = 0;
-    current = next;
+    ex_current = next;
     if (board_switch_begin(&prev->ctx, ctx, &next->ctx))
         return;
     ex_switch(&prev->ctx, ctx);
     /* Back in prev, switched to by another thread. */
-    if (current != prev)
+    if (ex_current != prev)
         panic("sched_switch: resumed the wrong thread");
 }
 
@@ -128,7 +128,7 @@ EX_NORETURN void ex_sched_start(void)
     if (first == NULL)
         panic("ex_sched_start: no thread");
     first->state = EX_THREAD_RUNNING;
-    current = first;
+    ex_current = first;
     boot_ctx = 0;
     {
         uint64_t ctx = first->ctx;
@@ -145,7 +145,7 @@ void ex_thread_block(void)
     struct ex_thread *next;
 
     EX_IRQ_OFF();
-    current->state = EX_THREAD_BLOCKED;
+    ex_current->state = EX_THREAD_BLOCKED;
     next = pick();
     if (next == NULL)
         panic("ex_thread_block: no thread left to run");
@@ -155,7 +155,7 @@ void ex_thread_block(void)
 
 void ex_sched_tick(void)
 {
-    if (current != NULL)
+    if (ex_current != NULL)
         need_resched = 1;
 }
 
@@ -163,45 +163,17 @@ void ex_preempt(void)
 {
     struct ex_thread *next;
 
-    if (!need_resched || current == NULL)
+    if (!need_resched || ex_current == NULL)
         return;
     need_resched = 0;
     next = pick();
-    if (next != NULL && next != current)
+    if (next != NULL && next != ex_current)
         sched_switch(next, 1);
 }
 
 struct ex_thread *ex_thread_current(void)
 {
-    return current;
-}
-
-/* sfu: the threads, described once: each thread's saved context (as
- * ex_switch_layout describes it), header line and stacks.  The running
- * thread is the caller's (sfu_dump_stack shows it); free slots have no
- * state name and are not dumped. */
-static const char *const state_names[] = { NULL, "ready", "running", "blocked", "preempted" };
-static const struct sfu_dump_table ex_threads = {
-    SFU_DUMP_ARRAY(struct ex_thread, threads, EX_MAX_THREADS),
-    SFU_DUMP_SAVED(struct ex_thread, ctx, &ex_switch_layout),
-    SFU_DUMP_INFO(struct ex_thread, id, name, state, state_names),
-    SFU_DUMP_STACKS2(struct ex_thread, stack.lo, stack.hi, exc.lo, exc.hi),
-    .current = &current,
-};
-/* (end of what sfu needs) */
-
-void ex_dump_threads(void)
-{
-    (void)sfu_dump_thread_table(&ex_dump, &ex_threads);
-}
-
-/* A walk of the running thread stays within its stacks (the table's port
- * of it); outside a thread, on the boot stack. */
-const sfu_port *ex_walk_port(void)
-{
-    const sfu_port *p = current ? sfu_dump_thread_port(&ex_dump, &ex_threads, current) : NULL;
-
-    return p != NULL ? p : &ex_dump.port;
+    return ex_current;
 }
 
 const struct ex_thread *ex_thread_guard_hit(uint64_t addr)
@@ -209,8 +181,8 @@ const struct ex_thread *ex_thread_guard_hit(uint64_t addr)
     unsigned i;
 
     for (i = 0; i < nthreads; i++) {
-        if (threads[i].guarded && addr - threads[i].guard < EX_GUARD_SIZE)
-            return &threads[i];
+        if (ex_threads[i].guarded && addr - ex_threads[i].guard < EX_GUARD_SIZE)
+            return &ex_threads[i];
     }
     return NULL;
 }
@@ -218,6 +190,6 @@ const struct ex_thread *ex_thread_guard_hit(uint64_t addr)
 void ex_thread_header(const struct ex_thread *t)
 {
     ex_printf("thread %u %s: %s, stack %p .. %p, exception stack %p .. %p\n", t->id, t->name,
-              t == current ? "running" : state_names[t->state], (void *)(uintptr_t)t->stack.lo,
+              t == ex_current ? "running" : ex_state_names[t->state], (void *)(uintptr_t)t->stack.lo,
               (void *)(uintptr_t)t->stack.hi, (void *)(uintptr_t)t->exc.lo, (void *)(uintptr_t)t->exc.hi);
 }

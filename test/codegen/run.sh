@@ -209,9 +209,11 @@ done
 # with each board's plain flags (no -mgeneral-regs-only, as the images'
 # `plain` files are) and checked the same way.  FILE:FUNCS checks only
 # those functions of a file whose other code is the kernel's own (built
-# with the kernel's safe flags in the images): sched.c's scheduler is the
-# example kernel's, its thread table (data) and the calls are the user's.
-user_files="common/recipe.c common/sched.c:ex_dump_threads,ex_walk_port BOARD/thread.c BOARD/kernel-trap.c BOARD/rtos-sfu.c"
+# with the kernel's safe flags in the images): rtos.c is the example RTOS's
+# own code, its C handlers the vectors call (where a user's fault handler
+# calls sfu) are checked.
+user_files="common/recipe.c common/sched-sfu.c BOARD/thread.c BOARD/kernel-trap.c BOARD/rtos-sfu.c
+	BOARD/rtos.c:rtos_irq,rtos_fault,rtos_stack_overflow,rtos_handler_fault"
 for t in "${codegen_compilers[@]}"; do
 	IFS='|' read -r tname cc arch <<<"$t"
 	od=objdump
