@@ -19,6 +19,9 @@
 #                 without safe-flags, as a kernel's might be: the core must
 #                 be safe by itself
 #   core-flags    for the one C file with the sfu core ($(EX_CORE))
+#   plain         C files (names) built without safe-flags, with the
+#                 board's plain flags: the code a user writes for sfu
+#                 (layouts, the step-1 file), which must be safe as written
 #   ldflags       for the link
 #   link          gnu (LD_<arch>, the default) or lld ($(LLD)); lld leaves
 #                 one .sframe per object, so the C gets $(EX_LLD_DEFS)
@@ -124,7 +127,7 @@ EX_ASFLAGS := -MMD -MP
 # The common sources, in common/.
 EX_SRCS := print.c mem.c scenario.c panic.c dump.c unwind.c recipe.c chain_fp.c \
 	chain_nofp.c chain_big.c leaf.c corrupt.c workload.c workload_nofp.c \
-	sched.c threads.c retained.c
+	sched.c sched-sfu.c threads.c retained.c
 # The one file with the sfu core's implementation (gets core-flags).
 EX_CORE := unwind.c
 # Files built without a frame pointer; every other C file keeps it.
@@ -152,7 +155,7 @@ EX_LLDFLAGS := -nostdlib -static -z noexecstack --build-id=sha1 -L $(EX_ROOT)/li
 # Reading the boards.
 
 EX_BOARDS := $(patsubst $(EX_DIR)/%/board.mk,%,$(wildcard $(EX_DIR)/*/board.mk))
-EX_VARS := arch srcs lds flags cflags safe-flags core-plain core-flags ldflags link sframe title \
+EX_VARS := arch srcs lds flags cflags safe-flags core-plain plain core-flags ldflags link sframe title \
 	qemu qemu-machine qemu-cpu qemu-args qemu-exit boots trap stub irqtrap irqstub
 EX_ADDED := flags cflags safe-flags core-flags ldflags qemu-args
 EX_IMAGES :=
@@ -212,7 +215,7 @@ ex_for_cc = $(if $(findstring clang,$(CC_$(EX.$(1).arch))),$(filter-out $(EX_GCC
 ex_cc = cd $(EX_ROOT) && $(CC_$(EX.$(1).arch)) $(call ex_for_cc,$(1),$(EX_CFLAGS) $(call ex_flags,$(1)) \
 	$(if $(filter $(<F),$(EX_NOFP)),-fomit-frame-pointer,-fno-omit-frame-pointer) $(EX_FLAGS_$(<F))) \
 	-I $(EX_DIR)/common -I $(EX_ROOT)/port/$(EX.$(1).arch) -I $(EX_ROOT)/port -I $(EX_ROOT)/core $(EX.$(1).cflags) \
-	$(if $(and $(filter $(<F),$(EX_CORE)),$(filter 1,$(EX.$(1).core-plain))),,$(EX.$(1).safe-flags)) \
+	$(if $(or $(and $(filter $(<F),$(EX_CORE)),$(filter 1,$(EX.$(1).core-plain))),$(filter $(<F),$(EX.$(1).plain))),,$(EX.$(1).safe-flags)) \
 	$(if $(filter $(<F),$(EX_CORE)),$(EX.$(1).core-flags)) -DEX_BOARD='"$(EX.$(1).board)"' -c $< -o $@
 
 # ex_libgcc IMAGE: the libgcc archive its links end with (a shell word).

@@ -9,10 +9,10 @@
 #           SFU_IMPLEMENTATION to the end)
 #   step 2  faults and interrupts: the trap layouts, and one call
 #           (sfu_dump_stack) in the fault / interrupt handler
-#   step 3  every thread: the saved-context layout, the per-thread port
-#           (the struct member, the stacks, sfu_port_thread_init), the
-#           iterator (examples/common/sched.c, next_thread) and the call
-#           to sfu_dump_threads
+#   step 3  every thread: the saved-context layout, the thread table
+#           (examples/common/sched-sfu.c, from ex_state_names to the end
+#           of ex_thread_table: the struct described once, no per-thread
+#           set-up, no iterator) and the call to sfu_dump_thread_table
 set -eu
 cd "$(dirname "$0")"
 
@@ -36,17 +36,14 @@ loc() {
 }
 
 step1=$(loc common/recipe.c '^#define SFU_IMPLEMENTATION' '^}')
-# The per-thread port: `struct sfu_port_thread walk;` in the thread
-# struct, then the stacks and the init call (sched.c, ex_thread_create).
-port=$(($(loc common/sched.c '^    sfu_stack stacks\[2\];' 'sfu_stack stacks') + \
-	$(loc common/sched.c '^    stacks\[0\] = t->stack;' 'panic\("ex_thread_create: bad stacks"\)') + 1))
-iter=$(($(loc common/sched.c '^static bool next_thread' '^}') + 1))
+# The thread table, and the one call that dumps it.
+table=$(($(loc common/sched-sfu.c '^const char \*const ex_state_names' 'end of what sfu needs') + 1))
 
 row() { # STYLE TRAPS_FILE SWITCH_FILE SWITCH_START
 	traps=$(loc "$2" '^extern char __entry_text_start' '^const size_t ex_trap_nlayouts')
 	sw=$(loc "$3" "$4" 'end of what sfu needs')
 	s2=$((step1 + traps + 1))
-	s3=$((s2 + sw + port + iter))
+	s3=$((s2 + sw + table))
 	printf '%-62s %5s %8s %8s\n' "$1" "$step1" "$s2" "$s3"
 }
 
@@ -55,4 +52,4 @@ row "Linux-like pt_regs, called C handler (aarch64-virt kernel)" aarch64-virt/ke
 row "Linux-like pt_regs, called C handler (x86_64-pc kernel)" x86_64-pc/kernel-trap.c x86_64-pc/thread.c '^const struct sfu_switch_layout'
 row "RTOS: task context on the task stack, TCB (aarch64-virt rtos)" aarch64-virt/rtos-sfu.c aarch64-virt/rtos-sfu.c '^const struct sfu_switch_layout'
 row "switch by returning interrupt frames (x86_64-pc rtos)" x86_64-pc/rtos-sfu.c x86_64-pc/rtos-sfu.c '^const struct sfu_switch_layout'
-echo "(cumulative code lines; per thread: $port lines of port set-up, $iter of iterator and call)"
+echo "(cumulative code lines; the thread table and its call: $table lines, no per-thread code)"

@@ -51,6 +51,9 @@ kernel.srcs := head.S kernel-entry.S kernel-trap.c board.c switch.S thread.c
 # ... and the sfu file built with the kernel's flags, not sfu's (no
 # -mgeneral-regs-only): FP/SIMD is off, as on every image.
 kernel.core-plain := 1
+# ... and what the user writes for sfu (recipe.c, the switch layout, the
+# thread table) too.
+kernel.plain := recipe.c thread.c sched-sfu.c
 kernel.title := kernel-style exception entry
 kernel.trap := el1_sync_handler
 kernel.stub := el1t_sync
@@ -63,6 +66,9 @@ kernel.irqstub := el1t_irq
 rtos.srcs := head.S rtos-entry.S rtos.c rtos-sfu.c board.c
 rtos.flags := -DEX_THREAD_EXC_STACK=0u
 rtos.core-plain := 1
+# ... and what the user writes for sfu (recipe.c, rtos-sfu.c, the thread
+# table) too.
+rtos.plain := recipe.c rtos-sfu.c sched-sfu.c
 rtos.title := RTOS-style task contexts
 rtos.trap := rtos_fault
 rtos.stub := rtos_task_sync

@@ -22,17 +22,8 @@ typedef char pt_regs_size_check[sizeof(struct pt_regs) == 0x120 ? 1 : -1];
  * interrupts").  Its calls into C all lie in .entry.text, each made with
  * SP pointing at a struct pt_regs. */
 extern char __entry_text_start[], __entry_text_end[];
-const struct sfu_trap_layout ex_trap_layouts[] = { {
-    .code_start = __entry_text_start,
-    .code_end = __entry_text_end,
-    .frame_off = 0,
-    .frame_size = sizeof(struct pt_regs),
-    .frame_align = 16,
-    .pc = offsetof(struct pt_regs, pc),
-    .sp = offsetof(struct pt_regs, sp),
-    .mode = offsetof(struct pt_regs, pstate),
-    .reg = SFU_AARCH64_TRAP_REGS_X0(offsetof(struct pt_regs, regs)),
-} };
+const struct sfu_trap_layout ex_trap_layouts[] = {
+    SFU_AARCH64_PT_REGS(__entry_text_start, __entry_text_end, struct pt_regs, regs, pc, sp, pstate) };
 const size_t ex_trap_nlayouts = 1;
 /* (end of what sfu needs) */
 

@@ -8,21 +8,16 @@
 
 /* sfu: the context ex_switch leaves (switch.S): x19..x29 from 0, the
  * resume PC (x30) at 0x58, the SP the thread resumes with just above it. */
-const struct sfu_switch_layout ex_switch_layout = {
-    .size = 0x70,
-    .align = 16,
-    .pc = 0x58,
-    .sp = SFU_TRAP_NOT_SAVED,
-    .sp_add = 0x70,
-    .reg = SFU_AARCH64_SWITCH_REGS_X19(0x00),
-};
+const struct sfu_switch_layout ex_switch_layout = SFU_AARCH64_SWITCH_PUSHED(0x70, 0x00, 0x58);
 /* (end of what sfu needs) */
 
 void ex_thread_start(void);
 
 uint64_t board_thread_context(uint64_t stack_hi, uint64_t exc_hi, void (*entry)(void *), void *arg)
 {
-    uint64_t *c = (uint64_t *)(uintptr_t)(stack_hi - 0x70);
+    /* volatile: stored word by word, never as a vector (this file is built
+     * with the plain flags: the switch layout above is the user's code) */
+    volatile uint64_t *c = (volatile uint64_t *)(uintptr_t)(stack_hi - 0x70);
     unsigned i;
 
     for (i = 0; i < 0x70 / 8; i++)

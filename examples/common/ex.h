@@ -185,19 +185,23 @@ void ex_unwind_setup(void);
 #define EX_MAX_THREADS 4u
 #define EX_GUARD_SIZE 4096u
 #define EX_THREAD_STACK 16384u
-enum ex_thread_state { EX_THREAD_FREE, EX_THREAD_READY, EX_THREAD_RUNNING, EX_THREAD_BLOCKED };
+enum ex_thread_state { EX_THREAD_FREE, EX_THREAD_READY, EX_THREAD_RUNNING, EX_THREAD_BLOCKED, EX_THREAD_PREEMPTED };
 struct ex_thread {
     const char *name;
     unsigned id;               /* 1, 2, ... */
-    volatile uint8_t state;    /* enum ex_thread_state */
-    uint8_t preempted;         /* last left from the timer interrupt */
+    volatile uint8_t state;    /* enum ex_thread_state (PREEMPTED: ready, last
+                                * left from the timer interrupt) */
     uint64_t ctx;              /* its saved context (ex_switch); 0 while it runs */
     sfu_stack stack;           /* its own stack */
     sfu_stack exc;             /* the exception stack(s) it traps onto */
     uint64_t guard;            /* the guard page below the stack */
     const char *guarded;       /* board_guard's answer */
-    struct sfu_port_thread walk; /* sfu: bounds and reads are its stacks */
 };
+/* The thread slots (a free one: EX_THREAD_FREE), the running thread (NULL
+ * before ex_sched_start), and the states' names (sched-sfu.c). */
+extern struct ex_thread ex_threads[EX_MAX_THREADS];
+extern struct ex_thread *ex_current;
+extern const char *const ex_state_names[5];
 /* A new ready thread running entry(arg), which must never return. */
 struct ex_thread *ex_thread_create(const char *name, void (*entry)(void *), void *arg);
 /* Leave the boot context for the first thread, for good. */

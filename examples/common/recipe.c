@@ -6,8 +6,8 @@
  * runs it on every image (from a timer interrupt, so the walk crosses the
  * vector code's trap frame: the step-2 layouts are given).  It is built
  * with the image's flags only; the rest of the example does not use it.
- * board_putc and __ram_start/__ram_end stand for the kernel's console and
- * its RAM.
+ * board_putc stands for the kernel's console; __ram_start/__ram_end, which
+ * SFU_DUMP_PUTC reads, are defined by the examples' linker scripts.
  */
 #define SFU_STATIC /* the examples' own sfu is in unwind.c: this copy stays private */
 #ifdef SFRAME_OPTS
@@ -17,12 +17,10 @@
 #define SFU_IMPLEMENTATION
 #include "common/sfu_dump.h" /* -I <sfu>/core -I <sfu>/port */
 
-extern char __ram_start[], __ram_end[]; /* every range your stacks and trap frames lie in */
-static const struct sfu_port_range ram[] = { { (uintptr_t)__ram_start, (uintptr_t)__ram_end } };
 extern const struct sfu_trap_layout ex_trap_layouts[]; /* step 2 (step 1: NULL, 0 below) */
 void board_putc(char c); /* your console's output */
-static void out(const char *s, size_t n) { while (n--) board_putc(*s++); }
-static struct sfu_dump dump = SFU_DUMP_INIT(dump, out, ram, 1, ex_trap_layouts, 1);
+/* Reads stay in the linker script's [__ram_start, __ram_end). */
+static struct sfu_dump dump = SFU_DUMP_PUTC(dump, board_putc, ex_trap_layouts, 1);
 
 void backtrace_here(void) /* or in your panic() */
 {

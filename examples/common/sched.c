@@ -16,18 +16,20 @@
  * the board gives each thread its own exception stack (aarch64: SP_EL1,
  * which keeps a preempted thread's interrupt frames) that one.
  *
- * For sfu each thread gets, when it is created, an sfu_port_thread
- * (port/common) bounded by its stacks: its own and the exception stacks it
- * traps onto.  Its walks read nothing else, so a walk of one thread never
- * strays into another's stack and never touches a guard page.
+ * For sfu the thread array is described once (sched-sfu.c):
+ * the dump layer reads each thread's saved context, name, state and
+ * stacks from it, and bounds each thread's walk by its own stacks (its
+ * own and the exception stacks it traps onto).  Its walks read nothing
+ * else, so a walk of one thread never strays into another's stack and
+ * never touches a guard page.
  */
 #include "ex.h"
 
 #define EX_THREAD_BLOCK (EX_GUARD_SIZE + EX_THREAD_STACK + EX_THREAD_EXC_STACK)
 
-static struct ex_thread threads[EX_MAX_THREADS];
+struct ex_thread ex_threads[EX_MAX_THREADS];
 static unsigned nthreads;
-static struct ex_thread *current;
+struct ex_thread *ex_current;
 static uint64_t boot_ctx; /* the boot context, left for good */
 static volatile int need_resched;
 /* In .bss: inside the first 2 MiB of the image, which both boards map
@@ -43,12 +45,11 @@ struct ex_thread *ex_thread_create(const char *name, void (*entry)(void *), void
 {
     struct ex_thread *t;
     uint64_t base, exc_hi;
-    sfu_stack stacks[2];
 
     if (nthreads == EX_MAX_THREADS)
         panic("ex_thread_create: too many threads");
     ex_unwind_setup(); /* the trap layouts the walks share */
-    t = &threads[nthreads];
+    t = &ex_threads[nthreads];
     base = addr_of(pool[nthreads]);
     t->name = name;
     t->id = ++nthreads;
@@ -65,12 +66,6 @@ struct ex_thread *ex_thread_create(const char *name, void (*entry)(void *), void
     exc_hi = t->exc.hi;
     t->guarded = board_guard(t->guard);
     t->ctx = board_thread_context(t->stack.hi, exc_hi, entry, arg);
-    /* sfu: this thread's walks stay on its stack and its exception
-     * stack(s), and read nothing else. */
-    stacks[0] = t->stack;
-    stacks[1] = t->exc;
-    if (sfu_port_thread_init(&t->walk, &ex_dump.ctx, stacks, 2) != SFU_OK)
-        panic("ex_thread_create: bad stacks");
     t->state = EX_THREAD_READY;
     return t;
 }
@@ -78,12 +73,12 @@ struct ex_thread *ex_thread_create(const char *name, void (*entry)(void *), void
 /* The next ready thread after the current one, round robin; NULL if none. */
 static struct ex_thread *pick(void)
 {
-    unsigned start = current ? current->id : 0, i;
+    unsigned start = ex_current ? ex_current->id : 0, i;
 
     for (i = 0; i < nthreads; i++) {
-        struct ex_thread *t = &threads[(start + i) % nthreads];
+        struct ex_thread *t = &ex_threads[(start + i) % nthreads];
 
-        if (t->state == EX_THREAD_READY)
+        if (t->state == EX_THREAD_READY || t->state == EX_THREAD_PREEMPTED)
             return t;
     }
     return NULL;
@@ -108,20 +103,19 @@ EX_NOINLINE void sched_switch(struct ex_thread *next, int preempted);
 
 EX_NOINLINE void sched_switch(struct ex_thread *next, int preempted)
 {
-    struct ex_thread *prev = current;
+    struct ex_thread *prev = ex_current;
     uint64_t ctx = next->ctx;
 
-    prev->preempted = (uint8_t)preempted;
     if (prev->state == EX_THREAD_RUNNING)
-        prev->state = EX_THREAD_READY;
+        prev->state = preempted ? EX_THREAD_PREEMPTED : EX_THREAD_READY;
     next->state = EX_THREAD_RUNNING;
     next->ctx = 0;
-    current = next;
+    ex_current = next;
     if (board_switch_begin(&prev->ctx, ctx, &next->ctx))
         return;
     ex_switch(&prev->ctx, ctx);
     /* Back in prev, switched to by another thread. */
-    if (current != prev)
+    if (ex_current != prev)
         panic("sched_switch: resumed the wrong thread");
 }
 
@@ -134,7 +128,7 @@ EX_NORETURN void ex_sched_start(void)
     if (first == NULL)
         panic("ex_sched_start: no thread");
     first->state = EX_THREAD_RUNNING;
-    current = first;
+    ex_current = first;
     boot_ctx = 0;
     {
         uint64_t ctx = first->ctx;
@@ -151,7 +145,7 @@ void ex_thread_block(void)
     struct ex_thread *next;
 
     EX_IRQ_OFF();
-    current->state = EX_THREAD_BLOCKED;
+    ex_current->state = EX_THREAD_BLOCKED;
     next = pick();
     if (next == NULL)
         panic("ex_thread_block: no thread left to run");
@@ -161,7 +155,7 @@ void ex_thread_block(void)
 
 void ex_sched_tick(void)
 {
-    if (current != NULL)
+    if (ex_current != NULL)
         need_resched = 1;
 }
 
@@ -169,22 +163,17 @@ void ex_preempt(void)
 {
     struct ex_thread *next;
 
-    if (!need_resched || current == NULL)
+    if (!need_resched || ex_current == NULL)
         return;
     need_resched = 0;
     next = pick();
-    if (next != NULL && next != current)
+    if (next != NULL && next != ex_current)
         sched_switch(next, 1);
 }
 
 struct ex_thread *ex_thread_current(void)
 {
-    return current;
-}
-
-const sfu_port *ex_walk_port(void)
-{
-    return current ? &current->walk.port : &ex_dump.port;
+    return ex_current;
 }
 
 const struct ex_thread *ex_thread_guard_hit(uint64_t addr)
@@ -192,52 +181,15 @@ const struct ex_thread *ex_thread_guard_hit(uint64_t addr)
     unsigned i;
 
     for (i = 0; i < nthreads; i++) {
-        if (threads[i].guarded && addr - threads[i].guard < EX_GUARD_SIZE)
-            return &threads[i];
+        if (ex_threads[i].guarded && addr - ex_threads[i].guard < EX_GUARD_SIZE)
+            return &ex_threads[i];
     }
     return NULL;
 }
 
-static const char *state_of(const struct ex_thread *t)
-{
-    return t == current                     ? "running"
-           : t->state == EX_THREAD_BLOCKED ? "blocked"
-           : t->preempted                  ? "preempted"
-                                           : "ready";
-}
-
 void ex_thread_header(const struct ex_thread *t)
 {
-    ex_printf("thread %u %s: %s, stack %p .. %p, exception stack %p .. %p\n", t->id, t->name, state_of(t),
-              (void *)(uintptr_t)t->stack.lo, (void *)(uintptr_t)t->stack.hi, (void *)(uintptr_t)t->exc.lo,
-              (void *)(uintptr_t)t->exc.hi);
-}
-
-/* The dump layer's thread iterator: the i-th thread that is neither
- * running (dumped already, from its registers) nor free, from its saved
- * context (ex_switch_layout), read and walked through its own port. */
-static bool next_thread(void *arg, size_t i, struct sfu_dump_thread *d)
-{
-    unsigned k;
-
-    (void)arg;
-    for (k = 0; k < nthreads; k++) {
-        const struct ex_thread *t = &threads[k];
-
-        if (t == current || t->state == EX_THREAD_FREE || i-- != 0)
-            continue;
-        d->id = t->id;
-        d->name = t->name;
-        d->state = state_of(t);
-        d->port = &t->walk.port;
-        d->layout = &ex_switch_layout;
-        d->context = t->ctx;
-        return true;
-    }
-    return false;
-}
-
-void ex_dump_threads(void)
-{
-    (void)sfu_dump_threads(&ex_dump, next_thread, NULL);
+    ex_printf("thread %u %s: %s, stack %p .. %p, exception stack %p .. %p\n", t->id, t->name,
+              t == ex_current ? "running" : ex_state_names[t->state], (void *)(uintptr_t)t->stack.lo,
+              (void *)(uintptr_t)t->stack.hi, (void *)(uintptr_t)t->exc.lo, (void *)(uintptr_t)t->exc.hi);
 }

@@ -50,6 +50,9 @@ kernel.srcs := head.S kernel-isr.S kernel-trap.c board.c switch.S thread.c
 # ... and the sfu file built with the kernel's flags, not sfu's (no
 # -mgeneral-regs-only): FP/SIMD is off, as on every image.
 kernel.core-plain := 1
+# ... and what the user writes for sfu (recipe.c, the switch layout, the
+# thread table) too.
+kernel.plain := recipe.c thread.c sched-sfu.c
 kernel.title := kernel-style interrupt stubs
 kernel.trap := interrupt_handler
 kernel.stub := isr_stubs
@@ -62,6 +65,9 @@ kernel.irqstub := isr_stubs
 # plain flags, SSE off.
 rtos.srcs := head.S rtos-isr.S rtos.c rtos-sfu.c board.c
 rtos.core-plain := 1
+# ... and what the user writes for sfu (recipe.c, rtos-sfu.c, the thread
+# table) too.
+rtos.plain := recipe.c rtos-sfu.c sched-sfu.c
 rtos.title := RTOS-style task contexts
 rtos.trap := rtos_fault
 rtos.stub := rtos_isr_common

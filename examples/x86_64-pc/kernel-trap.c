@@ -19,19 +19,8 @@ struct regs {
  * Their calls into C all lie in .entry.text, each made with RSP pointing
  * at a struct regs. */
 extern char __entry_text_start[], __entry_text_end[];
-#define R(field) offsetof(struct regs, field)
-const struct sfu_trap_layout ex_trap_layouts[] = { {
-    .code_start = __entry_text_start,
-    .code_end = __entry_text_end,
-    .frame_off = 0,
-    .frame_size = sizeof(struct regs),
-    .frame_align = 8,
-    .pc = R(rip),
-    .sp = R(rsp),
-    .mode = R(cs),
-    .reg = SFU_X86_64_TRAP_REGS(R(rax), R(rbx), R(rcx), R(rdx), R(rsi), R(rdi), R(rbp),
-                                R(r8), R(r9), R(r10), R(r11), R(r12), R(r13), R(r14), R(r15)),
-} };
+const struct sfu_trap_layout ex_trap_layouts[] = {
+    SFU_X86_64_PT_REGS(__entry_text_start, __entry_text_end, struct regs) };
 const size_t ex_trap_nlayouts = 1;
 /* (end of what sfu needs) */
 

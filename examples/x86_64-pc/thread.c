@@ -7,21 +7,17 @@
 
 /* sfu: the context ex_switch leaves (switch.S): r15 r14 r13 r12 rbx rbp,
  * the resume PC at 0x30, the SP the thread resumes with just above it. */
-const struct sfu_switch_layout ex_switch_layout = {
-    .size = 0x38,
-    .align = 8,
-    .pc = 0x30,
-    .sp = SFU_TRAP_NOT_SAVED,
-    .sp_add = 0x38,
-    .reg = SFU_X86_64_SWITCH_REGS(0x20, 0x28, 0x18, 0x10, 0x08, 0x00),
-};
+const struct sfu_switch_layout ex_switch_layout =
+    SFU_X86_64_SWITCH_PUSHED(0x38, 0x30, 0x20, 0x28, 0x18, 0x10, 0x08, 0x00); /* rbx rbp r12..r15 */
 /* (end of what sfu needs) */
 
 void ex_thread_start(void);
 
 uint64_t board_thread_context(uint64_t stack_hi, uint64_t exc_hi, void (*entry)(void *), void *arg)
 {
-    uint64_t *c = (uint64_t *)(uintptr_t)(stack_hi - 0x38);
+    /* volatile: stored word by word, never as a vector (this file is built
+     * with the plain flags: the switch layout above is the user's code) */
+    volatile uint64_t *c = (volatile uint64_t *)(uintptr_t)(stack_hi - 0x38);
     unsigned i;
 
     (void)exc_hi; /* exceptions use the IST stacks, IRQs the thread's */

@@ -23,6 +23,8 @@
  *   SFU_AARCH64_SWITCH_REGS_X19(off) reg[] of a saved thread context
  *                                    (struct sfu_switch_layout) holding
  *                                    x19..x29 one after the other
+ *   SFU_AARCH64_PT_REGS(...)         a whole Linux-like trap layout
+ *   SFU_AARCH64_SWITCH_PUSHED(...)   a whole pushed switch context layout
  *   sfu_aarch64_el0(spsr)            the interrupted code ran at EL0
  *   struct sfu_aarch64_trap_frame    the frame examples/aarch64-virt saves,
  *   SFU_AARCH64_TRAP_LAYOUT(sites)   and its layout
@@ -154,6 +156,22 @@ SFU_CODEGEN_END
         (off) + 0x10, (off) + 0x18, (off) + 0x20, (off) + 0x28, (off) + 0x30, (off) + 0x38,      \
         (off) + 0x40, (off) + 0x48, (off) + 0x50, SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED         \
     }
+
+/* A whole Linux-like trap layout in one line: struct T (x0..x30 in the
+ * array member x, and members pc (ELR), sp, pstate (SPSR)) saved at the SP
+ * of every call from the entry code [start, end) into C. */
+#define SFU_AARCH64_PT_REGS(start, end, T, x, pc_, sp_, pstate_)                                  \
+    {                                                                                            \
+        .code_start = (start), .code_end = (end), .frame_size = sizeof(T), .frame_align = 16,    \
+        .pc = offsetof(T, pc_), .sp = offsetof(T, sp_), .mode = offsetof(T, pstate_),            \
+        .reg = SFU_AARCH64_TRAP_REGS_X0(offsetof(T, x))                                          \
+    }
+
+/* A whole saved-switch-context layout: a switch called as a function that
+ * pushed `size` bytes on the thread's stack (popped on resume: the SP is
+ * the context's end) holding x19..x29 from byte x19 and the resume PC
+ * (x30) at byte pc. */
+#define SFU_AARCH64_SWITCH_PUSHED(size_, x19, pc_) SFU_SWITCH_PUSHED(size_, 16, pc_, SFU_AARCH64_SWITCH_REGS_X19(x19))
 
 /* The frame examples/aarch64-virt/vectors.S saves (offsets and their
  * meaning: sfu_trap_frame_aarch64.h), with its handler called with SP ==

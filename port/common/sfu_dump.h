@@ -9,11 +9,13 @@
  *       #define SFU_IMPLEMENTATION
  *       #include "common/sfu_dump.h"     // includes sfu_port.h, then sfu.h
  *
- *       extern char __ram_start[], __ram_end[];
- *       static const struct sfu_port_range ram[] = {
- *           { (uintptr_t)__ram_start, (uintptr_t)__ram_end } };
- *       static void out(const char *s, size_t n) { while (n--) uart_putc(*s++); }
- *       static struct sfu_dump dump = SFU_DUMP_INIT(dump, out, ram, 1, NULL, 0);
+ *       void uart_putc(char c);
+ *       static struct sfu_dump dump = SFU_DUMP_PUTC(dump, uart_putc, NULL, 0);
+ *
+ *   (reads: the linker script's [__ram_start, __ram_end); with a write
+ *   hook and ranges of your own:
+ *       static const struct sfu_port_range ram[] = { { lo, hi }, ... };
+ *       static struct sfu_dump dump = SFU_DUMP_INIT(dump, out, ram, n, NULL, 0);)
  *
  *       ... in panic():  sfu_dump_stack(&dump);
  *
@@ -38,7 +40,8 @@
  *   CR: add one before '\n' in the hook if the console wants CR LF).  One
  *   hook, called with whole pieces (a name, a number's digits, a marker)
  *   rather than per character, so a hook that takes a lock or fills a FIFO
- *   pays per piece; a putc-only console is a one-line loop.  The hook runs
+ *   pays per piece.  Or, with SFU_DUMP_PUTC, a console's void putc(char c),
+ *   called once per byte (d->write NULL, d->putc set).  The hook runs
  *   on the crash path: it must not take a lock the crashed code may hold
  *   (poll the UART), and it is built with the flags of its own file.
  *
@@ -77,6 +80,10 @@
  *   sfu_dump_trap(d, layout, f)  from a trap frame your vector code saved,
  *                                as a struct sfu_trap_layout describes it:
  *                                frame #0 is the interrupted instruction
+ *   sfu_dump_thread_table(d, t) every thread of the kernel's thread array
+ *                                or list, described once as data (struct
+ *                                sfu_dump_table): the dump reads each
+ *                                thread's fields and builds its port
  *   sfu_dump_threads(d, next, a) every thread the kernel's iterator gives:
  *                                a header line, then its dump from its
  *                                saved context, trap frame or registers,
@@ -209,6 +216,8 @@ struct sfu_dump;
 
 /* The output hook (see THE OUTPUT HOOK). */
 typedef void (*sfu_dump_write_fn)(const char *s, size_t n);
+/* Or a console's one-character output (SFU_DUMP_PUTC): called per byte. */
+typedef void (*sfu_dump_putc_fn)(char c);
 
 /* A name hook: the function holding addr, its start and size, or NULL. */
 typedef const char *(*sfu_dump_name_fn)(const struct sfu_dump *d, uint64_t addr, uint64_t *start,
@@ -236,6 +245,18 @@ struct sfu_dump {
     int secs_err;                 /* sfu_section_split's answer; -1 before */
     size_t nsecs;
     sfu_section secs[SFU_DUMP_SECTIONS];
+    /* Added after the fields above (an initializer written for them keeps
+     * its meaning). */
+    sfu_dump_putc_fn putc;        /* used when write is NULL (SFU_DUMP_PUTC) */
+    struct sfu_port_range linker_ram; /* SFU_DUMP_PUTC's RAM: the linker's */
+    struct sfu_port_thread thread; /* the port of the thread a table dump is at
+                                    * (sfu_dump_thread_table, sfu_dump_thread_port) */
+    struct {                      /* where a table dump is: off the stack */
+        const struct sfu_dump_table *t;
+        size_t k;                 /* the next index */
+        uint64_t at;              /* a list's next thread */
+        int err;
+    } tab;
 };
 
 #if SFU_DUMP_LINKER_SFRAME
@@ -276,6 +297,28 @@ extern const struct sfu_symtab sfu__dump_symtab __asm__("sfu_symtab");
         .name = NULL, .frame = NULL, .user = NULL, .secs_err = -1, .nsecs = 0                           \
     }
 
+/* The linker's RAM, [__ram_start, __ram_end), under names of our own (only
+ * SFU_DUMP_PUTC refers to them). */
+extern char sfu__dump_ram_start[] __asm__("__ram_start");
+extern char sfu__dump_ram_end[] __asm__("__ram_end");
+
+/* The short form of SFU_DUMP_INIT, for a console with a putc: the memory
+ * a walk may read is the linker script's [__ram_start, __ram_end) (every
+ * range your stacks and trap frames lie in must be inside it; otherwise
+ * list the ranges with SFU_DUMP_INIT), the output one putc_fn(c) per
+ * byte, traps[0..ntraps) as in SFU_DUMP_INIT. */
+#define SFU_DUMP_PUTC(self, putc_fn, traps_, ntraps_)                                                       \
+    {                                                                                                       \
+        .write = NULL,                                                                                      \
+        .ctx = { .ram = &(self).linker_ram, .nram = 1, .traps = (traps_), .ntraps = (ntraps_) },            \
+        .port = { .read = sfu_port_read, .strip_ra = SFU_PORT_STRIP_RA, .trap = sfu_port_trap,              \
+                  .ctx = (void *)&(self).ctx, .stack_lo = 0, .stack_hi = 0, .stacks = NULL, .nstacks = 0 }, \
+        .sframe = SFU__DUMP_SFRAME, .opts = SFU_DUMP_SFRAME_OPTS, .text = SFU__DUMP_TEXT,                   \
+        .symtab = SFU__DUMP_SYMTAB_PTR, .name = NULL, .frame = NULL, .user = NULL, .secs_err = -1,          \
+        .nsecs = 0, .putc = (putc_fn),                                                                      \
+        .linker_ram = { (uintptr_t)sfu__dump_ram_start, (uintptr_t)sfu__dump_ram_end }                     \
+    }
+
 /* ---- threads ---------------------------------------------------------------- */
 
 /* One thread, as the kernel's iterator describes it.  The dump clears
@@ -310,6 +353,100 @@ struct sfu_dump_thread {
  * running one, already dumped) it simply does not return. */
 typedef bool (*sfu_dump_next_fn)(void *arg, size_t i, struct sfu_dump_thread *t);
 
+/* ---- a thread table: the kernel's threads described once, as data ----------
+ *
+ * Most kernels keep their threads in an array or a linked list of one
+ * struct.  Describe that struct once and sfu_dump_thread_table() walks it
+ * itself: for each thread it reads the fields below, builds the thread's
+ * port (its reads and bounds: the thread's own stacks and the shared ones,
+ * as sfu_port_thread_init would) in the dump, prints the header line and
+ * walks the thread from its saved context.  No per-thread set-up, no
+ * iterator to write.
+ *
+ *   where     array: `count` structs of `size` bytes from `array`; or a
+ *             list: `head` is the address of the variable holding the
+ *             first thread's address, `next` the field holding the next
+ *             one's (NULL ends it), `count` the most followed (a loop in
+ *             the list cannot make the dump endless)
+ *   context   the field holding the address of the thread's saved context,
+ *             as `layout` describes it (struct sfu_switch_layout; one with
+ *             trap layouts for an RTOS whose saved context is a trap frame)
+ *   id, name  (optional) for the header line; no id: the thread's index
+ *   state     (optional) an integer field; states[value] is the text of the
+ *             header line, NULL for a slot not in use (a free TCB: not
+ *             dumped); a value past nstates prints "?"
+ *   stacks    up to SFU_DUMP_TABLE_STACKS per thread (its own, its own
+ *             exception stack): the fields of the lowest and highest
+ *             address, or with hi_is_size of the base and the size
+ *             (SFU_DUMP_STACK, SFU_DUMP_STACK_SIZE); plus shared[0..nshared)
+ *             every thread may trap onto (interrupt and exception stacks)
+ *   current   (optional) the address of the kernel's pointer to the running
+ *             thread: that thread is not dumped (its stack is the caller's:
+ *             sfu_dump_stack shows it)
+ *
+ * Every field is named by SFU_DUMP_FIELD(type, member): its offset and size
+ * (1, 2, 4 or 8 bytes; the address fields 4 or 8); a field left out is
+ * zero, i.e. absent.  Fields are read through the dump's checked read (the
+ * thread structs must lie in its RAM) as little-endian integers.  The
+ * description is checked before anything is read (sfu_dump_table_check):
+ * a bad one is refused with one line, never walked. */
+#ifndef SFU_DUMP_TABLE_STACKS
+#define SFU_DUMP_TABLE_STACKS 2
+#endif
+#ifndef SFU_DUMP_MAX_THREADS
+#define SFU_DUMP_MAX_THREADS 4096
+#endif
+
+/* A field of the thread struct: offset + 1 (0: absent) and size. */
+struct sfu_dump_field {
+    uint16_t at;
+    uint8_t size;
+};
+#define SFU_DUMP_FIELD(type, member) { (uint16_t)(offsetof(type, member) + 1u), (uint8_t)sizeof(((type *)0)->member) }
+
+/* A stack of the thread: [lo, hi] from two fields, or [base, base + size]. */
+struct sfu_dump_span {
+    struct sfu_dump_field lo, hi;
+    bool hi_is_size;
+};
+#define SFU_DUMP_STACK(type, lo, hi) { SFU_DUMP_FIELD(type, lo), SFU_DUMP_FIELD(type, hi), false }
+#define SFU_DUMP_STACK_SIZE(type, base, size) { SFU_DUMP_FIELD(type, base), SFU_DUMP_FIELD(type, size), true }
+
+struct sfu_dump_table {
+    const void *array;       /* the threads, an array; or NULL and: */
+    const void *head;        /* the address of the list's head pointer */
+    size_t count;            /* the array's length; a list's most threads */
+    size_t size;             /* sizeof the thread struct */
+    struct sfu_dump_field next; /* a list's next pointer */
+    struct sfu_dump_field context;
+    const struct sfu_switch_layout *layout;
+    struct sfu_dump_field id, name, state;
+    const char *const *states;
+    size_t nstates;
+    struct sfu_dump_span stacks[SFU_DUMP_TABLE_STACKS];
+    const sfu_stack *shared;
+    size_t nshared;
+    const void *current;     /* the address of the running-thread pointer */
+};
+
+/* The lines a description usually is, as designated initializers:
+ *   SFU_DUMP_ARRAY(T, threads, n)            an array of n struct T
+ *   SFU_DUMP_LIST(T, &head, next, max)       a list through T.next
+ *   SFU_DUMP_SAVED(T, ctx, &layout)          the saved-context field
+ *   SFU_DUMP_INFO(T, id, name, state, names) header fields; names an
+ *                                            array (its length is taken)
+ *   SFU_DUMP_STACKS(T, lo, hi)               one stack per thread
+ *   SFU_DUMP_STACKS2(T, lo, hi, lo2, hi2)    two (its own, its exception
+ *                                            stack) */
+#define SFU_DUMP_ARRAY(T, array_, n) .array = (array_), .count = (n), .size = sizeof(T)
+#define SFU_DUMP_LIST(T, head_, next_, max) .head = (head_), .count = (max), .size = sizeof(T), .next = SFU_DUMP_FIELD(T, next_)
+#define SFU_DUMP_SAVED(T, ctx_, layout_) .context = SFU_DUMP_FIELD(T, ctx_), .layout = (layout_)
+#define SFU_DUMP_INFO(T, id_, name_, state_, names_)                                               \
+    .id = SFU_DUMP_FIELD(T, id_), .name = SFU_DUMP_FIELD(T, name_), .state = SFU_DUMP_FIELD(T, state_), \
+    .states = (names_), .nstates = sizeof(names_) / sizeof((names_)[0])
+#define SFU_DUMP_STACKS(T, lo, hi) .stacks = { SFU_DUMP_STACK(T, lo, hi) }
+#define SFU_DUMP_STACKS2(T, lo, hi, lo2, hi2) .stacks = { SFU_DUMP_STACK(T, lo, hi), SFU_DUMP_STACK(T, lo2, hi2) }
+
 /* ---- API ---------------------------------------------------------------- */
 
 /* Print the backtrace of the caller (frame #0 is sfu_dump_stack itself).
@@ -332,6 +469,32 @@ SFU_DEF int sfu_dump_trap(struct sfu_dump *d, const struct sfu_trap_layout *layo
  * then its backtrace.  Returns the last walk's stop code (SFU_OK if the
  * iterator gave no thread). */
 SFU_DEF int sfu_dump_threads(struct sfu_dump *d, sfu_dump_next_fn next, void *arg);
+
+/* Dump every thread of the table t (see "a thread table"): its header
+ * line and its backtrace, each walk bounded by that thread's stacks.  A
+ * description sfu_dump_table_check refuses prints one line ("thread table
+ * refused: ...") and returns SFU_E_ARG; a list pointer that cannot be read
+ * ends the dump with a line and SFU_E_READ; a thread whose stacks are
+ * empty is refused alone (SFU_E_ARG on its line).  Else as
+ * sfu_dump_threads. */
+SFU_DEF int sfu_dump_thread_table(struct sfu_dump *d, const struct sfu_dump_table *t);
+
+/* 0 if t can be used, else the first rule it breaks: 1 neither or both of
+ * array and head, 2 size or count 0, or count over SFU_DUMP_MAX_THREADS, or
+ * the array past the address space, 3 a field past the struct or of a size
+ * it cannot have (context and a list's next required), 4 no layout, or one
+ * sfu_port_switch_check refuses, 5 a state field without names, 6 no
+ * stack, a stack with one field only, or more stacks than
+ * SFU_PORT_THREAD_STACKS.  The text of rule n: sfu_dump_table_error(n). */
+SFU_DEF int sfu_dump_table_check(const struct sfu_dump_table *t);
+SFU_DEF const char *sfu_dump_table_error(int rule);
+
+/* The port of one thread of t (thread: the address of its struct), built
+ * in d (valid until the next table dump or call): bounds and reads are its
+ * stacks, as in sfu_dump_thread_table; for sfu_dump_regs when a fault
+ * handler dumps the running thread within its own stacks.  NULL if t is
+ * refused or the thread's stacks are empty. */
+SFU_DEF const sfu_port *sfu_dump_thread_port(struct sfu_dump *d, const struct sfu_dump_table *t, const void *thread);
 
 /* Split the sections now (the first dump does it otherwise), and check
  * them against the code range if d has one (sfu_section_split_code):
@@ -392,6 +555,9 @@ static SFU__DUMP_NOINLINE void sfu__dump_put(const struct sfu_dump *d, const cha
 {
     if (n != 0 && d->write != NULL)
         d->write(s, n);
+    else if (d->write == NULL && d->putc != NULL)
+        while (n--)
+            d->putc(*s++);
 }
 
 static SFU__DUMP_NOINLINE void sfu__dump_strn(const struct sfu_dump *d, const char *s, size_t max)
@@ -680,6 +846,177 @@ static void sfu__dump_thread_header(struct sfu_dump *d, const struct sfu_dump_th
     sfu_dump_str(d, "\n");
 }
 
+/* ---- the thread table -------------------------------------------------------- */
+
+/* A field f is absent, or fits the struct, with a size it can have (an
+ * address: 4 or 8 bytes), at an offset that is a multiple of it. */
+static bool sfu__dump_field_ok(const struct sfu_dump_table *t, struct sfu_dump_field f, bool addr)
+{
+    if (f.at == 0)
+        return f.size == 0;
+    if (f.size != 8 && f.size != 4 && (addr || (f.size != 1 && f.size != 2)))
+        return false;
+    return (f.at - 1u) % f.size == 0 && (size_t)(f.at - 1u) + f.size <= t->size;
+}
+
+SFU__DUMP_FN int sfu_dump_table_check(const struct sfu_dump_table *t)
+{
+    size_t i, n = 0;
+
+    if (t == NULL || (t->array == NULL) == (t->head == NULL))
+        return 1;
+    if (t->size == 0 || t->count == 0 || t->count > SFU_DUMP_MAX_THREADS || t->size > 0xffffu ||
+        (uint64_t)(uintptr_t)t->array > UINT64_MAX - (uint64_t)t->count * t->size)
+        return 2;
+    if (t->context.at == 0 || !sfu__dump_field_ok(t, t->context, true) ||
+        (t->head != NULL && t->next.at == 0) || !sfu__dump_field_ok(t, t->next, true) ||
+        !sfu__dump_field_ok(t, t->id, false) || !sfu__dump_field_ok(t, t->state, false) ||
+        (t->name.at != 0 && t->name.size != sizeof(const char *)) || !sfu__dump_field_ok(t, t->name, true))
+        return 3;
+    for (i = 0; i < SFU_DUMP_TABLE_STACKS; i++) {
+        const struct sfu_dump_span *s = &t->stacks[i];
+
+        if (s->lo.at == 0 && s->hi.at == 0)
+            continue;
+        if (!sfu__dump_field_ok(t, s->lo, true) || !sfu__dump_field_ok(t, s->hi, true))
+            return 3;
+        if (s->lo.at == 0 || s->hi.at == 0)
+            return 6;
+        n++;
+    }
+    if (t->layout == NULL || sfu_port_switch_check(t->layout) != 0)
+        return 4;
+    if (t->state.at != 0 && (t->states == NULL || t->nstates == 0))
+        return 5;
+    if ((t->shared == NULL && t->nshared != 0) || n + t->nshared == 0 || t->nshared > SFU_PORT_THREAD_STACKS ||
+        n + t->nshared > SFU_PORT_THREAD_STACKS)
+        return 6;
+    return 0;
+}
+
+SFU__DUMP_FN const char *sfu_dump_table_error(int rule)
+{
+    switch (rule) {
+    case 0:
+        return "usable";
+    case 1:
+        return "neither an array nor a list, or both";
+    case 2:
+        return "size or count 0, count over SFU_DUMP_MAX_THREADS, or the array past the address space";
+    case 3:
+        return "a field past the struct or of a size it cannot have (context, a list's next: required)";
+    case 4:
+        return "no switch layout, or one sfu_port_switch_check refuses";
+    case 5:
+        return "a state field without state names";
+    case 6:
+        return "no stack, a stack with one field only, or more than SFU_PORT_THREAD_STACKS stacks";
+    default:
+        return "?";
+    }
+}
+
+/* Field f of the thread struct at obj, through the dump's checked read
+ * (little-endian, zero-extended); false if absent or not readable. */
+static SFU__DUMP_NOINLINE bool sfu__dump_field(const struct sfu_dump *d, uint64_t obj, struct sfu_dump_field f,
+                                               uint64_t *v)
+{
+    uint64_t addr = obj + f.at - 1u, w = 0;
+
+    if (f.at == 0 || (addr & (f.size - 1u)) != 0 ||
+        sfu_port_read((void *)(uintptr_t)&d->ctx, addr & ~(uint64_t)7, &w) != 0)
+        return false;
+    w >>= 8u * (addr & 7u);
+    *v = f.size == 8 ? w : w & ((UINT64_C(1) << (8u * f.size)) - 1u);
+    return true;
+}
+
+/* The port of the thread struct at obj, in d->thread: its stacks, then the
+ * shared ones.  false if a stack cannot be read or is empty. */
+static SFU__DUMP_NOINLINE bool sfu__dump_table_port(struct sfu_dump *d, const struct sfu_dump_table *t, uint64_t obj)
+{
+    size_t i, n = 0;
+    uint64_t lo = 0, hi = 0;
+
+    for (i = 0; i < SFU_DUMP_TABLE_STACKS; i++) {
+        const struct sfu_dump_span *s = &t->stacks[i];
+
+        if (s->lo.at == 0)
+            continue;
+        if (!sfu__dump_field(d, obj, s->lo, &lo) || !sfu__dump_field(d, obj, s->hi, &hi) ||
+            (s->hi_is_size && hi > UINT64_MAX - lo))
+            return false;
+        d->thread.stacks[n].lo = lo;
+        d->thread.stacks[n].hi = s->hi_is_size ? lo + hi : hi;
+        n++;
+    }
+    for (i = 0; i < t->nshared; i++, n++) {
+        d->thread.stacks[n].lo = t->shared[i].lo;
+        d->thread.stacks[n].hi = t->shared[i].hi;
+    }
+    return sfu_port_thread_init(&d->thread, &d->ctx, d->thread.stacks, n) == SFU_OK;
+}
+
+/* The next thread of the table to dump, into *dt: 1, or 2 if its stacks
+ * are refused (dt->frame: its struct), or 0 after the last (a struct or a
+ * list pointer that cannot be read: said, d->tab.err SFU_E_READ). */
+static SFU__DUMP_NOINLINE int sfu__dump_table_next(struct sfu_dump *d, struct sfu_dump_thread *dt)
+{
+    const struct sfu_dump_table *t = d->tab.t;
+    uint64_t obj = 0, v = 0, cur = 0;
+
+    if (t->current != NULL)
+        cur = *(const volatile uintptr_t *)t->current; /* the kernel's variable, as given */
+    for (; d->tab.k < t->count; d->tab.k++) {
+        obj = d->tab.at;
+        if (t->array != NULL)
+            obj = (uint64_t)(uintptr_t)t->array + (uint64_t)d->tab.k * t->size;
+        else if (obj == 0)
+            return 0;
+        else if (d->tab.k + 1u == t->count)
+            d->tab.at = 0;
+        else if (!sfu__dump_field(d, obj, t->next, &d->tab.at))
+            break;
+        if (obj == cur)
+            continue;
+        if (t->state.at != 0) {
+            if (!sfu__dump_field(d, obj, t->state, &v))
+                break;
+            if (v < t->nstates && t->states[v] == NULL)
+                continue; /* a slot not in use */
+            dt->state = v < t->nstates ? t->states[v] : "?";
+        }
+        dt->id = d->tab.k;
+        if ((t->id.at != 0 && !sfu__dump_field(d, obj, t->id, &dt->id)) ||
+            (t->name.at != 0 && !sfu__dump_field(d, obj, t->name, &v)) ||
+            !sfu__dump_field(d, obj, t->context, &dt->context))
+            break;
+        if (t->name.at != 0)
+            dt->name = (const char *)(uintptr_t)v;
+        dt->layout = t->layout;
+        dt->frame = obj;
+        d->tab.k++;
+        if (!sfu__dump_table_port(d, t, obj))
+            return 2;
+        dt->port = &d->thread.port;
+        return 1;
+    }
+    if (d->tab.k >= t->count)
+        return 0;
+    sfu_dump_str(d, "thread table: the thread at ");
+    sfu_dump_hex(d, obj, 16);
+    sfu_dump_str(d, " cannot be read\n");
+    d->tab.err = SFU_E_READ;
+    return 0;
+}
+
+SFU__DUMP_FN const sfu_port *sfu_dump_thread_port(struct sfu_dump *d, const struct sfu_dump_table *t, const void *thread)
+{
+    if (sfu_dump_table_check(t) != 0 || thread == NULL || !sfu__dump_table_port(d, t, (uint64_t)(uintptr_t)thread))
+        return NULL;
+    return &d->thread.port;
+}
+
 /* Where a thread's walk starts (sfu__dump_thread_start). */
 #define SFU__DUMP_REGS 0    /* *r filled */
 #define SFU__DUMP_RUNNING 1 /* the running thread: capture (*given NULL) */
@@ -696,7 +1033,7 @@ static SFU__DUMP_NOINLINE int sfu__dump_thread_start(struct sfu_dump *d, sfu_dum
                                                     bool *user)
 {
     struct sfu_dump_thread t;
-    int kind;
+    int kind, more;
     uint64_t at;
 
     /* Field by field: a struct assignment may become memset. */
@@ -708,11 +1045,17 @@ static SFU__DUMP_NOINLINE int sfu__dump_thread_start(struct sfu_dump *d, sfu_dum
     t.context = 0;
     t.trap = NULL;
     t.frame = 0;
-    if (!next(arg, i, &t))
+    /* No iterator: a thread table's own (sfu_dump_thread_table). */
+    more = next != NULL ? (int)next(arg, i, &t) : sfu__dump_table_next(d, &t);
+    if (!more)
         return SFU__DUMP_DONE;
     if (t.port != NULL)
         *port = t.port;
     sfu__dump_thread_header(d, &t, *port);
+    if (more == 2) {
+        sfu__dump_refused(d, "  stacks of the thread at ", t.frame, SFU_E_ARG);
+        return SFU__DUMP_SAID;
+    }
     if (t.regs != NULL) {
         *given = t.regs;
         return SFU__DUMP_GIVEN;
@@ -850,22 +1193,55 @@ SFU__DUMP_FN int sfu_dump_trap(struct sfu_dump *d, const struct sfu_trap_layout 
     return sfu__dump_walk(d, &d->port, NULL, layout, NULL, frame);
 }
 
+/* Every thread it gives; the last walk's stop code.  Inlined: no frame of
+ * its own under the walk. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline int sfu__dump_all(struct sfu_dump *d, const struct sfu__dump_iter *it)
+{
+    int last = SFU_OK, err;
+    uint64_t i;
+
+    for (i = 0;; i++) {
+        err = sfu__dump_walk(d, &d->port, NULL, NULL, it, i);
+        if (err < 0)
+            return last;
+        last = err;
+    }
+}
+
 SFU__DUMP_FN int sfu_dump_threads(struct sfu_dump *d, sfu_dump_next_fn next, void *arg)
 {
     struct sfu__dump_iter it;
-    int last = SFU_OK, err;
-    uint64_t i;
 
     if (next == NULL)
         return SFU_E_ARG;
     it.next = next;
     it.arg = arg;
-    for (i = 0;; i++) {
-        err = sfu__dump_walk(d, &d->port, NULL, NULL, &it, i);
-        if (err < 0)
-            return last;
-        last = err;
+    return sfu__dump_all(d, &it);
+}
+
+SFU__DUMP_FN int sfu_dump_thread_table(struct sfu_dump *d, const struct sfu_dump_table *t)
+{
+    struct sfu__dump_iter it;
+    int rule = sfu_dump_table_check(t), last;
+
+    if (rule != 0) {
+        sfu_dump_str(d, "thread table refused: ");
+        sfu_dump_str(d, sfu_dump_table_error(rule));
+        sfu_dump_str(d, "\n");
+        return SFU_E_ARG;
     }
+    d->tab.t = t;
+    d->tab.k = 0;
+    /* The list's head variable is the user's own: read as it is. */
+    d->tab.at = t->head != NULL ? (uint64_t)*(const volatile uintptr_t *)t->head : 0;
+    d->tab.err = SFU_OK;
+    it.next = NULL; /* sfu__dump_thread_start: the table's next, d->tab */
+    it.arg = NULL;
+    last = sfu__dump_all(d, &it);
+    return d->tab.err != SFU_OK ? d->tab.err : last;
 }
 
 SFU_CODEGEN_END

@@ -589,6 +589,13 @@ struct sfu_switch_layout {
     size_t ntraps;
 };
 
+/* The layout of a context a switch called as a function pushed on the
+ * thread's stack and pops when it resumes (its SP is then the context's
+ * end): size bytes, aligned to align, the resume PC at byte pc, reg[] as
+ * the port's SFU_<ARCH>_SWITCH_REGS macro writes it. */
+#define SFU_SWITCH_PUSHED(size_, align_, pc_, reg_) \
+    { .size = (size_), .align = (align_), .pc = (pc_), .sp = SFU_TRAP_NOT_SAVED, .sp_add = (size_), .reg = reg_ }
+
 static inline bool sfu__port_ctx_field_ok(const struct sfu_switch_layout *l, int16_t off)
 {
     return off >= 0 && (off & 7) == 0 && (uint32_t)off + 8u <= l->size;

@@ -22,6 +22,9 @@
  *   SFU_X86_64_SWITCH_REGS(...)      reg[] of a saved thread context
  *                                    (struct sfu_switch_layout), from the
  *                                    offsets of the 6 callee-saved ones
+ *   SFU_X86_64_PT_REGS(...)          a whole trap layout (members named
+ *                                    rax .. r15, rip, cs, rsp)
+ *   SFU_X86_64_SWITCH_PUSHED(...)    a whole pushed switch context layout
  *   sfu_x86_64_user(cs)              the interrupted code ran in ring > 0
  *   struct sfu_x86_64_trap_frame     the frame examples/x86_64-pc saves,
  *   SFU_X86_64_TRAP_LAYOUT(sites)    and its layout
@@ -118,6 +121,28 @@ SFU_CODEGEN_END
                          SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED, (rbp), SFU_TRAP_NOT_SAVED,         \
                          SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED, (r12), (r13),  \
                          (r14), (r15))
+
+/* A whole trap layout in one line, for a frame struct T whose members are
+ * named rax, rbx, rcx, rdx, rsi, rdi, rbp, r8 .. r15 and the CPU's rip,
+ * cs, rsp (in any order), saved at the RSP of every call from the entry
+ * code [start, end) into C.  Other names: SFU_X86_64_TRAP_REGS. */
+#define SFU_X86_64_PT_REGS(start, end, T)                                                         \
+    {                                                                                              \
+        .code_start = (start), .code_end = (end), .frame_size = sizeof(T), .frame_align = 8,       \
+        .pc = offsetof(T, rip), .sp = offsetof(T, rsp), .mode = offsetof(T, cs),                   \
+        .reg = SFU_X86_64_TRAP_REGS(offsetof(T, rax), offsetof(T, rbx), offsetof(T, rcx),          \
+                                    offsetof(T, rdx), offsetof(T, rsi), offsetof(T, rdi),          \
+                                    offsetof(T, rbp), offsetof(T, r8), offsetof(T, r9),            \
+                                    offsetof(T, r10), offsetof(T, r11), offsetof(T, r12),          \
+                                    offsetof(T, r13), offsetof(T, r14), offsetof(T, r15))          \
+    }
+
+/* A whole saved-switch-context layout: a switch called as a function that
+ * pushed `size` bytes on the thread's stack (popped on resume: the RSP is
+ * the context's end), the resume PC (the return address) at byte pc, the
+ * six callee-saved registers at the given offsets. */
+#define SFU_X86_64_SWITCH_PUSHED(size_, pc_, rbx, rbp, r12, r13, r14, r15) \
+    SFU_SWITCH_PUSHED(size_, 8, pc_, SFU_X86_64_SWITCH_REGS(rbx, rbp, r12, r13, r14, r15))
 
 /* The frame examples/x86_64-pc/isr.S saves (offsets and their meaning:
  * sfu_trap_frame_x86_64.h), with its handler called with RSP == the frame. */

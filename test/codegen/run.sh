@@ -119,7 +119,7 @@ with open(rd + "/manifest", "w") as m:
             if at >= 0:
                 open("%s/c%d.c" % (rd, n), "w").write(text[:at + len(blk.group(2))] + "\n")
 PY
-# How each block is built: "tu ARCHES" (as written), "file FILE ARCH" (its
+# How each block is built: "tu ARCHES" (as written), "file FILE ARCH BOARD" (its
 # recipe file up to the end of the block, in the examples' context: what
 # the block needs is declared before it, and nothing after it is built),
 # or "fragment" (statements, no translation unit: not built; listed).
@@ -143,10 +143,12 @@ while read -r n file; do
 		how[$n]="tu$arches"
 	elif [ "$file" != - ] && [ -f "$rd/c$n.c" ]; then
 		board=$(echo "$file" | sed -n 's,^examples/\([^/]*\)/.*,\1,p')
-		if [ -n "$board" ] && [ "$board" != common ] && [ -f "examples/$board/board.mk" ]; then
-			how[$n]="file $file $(board_arch "$board")"
+		# A common file (sched.c's thread table): in one board's context.
+		[ "$board" = common ] && board=x86_64-pc
+		if [ -n "$board" ] && [ -f "examples/$board/board.mk" ]; then
+			how[$n]="file $file $(board_arch "$board") $board"
 		else
-			fail "codegen readme block $n" "the block of $file builds neither as written nor in its file's context (not under examples/BOARD/)"
+			fail "codegen readme block $n" "the block of $file builds neither as written nor in its file's context (not under examples/BOARD/ or examples/common/)"
 		fi
 	else
 		fragments="$fragments $n"
@@ -170,7 +172,7 @@ for t in "${codegen_compilers[@]}"; do
 		file) [ "$3" = "$arch" ] || continue; src=$rd/c$n.c; what="block $n (in $2)" ;;
 		esac
 		ebd=""
-		[ "$1" = file ] && ebd="-Iexamples/$(echo "$2" | cut -d/ -f2)"
+		[ "$1" = file ] && ebd="-Iexamples/$4 $(sed -n 's/^cflags *:= *//p' "examples/$4/board.mk")"
 		for opt in -O0 -O2 -Os; do
 			name=readme-b$n-$tname$opt
 			# shellcheck disable=SC2086
@@ -199,5 +201,54 @@ for t in "${codegen_compilers[@]}"; do
 	else
 		pass "codegen readme control $tname" "a struct copy in user code at -O2 caught ($nfp FP/SIMD)"
 	fi
+done
+
+# ---------------------------------------------------------------------------
+# The user-side example files: what a user writes for sfu in each kernel
+# style (docs/kernel-styles.md, examples/user-lines.sh), built as written
+# with each board's plain flags (no -mgeneral-regs-only, as the images'
+# `plain` files are) and checked the same way.  FILE:FUNCS checks only
+# those functions of a file whose other code is the kernel's own (built
+# with the kernel's safe flags in the images): rtos.c is the example RTOS's
+# own code, its C handlers the vectors call (where a user's fault handler
+# calls sfu) are checked.
+user_files="common/recipe.c common/sched-sfu.c BOARD/thread.c BOARD/kernel-trap.c BOARD/rtos-sfu.c
+	BOARD/rtos.c:rtos_irq,rtos_fault,rtos_stack_overflow,rtos_handler_fault"
+for t in "${codegen_compilers[@]}"; do
+	IFS='|' read -r tname cc arch <<<"$t"
+	od=objdump
+	[ "$arch" = aarch64 ] && od=aarch64-linux-gnu-objdump
+	command -v "${cc%% *}" >/dev/null 2>&1 && command -v "$od" >/dev/null 2>&1 || continue # said above
+	for board in aarch64-virt x86_64-pc; do
+		[ "$(board_arch $board)" = "$arch" ] || continue
+		bcf=$(sed -n 's/^cflags *:= *//p' "examples/$board/board.mk")
+		for uf in $user_files; do
+			f=examples/${uf%%:*}
+			f=${f/BOARD/$board}
+			funcs=""
+			[ "$uf" != "${uf#*:}" ] && funcs=${uf#*:}
+			bad=0 what="$f${funcs:+ ($funcs)}"
+			for opt in -O0 -O2 -Os; do
+				name=user-$board-$(basename "$f" .c)-$tname$opt
+				# shellcheck disable=SC2086
+				if ! readme_cc "$cc" $arch "$f" "$rd/$name.o" $opt -Iexamples/$board $bcf >"$rd/$name.txt" 2>&1; then
+					fail "codegen user $what $tname $opt" "does not build: $(head -3 "$rd/$name.txt" | tr '\n' ' ')"
+					continue
+				fi
+				$od -d --no-show-raw-insn "$rd/$name.o" >"$rd/$name.dis"
+				python3 test/codegen/check-insns.py "$arch" "$rd/$name.dis" >"$rd/$name.all"
+				if [ -n "$funcs" ]; then
+					grep -E "^[a-z]+: (${funcs//,/|}):" "$rd/$name.all" >"$rd/$name.txt"
+				else
+					cp "$rd/$name.all" "$rd/$name.txt"
+				fi
+				if [ -s "$rd/$name.txt" ]; then
+					fail "codegen user $what $tname $opt" "$(wc -l <"$rd/$name.txt") unsafe instruction(s), e.g. $(head -1 "$rd/$name.txt") ($rd/$name.txt)"
+				else
+					pass "codegen user $what $tname $opt" "built with the board's plain flags: no FP/SIMD register, no access shown unaligned"
+				fi
+			done
+		done
+	done
 done
 [ $fails = 0 ]

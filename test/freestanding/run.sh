@@ -141,7 +141,8 @@ struct sfu_dump tu_dump = SFU_DUMP_INIT(tu_dump, tu_write, ram, 1, NULL, 0);
 int tu_dump_all(void);
 int tu_dump_all(void)
 {
-	return sfu_dump_stack(&tu_dump) + sfu_dump_trap(&tu_dump, NULL, 0) + sfu_dump_threads(&tu_dump, NULL, NULL);
+	return sfu_dump_stack(&tu_dump) + sfu_dump_trap(&tu_dump, NULL, 0) + sfu_dump_threads(&tu_dump, NULL, NULL) +
+	       sfu_dump_thread_table(&tu_dump, NULL);
 }
 C
 for t in "${bare_compilers[@]:0:4}"; do

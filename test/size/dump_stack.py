@@ -4,7 +4,8 @@
 
 Each DIR holds dump.ci (gcc -fcallgraph-info=su of test/size/dump_tu.c)
 and is named <arch>-...  For each public entry of the dump layer
-(sfu_dump_stack, sfu_dump_regs, sfu_dump_trap, sfu_dump_threads) it sums
+(sfu_dump_stack, sfu_dump_regs, sfu_dump_trap, sfu_dump_threads,
+sfu_dump_thread_table) it sums
 -fstack-usage frames along the deepest path of direct calls, and at every
 call through a pointer adds what that call can cost: the port's callbacks
 (sfu_port_read, sfu_port_trap, sfu_port_strip_ra, each with its own
@@ -20,7 +21,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from report import callgraph, short  # noqa: E402
 
-ENTRIES = ("sfu_dump_stack", "sfu_dump_regs", "sfu_dump_trap", "sfu_dump_threads")
+ENTRIES = ("sfu_dump_stack", "sfu_dump_regs", "sfu_dump_trap", "sfu_dump_threads", "sfu_dump_thread_table")
 PORT = ("sfu_port_read", "sfu_port_trap", "sfu_port_strip_ra")
 # The dump layer's functions that call through a pointer the user's hooks
 # only (output, name, frame, iterator); every other indirect call is the

@@ -385,6 +385,234 @@ UT_CASE(test_thread_user_mode)
 	end("unit dump threads: the same context in kernel mode is walked on");
 }
 
+/* ---- the thread table ------------------------------------------------------ */
+
+/* A kernel's thread struct, fields of every size the table reads. */
+struct tcb {
+	const char *name;
+	uint32_t id;
+	uint8_t state; /* 0 free, 1 ready, 2 blocked */
+	uint64_t ctx;
+	uint64_t lo, hi;
+	struct tcb *next;
+};
+static const char *const tcb_states[] = { NULL, "ready", "blocked" };
+static struct tcb tcbs[5];
+static struct tcb *tcb_current, *tcb_head;
+
+/* The dump's RAM: the stacks, and the thread structs. */
+static void table_setup(void)
+{
+	static struct sfu_port_range r[2];
+
+	setup();
+	memset(&mem, 0, sizeof mem);
+	memset(tcbs, 0, sizeof tcbs);
+	r[0].start = A(&mem);
+	r[0].end = A(&mem) + sizeof mem;
+	r[1].start = A(tcbs);
+	r[1].end = A(tcbs) + sizeof tcbs;
+	dump.ctx.ram = r;
+	dump.ctx.nram = 2;
+	tcb_current = tcb_head = NULL;
+}
+
+/* Thread k: a saved context at &mem.b[40] as in test_threads, its stack
+ * mem.b. */
+static void tcb_good(unsigned k, const char *name, uint32_t id)
+{
+	uint64_t *c = &mem.b[40];
+
+	c[5] = 0xfeed;
+	c[6] = 0x100010;
+	c[7] = 0x1234;
+	c[8] = 0x100020;
+	tcbs[k].name = name;
+	tcbs[k].id = id;
+	tcbs[k].state = 2;
+	tcbs[k].ctx = A(c);
+	tcbs[k].lo = A(mem.b);
+	tcbs[k].hi = A(mem.b + 64);
+}
+
+static const struct sfu_dump_table tcb_table = {
+	SFU_DUMP_ARRAY(struct tcb, tcbs, 5),
+	SFU_DUMP_SAVED(struct tcb, ctx, &x86_switch),
+	SFU_DUMP_INFO(struct tcb, id, name, state, tcb_states),
+	SFU_DUMP_STACKS(struct tcb, lo, hi),
+	.current = &tcb_current,
+};
+
+UT_CASE(test_thread_table)
+{
+	char want[2048];
+	int err;
+	const sfu_port *p;
+
+	begin();
+	table_setup();
+	tcb_good(0, "worker", 7);
+	/* tcbs[1]: free (state 0), not dumped. */
+	tcb_good(2, "crasher", 9);
+	tcb_current = &tcbs[2]; /* the running thread: not dumped */
+	tcb_good(3, "odd", 11);
+	tcbs[3].state = 9;   /* past the names: "?" */
+	tcbs[3].hi = tcbs[3].lo; /* an empty stack: refused alone */
+	tcb_good(4, "stray", 12);
+	tcbs[4].ctx = A(&mem.a[10]); /* its context on another stack: refused */
+	err = sfu_dump_thread_table(&dump, &tcb_table);
+	snprintf(want, sizeof want,
+	         "thread 7 worker: blocked, stack 0x%016llx .. 0x%016llx\n"
+	         "  saved context at 0x%016llx: pc 0x0000000000100010 sp 0x%016llx\n"
+	         "backtrace:\n"
+	         "  #0  0x0000000000100010 f+0x10/0x40\n"
+	         "  #1  0x0000000000100020 f+0x20/0x40\n"
+	         "backtrace: 2 frames, stopped: outermost frame reached (SFU_END)\n"
+	         "thread 11 odd: ?\n"
+	         "  stacks of the thread at 0x%016llx: invalid argument\n"
+	         "backtrace:\n"
+	         "backtrace: 0 frames, stopped: invalid argument (SFU_E_ARG)\n"
+	         "thread 12 stray: blocked, stack 0x%016llx .. 0x%016llx\n"
+	         "  saved context at 0x%016llx: memory read refused\n"
+	         "backtrace:\n"
+	         "backtrace: 0 frames, stopped: memory read refused (SFU_E_READ)\n",
+	         (unsigned long long)tcbs[0].lo, (unsigned long long)tcbs[0].hi, (unsigned long long)tcbs[0].ctx,
+	         (unsigned long long)A(&mem.b[47]), (unsigned long long)A(&tcbs[3]), (unsigned long long)tcbs[4].lo,
+	         (unsigned long long)tcbs[4].hi, (unsigned long long)tcbs[4].ctx);
+	EXPECT(strcmp(g_out, want) == 0, "output:\n%.220s\nwanted:\n%.220s", g_out, want);
+	EXPECT(err == SFU_E_READ, "the last walk's stop: %s", E(err));
+	end("unit dump thread table: an array described once: states by name, free and running slots skipped, "
+	    "each walk bounded by the thread's stacks, bad stacks and contexts refused alone");
+
+	begin();
+	p = sfu_dump_thread_port(&dump, &tcb_table, &tcbs[0]);
+	EXPECT(p != NULL && p->nstacks == 1 && p->stacks[0].lo == tcbs[0].lo && p->stacks[0].hi == tcbs[0].hi &&
+	           sfu_port_read(p->ctx, A(&mem.a[0]), &(uint64_t){ 0 }) != 0 &&
+	           sfu_port_read(p->ctx, A(&mem.b[0]), &(uint64_t){ 0 }) == 0,
+	       "the thread's port: %p", (const void *)p);
+	EXPECT(sfu_dump_thread_port(&dump, &tcb_table, &tcbs[3]) == NULL, "an empty stack gave a port");
+	end("unit dump thread table: sfu_dump_thread_port bounds and limits the reads to the thread's stacks");
+}
+
+UT_CASE(test_thread_list)
+{
+	struct sfu_dump_table t = {
+		SFU_DUMP_LIST(struct tcb, &tcb_head, next, 4),
+		SFU_DUMP_SAVED(struct tcb, ctx, &x86_switch),
+		SFU_DUMP_INFO(struct tcb, id, name, state, tcb_states),
+		.stacks = { SFU_DUMP_STACK_SIZE(struct tcb, lo, hi) },
+	};
+	int err;
+	size_t n;
+	const char *q;
+
+	begin();
+	table_setup();
+	tcb_good(3, "a", 1);
+	tcb_good(1, "b", 2);
+	tcbs[3].hi = 64 * 8; /* a size */
+	tcbs[1].hi = 64 * 8;
+	tcb_head = &tcbs[3];
+	tcbs[3].next = &tcbs[1];
+	err = sfu_dump_thread_table(&dump, &t);
+	EXPECT(err == SFU_END && strstr(g_out, "thread 1 a: blocked") && strstr(g_out, "thread 2 b: blocked") &&
+	           strstr(g_out, "thread 1 a: blocked") < strstr(g_out, "thread 2 b: blocked"),
+	       "%s; output:\n%.300s", E(err), g_out);
+	end("unit dump thread table: a list in its order, stacks given by base and size");
+
+	begin();
+	reset();
+	tcbs[1].next = &tcbs[3]; /* a loop: at most count threads */
+	err = sfu_dump_thread_table(&dump, &t);
+	for (n = 0, q = g_out; q != NULL; q = strchr(q, '\n'), q = q != NULL ? q + 1 : NULL)
+		n += strncmp(q, "thread ", 7) == 0;
+	EXPECT(err == SFU_END && n == 4, "%s, %zu threads; output:\n%.300s", E(err), n, g_out);
+	end("unit dump thread table: a list with a loop ends after count threads");
+
+	begin();
+	reset();
+	tcbs[1].next = (struct tcb *)(uintptr_t)0x10; /* unreadable */
+	err = sfu_dump_thread_table(&dump, &t);
+	EXPECT(err == SFU_E_READ && strstr(g_out, "thread 2 b: blocked") &&
+	           strstr(g_out, "thread table: the thread at 0x0000000000000010 cannot be read\n"),
+	       "%s; output:\n%.300s", E(err), g_out);
+	end("unit dump thread table: a list pointer that cannot be read ends the dump, said, SFU_E_READ");
+}
+
+/* Each description rule: refused with its line, nothing read or walked. */
+UT_CASE(test_thread_table_check)
+{
+	static const struct { int rule; const char *what; } cases[] = {
+		{ 1, "both array and list" }, { 1, "neither" },      { 2, "zero size" },
+		{ 2, "count too large" },     { 3, "field past the struct" }, { 3, "no context" },
+		{ 3, "odd field size" },      { 4, "no layout" },     { 4, "bad layout" },
+		{ 5, "state without names" }, { 6, "no stack" },     { 6, "a stack with one field" },
+	};
+	static const struct sfu_switch_layout bad_switch = { .size = 0 };
+	char name[160];
+	size_t i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct sfu_dump_table t = tcb_table;
+		int err;
+
+		switch (i) {
+		case 0: t.head = &tcb_head; break;
+		case 1: t.array = NULL; break;
+		case 2: t.size = 0; break;
+		case 3: t.count = SFU_DUMP_MAX_THREADS + 1; break;
+		case 4: t.size = offsetof(struct tcb, lo); break;
+		case 5: t.context.at = 0; t.context.size = 0; break;
+		case 6: t.context.size = 3; break;
+		case 7: t.layout = NULL; break;
+		case 8: t.layout = &bad_switch; break;
+		case 9: t.states = NULL; break;
+		case 10: memset(t.stacks, 0, sizeof t.stacks); break;
+		case 11: t.stacks[0].hi.at = 0; t.stacks[0].hi.size = 0; break;
+		}
+		begin();
+		table_setup();
+		tcb_good(0, "worker", 7);
+		err = sfu_dump_thread_table(&dump, &t);
+		EXPECT(sfu_dump_table_check(&t) == cases[i].rule, "%s: rule %d, not %d", cases[i].what,
+		       sfu_dump_table_check(&t), cases[i].rule);
+		EXPECT(err == SFU_E_ARG && strncmp(g_out, "thread table refused: ", 22) == 0 &&
+		           strstr(g_out, sfu_dump_table_error(cases[i].rule)) && !strstr(g_out, "backtrace") &&
+		           strchr(g_out, '\n') == g_out + g_len - 1,
+		       "%s: %s; output:\n%.400s", cases[i].what, E(err), g_out);
+		EXPECT(sfu_dump_thread_port(&dump, &t, &tcbs[0]) == NULL, "%s: a port", cases[i].what);
+		snprintf(name, sizeof name, "unit dump thread table: %s is refused (rule %d) with one line, never walked",
+		         cases[i].what, cases[i].rule);
+		end(name);
+	}
+	begin();
+	EXPECT(sfu_dump_table_check(&tcb_table) == 0, "the good table: rule %d", sfu_dump_table_check(&tcb_table));
+	end("unit dump thread table: the good description passes the check");
+}
+
+/* The putc hook and SFU_DUMP_PUTC's RAM: the linker's __ram_start/__ram_end
+ * (here: mem's bounds). */
+__asm__(".globl __ram_start\n.globl __ram_end\n.set __ram_start, mem\n.set __ram_end, mem + 1040\n");
+static void put1(char c)
+{
+	out(&c, 1);
+}
+static struct sfu_dump pdump = SFU_DUMP_PUTC(pdump, put1, NULL, 0);
+
+UT_CASE(test_putc)
+{
+	begin();
+	reset();
+	sfu_dump_str(&pdump, "abc");
+	sfu_dump_hex(&pdump, 0x2a, 4);
+	EXPECT(strcmp(g_out, "abc0x002a") == 0 && g_calls == 9, "output %.100s in %zu calls", g_out, g_calls);
+	EXPECT(sizeof mem == 1040 && pdump.ctx.nram == 1 && pdump.ctx.ram[0].start == A(&mem) &&
+	           pdump.ctx.ram[0].end == A(&mem) + sizeof mem && pdump.port.ctx == &pdump.ctx,
+	       "SFU_DUMP_PUTC's RAM [0x%llx, 0x%llx), mem at %p", (unsigned long long)pdump.ctx.ram[0].start,
+	       (unsigned long long)pdump.ctx.ram[0].end, (void *)&mem);
+	end("unit dump putc: SFU_DUMP_PUTC prints through putc, one byte a call, and reads the linker's RAM");
+}
+
 UT_CASE(test_trap)
 {
 	static const void *const sites[] = { (const void *)0x100100 };
