@@ -223,8 +223,12 @@ void ex_dump_threads(void);
 EX_NORETURN void ex_threads_scenario(void);
 EX_NORETURN void ex_overflow_scenario(void);
 EX_NORETURN void ex_retained_scenario(void);
-/* Set by the retained scenario: a panic writes a crash record and resets. */
-extern volatile int ex_retain_armed;
+/* Set by the retained scenario: a panic writes a crash record and resets.
+ * ex_record_armed, set by the recorded scenarios: a panic or fault prints
+ * its extended record (every thread ex_record_thread named) after its
+ * dump. */
+extern volatile int ex_retain_armed, ex_record_armed;
+void ex_record_thread(const struct ex_thread *t);
 void ex_retain_crash(unsigned kind, const char *what, uint64_t pc, uint64_t code, uint64_t addr, bool addr_valid,
                      const sfu_regs *start, const sfu_regs *interrupted);
 
