@@ -109,7 +109,7 @@ void ex_record_thread(const struct ex_thread *t)
 
 /* Static, not on the crash path's stack (the fault handler's, the
  * exception stack): the blocks, and the other threads' walks. */
-static struct sfu_crash_thread rec_t[1u + EX_MAX_THREADS];
+static struct sfu_crash_thread rec_t[2u + EX_MAX_THREADS];
 static sfu_frame rec_frames[EX_MAX_THREADS][SFU_DEPTH_CAP];
 
 /* One thread's block: the registers its walk started from (r), its
@@ -119,8 +119,8 @@ static sfu_frame rec_frames[EX_MAX_THREADS][SFU_DEPTH_CAP];
  * from the interrupted one): a debugger unwinds the code that was
  * interrupted, not the handler's way through the vector code, which has
  * no unwind tables.  (The version-1 part keeps the whole trace.) */
-static void block(struct sfu_crash_thread *t, const char *name, unsigned state, const sfu_port *port,
-                  const sfu_regs *r, const sfu_frame *f, size_t n, int stop)
+static size_t block(struct sfu_crash_thread *t, const char *name, unsigned state, const sfu_port *port,
+                    const sfu_regs *r, const sfu_frame *f, size_t n, int stop)
 {
     sfu_regs tr;
     size_t k, first = 0;
@@ -145,6 +145,7 @@ static void block(struct sfu_crash_thread *t, const char *name, unsigned state, 
     t->frames = f + first;
     t->nframes = n - first;
     t->stop = stop;
+    return first;
 }
 
 /* The other threads: each from its saved context, walked on its own port
@@ -166,7 +167,7 @@ static size_t other_threads(struct sfu_crash_thread *out)
         stop = sfu_backtrace(ex_dump.secs, ex_dump.nsecs, &th->walk.port, &r, rec_frames[m], SFU_DEPTH_CAP, &n);
         if (n == 0)
             continue;
-        block(&out[m], th->name,
+        (void)block(&out[m], th->name,
               th->state == EX_THREAD_BLOCKED ? SFU_CRASH_T_BLOCKED : SFU_CRASH_T_READY, &th->walk.port, &r,
               rec_frames[m], n, stop);
         m++;
@@ -177,21 +178,40 @@ static size_t other_threads(struct sfu_crash_thread *out)
 /* Write the extended record of this crash: the crashed thread's block
  * (start: the registers its walk started from, ex_last_frames its frames)
  * and, in the recorded scenarios, every other thread's; *used gets its
- * size.  false if it could not be written (then the PC-only one is). */
+ * size.  A panic in a handler (irqpanic: the walk crossed a trap frame)
+ * is two blocks of the same name: the handler's frames down to the C trap
+ * handler (the crash; not the vector code's frame, which has no unwind
+ * tables: gdb would unwind it again and again), then the interrupted code
+ * (running).  false if it
+ * could not be written (then the PC-only one is). */
 static bool write_extended(const struct sfu_crash *c, const sfu_regs *start, size_t *used)
 {
     const struct ex_thread *th = ex_thread_current();
+    const char *name = th != NULL ? th->name : "main";
     struct sfu_crash_ext x;
     unsigned idlen = 0;
+    size_t first;
     int st;
 
-    block(&rec_t[0], th != NULL ? th->name : "main", SFU_CRASH_T_CRASHED, ex_walk_port(), start, ex_last_frames,
-          ex_last_nframes, ex_last_stop);
+    first = block(&rec_t[1], name, SFU_CRASH_T_CRASHED, ex_walk_port(), start, ex_last_frames, ex_last_nframes,
+                  ex_last_stop);
+    x.threads = rec_t + 1;
+    x.nthreads = 1;
+    if (first > 1 && c->kind == SFU_CRASH_PANIC) {
+        sfu_crash_regs_from(&rec_t[0], EX_CRASH_MACHINE, start);
+        rec_t[0].name = name;
+        rec_t[0].state = SFU_CRASH_T_CRASHED;
+        rec_t[0].frames = ex_last_frames;
+        rec_t[0].nframes = first - 1u; /* not the vector code's (no CFI: gdb loops there) */
+        rec_t[0].stop = ex_last_stop;
+        rec_t[1].state = SFU_CRASH_T_RUNNING;
+        x.threads = rec_t;
+        x.nthreads = 2;
+    }
+    x.nthreads += ex_record_armed ? other_threads(rec_t + 2) : 0u;
     x.machine = EX_CRASH_MACHINE;
     x.id = build_id(&idlen);
     x.idlen = x.id != NULL ? idlen : 0;
-    x.threads = rec_t;
-    x.nthreads = 1u + (ex_record_armed ? other_threads(rec_t + 1) : 0u);
     x.crashed = 0;
     /* The windows of every thread: the image's port (its RAM); each
      * window lies on the stacks its thread's own walk was bounded by. */

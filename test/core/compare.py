@@ -63,8 +63,13 @@ def check_log(dumps, names, record):
             return f"thread {t} ({names[t]}): no dump of it in the log"
         pcs = [pc for pc, _ in d]
         rec = [pc for pc, _ in record[t]]
-        starts = [0] + [k for k, (_, i) in enumerate(d) if i]
-        if not any(pcs[k:k + len(rec)] == rec and (len(rec) == 32 or k + len(rec) == len(pcs)) for k in starts):
+        # From #0 or the interrupted frame, to the dump's end (or 32
+        # frames), or from #0 to the frame before the vector code's (a
+        # panic in a handler: the interrupted code is the next block).
+        cuts = [k for k, (_, i) in enumerate(d) if i]
+        starts = [0] + cuts
+        ends = [len(pcs)] + [k - 1 for k in cuts[:1]]
+        if not any(pcs[k:k + len(rec)] == rec and (len(rec) == 32 or k + len(rec) in ends) for k in starts):
             return f"thread {t} ({names[t]}): the record's PCs {[hex(p) for p in rec]} are not its dump's {[hex(p) for p in pcs]}"
     return None
 

@@ -467,7 +467,7 @@ core_check() {
 	[ -x build/sfu-crash ] || { echo "build/sfu-crash missing (make build/sfu-crash)"; return; }
 	build/sfu-crash --core "$log.core" "$img" --log "$log" >/dev/null 2>"$log.core.err" ||
 		{ echo "sfu-crash --core: $(grep -v 'unknown to the record' "$log.core.err")"; return; }
-	timeout 120 gdb-multiarch -batch -nx -ex 'set pagination off' \
+	timeout 120 gdb-multiarch -batch -nx -ex 'set pagination off' -ex 'set backtrace limit 100' \
 		-ex 'thread apply all -ascending frame apply all -q printf "F %#lx %#lx\n", $pc, $sp' "$img" "$log.core" >"$log.gdb" 2>&1
 	python3 test/core/compare.py "$sfu" <(build/sfu-crash --log "$log") "$log.gdb" >"$log.compare" 2>&1
 	l=$(tail -1 "$log.compare")
