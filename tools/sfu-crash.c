@@ -31,8 +31,9 @@
  *   thread, the crashed one first, in that architecture's elf_prstatus
  *   layout (pr_reg at 112: x86_64 user_regs_struct, 27 registers; aarch64
  *   user_pt_regs, x0-x30 sp pc pstate), for an aarch64 record with a PAC
- *   mask an NT_AUXV saying HWCAP_PACA and an NT_ARM_PAC_MASK (gdb strips
- *   signed return addresses with it), and one PT_LOAD per stack window
+ *   mask an NT_AUXV saying HWCAP_PACA and, after each NT_PRSTATUS, an
+ *   NT_ARM_PAC_MASK (gdb strips signed return addresses with it; a thread
+ *   without one cannot be unwound), and one PT_LOAD per stack window
  *   (read-write, at the window's address).  The code comes from IMAGE
  *   (gdb reads what the core lacks from the executable), so no NT_FILE: a
  *   static image has nothing to map.  A register the record does not know
@@ -548,7 +549,8 @@ static void write_core(const char *out, const char *image, const struct image *i
 	unsigned nregs = sfu_crash_nregs(info->machine), prsize = PR_REG + 8 * nregs + 8, i, r, nload = 0, k;
 	struct sfu_crash_tinfo t;
 	struct buf notes = { NULL, 0 };
-	uint8_t ps[PRPS_SIZE], pr[PR_REG + 8 * SFU_CRASH_MAX_REGS + 8];
+	uint8_t ps[PRPS_SIZE], pr[PR_REG + 8 * SFU_CRASH_MAX_REGS + 8], mask[16];
+	int pac;
 	Elf *e;
 	Elf_Scn *s;
 	GElf_Ehdr eh;
@@ -566,6 +568,25 @@ static void write_core(const char *out, const char *image, const struct image *i
 	memcpy(ps + PRPS_FNAME, base, strlen(base) < 15 ? strlen(base) : 15);
 	snprintf((char *)ps + PRPS_PSARGS, 80, "%s", c->msg);
 	note(&notes, "CORE", NT_PRPSINFO, ps, sizeof ps);
+	/* aarch64 return addresses signed by pointer authentication: gdb
+	 * strips them with the mask of an NT_ARM_PAC_MASK note, which it
+	 * reads when the auxiliary vector's AT_HWCAP says HWCAP_PACA (Linux's
+	 * arm64 core files, arch/arm64/include/uapi/asm/hwcap.h).  The mask
+	 * is a register set of each thread, like NT_PRSTATUS: gdb takes a
+	 * note to belong to the thread of the NT_PRSTATUS before it, so one
+	 * follows every thread's (a thread without one has no PAC registers:
+	 * "Register 69 is not available", and its backtrace stops). */
+	pac = info->machine == SFU_CRASH_EM_AARCH64 && info->pac != 0;
+	if (pac) {
+		uint8_t auxv[32];
+		le(auxv, 16, 8);                 /* AT_HWCAP */
+		le(auxv + 8, (uint64_t)1 << 30, 8); /* HWCAP_PACA */
+		le(auxv + 16, 0, 8);             /* AT_NULL */
+		le(auxv + 24, 0, 8);
+		note(&notes, "CORE", 6, auxv, sizeof auxv); /* NT_AUXV */
+		le(mask, info->pac, 8);          /* data_mask */
+		le(mask + 8, info->pac, 8);      /* insn_mask */
+	}
 	/* One NT_PRSTATUS per thread, the crashed one first (gdb's current
 	 * thread); LWP ids are the threads' numbers in the record, from 1. */
 	for (k = 0; k < info->nthreads; k++) {
@@ -581,6 +602,8 @@ static void write_core(const char *out, const char *image, const struct image *i
 		for (r = 0; r < nregs; r++)
 			le(pr + PR_REG + 8 * r, t.regs[r], 8);
 		note(&notes, "CORE", NT_PRSTATUS, pr, prsize);
+		if (pac)
+			note(&notes, "LINUX", 0x406, mask, sizeof mask); /* NT_ARM_PAC_MASK */
 		if (t.kept)
 			nload++;
 		if (t.valid != ((uint64_t)1 << nregs) - 1) {
@@ -590,22 +613,6 @@ static void write_core(const char *out, const char *image, const struct image *i
 					fprintf(stderr, " %s", reg_name(info->machine, r));
 			fprintf(stderr, "\n");
 		}
-	}
-
-	/* aarch64 return addresses signed by pointer authentication: gdb
-	 * strips them with the mask of an NT_ARM_PAC_MASK note, which it
-	 * reads when the auxiliary vector's AT_HWCAP says HWCAP_PACA (Linux's
-	 * arm64 core files, arch/arm64/include/uapi/asm/hwcap.h). */
-	if (info->machine == SFU_CRASH_EM_AARCH64 && info->pac != 0) {
-		uint8_t auxv[32], mask[16];
-		le(auxv, 16, 8);                 /* AT_HWCAP */
-		le(auxv + 8, (uint64_t)1 << 30, 8); /* HWCAP_PACA */
-		le(auxv + 16, 0, 8);             /* AT_NULL */
-		le(auxv + 24, 0, 8);
-		note(&notes, "CORE", 6, auxv, sizeof auxv); /* NT_AUXV */
-		le(mask, info->pac, 8);          /* data_mask */
-		le(mask + 8, info->pac, 8);      /* insn_mask */
-		note(&notes, "LINUX", 0x406, mask, sizeof mask); /* NT_ARM_PAC_MASK */
 	}
 
 	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);

@@ -214,6 +214,9 @@ void ex_sched_tick(void);
 void ex_preempt(void);
 /* The running thread, NULL before ex_sched_start. */
 struct ex_thread *ex_thread_current(void);
+/* A thread's port, bounded by its stacks (sched-sfu.c; valid until the
+ * next call), NULL if its stacks are empty. */
+const sfu_port *ex_thread_port(const struct ex_thread *t);
 /* The port a walk of the running context uses: its thread's, or ex_dump.port. */
 const sfu_port *ex_walk_port(void);
 /* The thread whose guard page holds addr, or NULL. */
@@ -227,8 +230,12 @@ void ex_dump_threads(void);
 EX_NORETURN void ex_threads_scenario(void);
 EX_NORETURN void ex_overflow_scenario(void);
 EX_NORETURN void ex_retained_scenario(void);
-/* Set by the retained scenario: a panic writes a crash record and resets. */
-extern volatile int ex_retain_armed;
+/* Set by the retained scenario: a panic writes a crash record and resets.
+ * ex_record_armed, set by the recorded scenarios: a panic or fault prints
+ * its extended record (every thread ex_record_thread named) after its
+ * dump. */
+extern volatile int ex_retain_armed, ex_record_armed;
+void ex_record_thread(const struct ex_thread *t);
 void ex_retain_crash(unsigned kind, const char *what, uint64_t pc, uint64_t code, uint64_t addr, bool addr_valid,
                      const sfu_regs *start, const sfu_regs *interrupted);
 

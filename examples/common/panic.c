@@ -5,7 +5,8 @@
  * Both end the run: print what happened, dump registers and the
  * backtrace (dump.c) and, when threads run, every other thread from its
  * saved context (sched.c), then exit QEMU with EX_PANIC / EX_FAULT (or,
- * in the retained scenario, write a crash record and reset).
+ * in the retained scenario, write a crash record and reset; in the
+ * recorded ones, print the extended record: retained.c).
  *
  * A panic or fault while reporting the first one (the dump itself
  * faulted) is caught here, before anything else runs: one line says what
@@ -54,7 +55,7 @@ EX_NORETURN void panic(const char *msg)
     ex_printf("registers captured in panic():\n");
     ex_dump_regs(&regs);
     ex_dump_backtrace(&regs, NULL);
-    if (ex_retain_armed)
+    if (ex_retain_armed || ex_record_armed)
         ex_retain_crash(SFU_CRASH_PANIC, msg, regs.pc, 0, 0, false, &regs, NULL);
     ex_dump_threads();
     board_exit(EX_PANIC);
@@ -87,7 +88,7 @@ EX_NORETURN void ex_fault(const struct ex_fault *f)
     ex_printf("registers from the trap frame:\n");
     ex_dump_regs(&f->regs);
     ex_dump_backtrace(&regs, &f->regs);
-    if (ex_retain_armed)
+    if (ex_retain_armed || ex_record_armed)
         ex_retain_crash(SFU_CRASH_FAULT, f->what, f->regs.pc, f->code, f->addr, f->addr_valid, &regs, &f->regs);
     ex_dump_threads();
     board_exit(EX_FAULT);

@@ -89,45 +89,135 @@ static const uint8_t *build_id(unsigned *len)
 #define EX_CRASH_MACHINE SFU_CRASH_EM_X86_64
 #endif
 
-/* The extended record: the crashed thread's registers and frames, and the
- * stack window the walk went through, read through the walk's own port.
- * For a fault the thread starts at the interrupted code (the trap frame's
- * registers, the frames from the one reached through the trap frame): a
- * debugger unwinds the code that faulted, not the handler's way through
- * the vector code.  Returns false if the record could not be written
- * (then the PC-only one is). */
-static bool write_extended(const struct sfu_crash *c, const sfu_regs *start, const sfu_regs *interrupted)
+/* The recorded scenarios (panic, null, irqpanic, threads, overflow: set
+ * by scenario.c): the crash's extended record is written to the retained
+ * RAM as the retained scenario writes it, and printed as hex lines, with
+ * what it holds, for tools/sfu-crash --log (and --core); the run then
+ * goes on as it would without it (the other threads' dumps, the exit). */
+volatile int ex_record_armed;
+
+/* The threads the record holds beside the running one (threads.c
+ * registers them as it creates them). */
+static const struct ex_thread *rec_threads[EX_MAX_THREADS];
+static unsigned rec_nthreads;
+
+void ex_record_thread(const struct ex_thread *t)
+{
+    if (rec_nthreads < EX_MAX_THREADS)
+        rec_threads[rec_nthreads++] = t;
+}
+
+/* Static, not on the crash path's stack (the fault handler's, the
+ * exception stack): the blocks, and the other threads' walks. */
+static struct sfu_crash_thread rec_t[2u + EX_MAX_THREADS];
+static sfu_frame rec_frames[EX_MAX_THREADS][SFU_DEPTH_CAP];
+
+/* One thread's block: the registers its walk started from (r), its
+ * frames.  A walk that crossed a trap frame starts the block at the
+ * interrupted code instead (the trap frame's registers, read again
+ * through the port's trap callback as the walk read them, and the frames
+ * from the interrupted one): a debugger unwinds the code that was
+ * interrupted, not the handler's way through the vector code, which has
+ * no unwind tables.  (The version-1 part keeps the whole trace.) */
+static size_t block(struct sfu_crash_thread *t, const char *name, unsigned state, const sfu_port *port,
+                    const sfu_regs *r, const sfu_frame *f, size_t n, int stop)
+{
+    sfu_regs tr;
+    size_t k, first = 0;
+
+    for (k = 1; k < n; k++) {
+        if (f[k].how != SFU_HOW_TRAP)
+            continue;
+        tr.pc = tr.sp = tr.fp = tr.ra = 0;
+        tr.dwarf = NULL;
+        tr.ndwarf = 0;
+        tr.dwarf_map = NULL;
+        if (port->trap != NULL && port->trap(port->ctx, f[k - 1].pc, f[k - 1].sp, &tr) == SFU_TRAP_KERNEL &&
+            tr.pc == f[k].pc && tr.sp == f[k].sp) {
+            first = k;
+            r = &tr;
+        }
+        break;
+    }
+    sfu_crash_regs_from(t, EX_CRASH_MACHINE, r);
+    t->name = name;
+    t->state = state;
+    t->frames = f + first;
+    t->nframes = n - first;
+    t->stop = stop;
+    return first;
+}
+
+/* The other threads: each from its saved context, walked on its own port
+ * (as the dump of every thread walks them).  Returns the blocks added. */
+static size_t other_threads(struct sfu_crash_thread *out)
+{
+    const struct ex_thread *cur = ex_thread_current();
+    size_t i, m = 0, n;
+    sfu_regs r;
+    int stop;
+
+    for (i = 0; i < rec_nthreads; i++) {
+        const struct ex_thread *th = rec_threads[i];
+
+        const sfu_port *port;
+
+        if (th == cur || th->state == EX_THREAD_FREE || (port = ex_thread_port(th)) == NULL ||
+            sfu_port_switch_regs(port->ctx, &ex_switch_layout, th->ctx, &r) != SFU_OK)
+            continue;
+        n = 0;
+        stop = sfu_backtrace(ex_dump.secs, ex_dump.nsecs, port, &r, rec_frames[m], SFU_DEPTH_CAP, &n);
+        if (n == 0)
+            continue;
+        (void)block(&out[m], th->name,
+              th->state == EX_THREAD_BLOCKED ? SFU_CRASH_T_BLOCKED : SFU_CRASH_T_READY, port, &r,
+              rec_frames[m], n, stop);
+        m++;
+    }
+    return m;
+}
+
+/* Write the extended record of this crash: the crashed thread's block
+ * (start: the registers its walk started from, ex_last_frames its frames)
+ * and, in the recorded scenarios, every other thread's; *used gets its
+ * size.  A panic in a handler (irqpanic: the walk crossed a trap frame)
+ * is two blocks of the same name: the handler's frames down to the C trap
+ * handler (the crash; not the vector code's frame, which has no unwind
+ * tables: gdb would unwind it again and again), then the interrupted code
+ * (running).  false if it
+ * could not be written (then the PC-only one is). */
+static bool write_extended(const struct sfu_crash *c, const sfu_regs *start, size_t *used)
 {
     const struct ex_thread *th = ex_thread_current();
-    struct sfu_crash_thread t;
+    const char *name = th != NULL ? th->name : "main";
     struct sfu_crash_ext x;
-    struct sfu_crash_info info;
-    struct sfu_crash_tinfo ti;
-    const sfu_regs *r = start;
-    size_t first = 0, k, used;
     unsigned idlen = 0;
+    size_t first;
     int st;
 
-    for (k = 1; interrupted != NULL && k < ex_last_nframes; k++) {
-        if (ex_last_frames[k].how == SFU_HOW_TRAP) {
-            first = k;
-            r = interrupted;
-            break;
-        }
+    first = block(&rec_t[1], name, SFU_CRASH_T_CRASHED, ex_walk_port(), start, ex_last_frames, ex_last_nframes,
+                  ex_last_stop);
+    x.threads = rec_t + 1;
+    x.nthreads = 1;
+    if (first > 1 && c->kind == SFU_CRASH_PANIC) {
+        sfu_crash_regs_from(&rec_t[0], EX_CRASH_MACHINE, start);
+        rec_t[0].name = name;
+        rec_t[0].state = SFU_CRASH_T_CRASHED;
+        rec_t[0].frames = ex_last_frames;
+        rec_t[0].nframes = first - 1u; /* not the vector code's (no CFI: gdb loops there) */
+        rec_t[0].stop = ex_last_stop;
+        rec_t[1].state = SFU_CRASH_T_RUNNING;
+        x.threads = rec_t;
+        x.nthreads = 2;
     }
-    sfu_crash_regs_from(&t, EX_CRASH_MACHINE, r);
-    t.name = th != NULL ? th->name : "main";
-    t.state = SFU_CRASH_T_CRASHED;
-    t.frames = ex_last_frames + first;
-    t.nframes = ex_last_nframes - first;
-    t.stop = ex_last_stop;
+    x.nthreads += ex_record_armed ? other_threads(rec_t + 2) : 0u;
     x.machine = EX_CRASH_MACHINE;
     x.id = build_id(&idlen);
     x.idlen = x.id != NULL ? idlen : 0;
-    x.threads = &t;
-    x.nthreads = 1;
     x.crashed = 0;
-    x.port = ex_walk_port();
+    /* The windows of every thread: the image's port (its RAM); each
+     * window lies on the stacks its thread's own walk was bounded by. */
+    x.port = &ex_dump.port;
 #if defined(__aarch64__)
     /* pac-ret builds: the debugger strips the signed return addresses in
      * the window with the bits the port strips. */
@@ -135,38 +225,73 @@ static bool write_extended(const struct sfu_crash *c, const sfu_regs *start, con
 #else
     x.pac = 0;
 #endif
-    st = sfu_crash_ext_write(c, &x, record(), record_room(), &used);
+    st = sfu_crash_ext_write(c, &x, record(), record_room(), used);
     if (st != SFU_CRASH_W_OK) {
         ex_printf("retained: no extended record (%s)\n",
                   st == SFU_CRASH_W_BUDGET ? "the retained RAM cannot hold the first frame" : "write failed");
         return false;
     }
-    if (sfu_crash_info_read(record(), record_room(), &info) == SFU_CRASH_VALID &&
-        sfu_crash_thread_read(record(), &info, 0, &ti))
-        ex_printf("retained: extended crash record written (%u bytes at %p, %u frames, stack window %u of %u "
-                  "bytes, %u whole frames), resetting\n",
-                  (unsigned)used, (void *)record(), (unsigned)ti.nframes, (unsigned)ti.kept, (unsigned)ti.wanted,
-                  (unsigned)ti.whole);
     return true;
 }
 
+static void print_bytes(size_t n);
+
+/* What the record just written holds, a line per thread: the sizes the
+ * README quotes (registers, frames, window). */
+static void print_contents(size_t used)
+{
+    struct sfu_crash_info info;
+    struct sfu_crash_tinfo ti;
+    unsigned i;
+
+    if (sfu_crash_info_read(record(), record_room(), &info) != SFU_CRASH_VALID)
+        return;
+    ex_printf("crash record: extended, %u bytes (%u of headers), %u thread(s)\n", (unsigned)used,
+              SFU_CRASH_EXT_FIXED, (unsigned)info.nthreads);
+    for (i = 0; i < info.nthreads && sfu_crash_thread_read(record(), &info, i, &ti); i++) {
+        ex_printf("crash record: thread %u %s%s: %u registers (%u bytes), %u frames (%u bytes), stack window "
+                  "%u of %u bytes, %u whole frames\n",
+                  i + 1u, ti.name, i == info.crashed ? " (crashed)" : "", (unsigned)sfu__crash_popcount(ti.valid),
+                  8u * (unsigned)sfu__crash_popcount(ti.valid), (unsigned)ti.nframes,
+                  SFU_CRASH_T_FRAME * (unsigned)ti.nframes, (unsigned)ti.kept, (unsigned)ti.wanted,
+                  (unsigned)ti.whole);
+    }
+}
+
 /* From panic() or ex_fault(), after the dump: the dump's frames into the
- * record, then the reset.  start: the registers the walk started from;
- * interrupted: a fault's trap frame registers (NULL for a panic). */
+ * record; then, in the retained scenario, the reset; in the recorded
+ * ones, the record printed.  start: the registers the walk started from;
+ * interrupted: unused (a fault's trap frame is found again from the
+ * walk). */
 void ex_retain_crash(unsigned kind, const char *what, uint64_t pc, uint64_t code, uint64_t addr, bool addr_valid,
                      const sfu_regs *start, const sfu_regs *interrupted)
 {
     struct sfu_crash c;
+    size_t used = 0;
 
+    (void)interrupted;
     sfu_crash_init(&c, this_boot, kind, what, pc);
     c.code = code;
     c.addr = addr;
     c.flags = addr_valid ? SFU_CRASH_ADDR_VALID : 0;
     sfu_crash_frames(&c, ex_last_frames, ex_last_nframes, ex_last_stop);
-    if (write_extended(&c, start, interrupted))
+    if (write_extended(&c, start, &used)) {
+        if (!ex_retain_armed) {
+            print_contents(used);
+            print_bytes(used);
+            return;
+        }
+        print_contents(used);
+        ex_printf("retained: extended crash record written (%u bytes at %p), resetting\n", (unsigned)used,
+                  (void *)record());
         board_reset();
+    }
     if (!sfu_crash_write(&c, record(), record_room())) {
         ex_printf("retained: no room for the crash record\n");
+        return;
+    }
+    if (!ex_retain_armed) {
+        print_bytes(SFU_CRASH_SIZE);
         return;
     }
     ex_printf("retained: crash record written (%u bytes at %p, %u frames), resetting\n", SFU_CRASH_SIZE,

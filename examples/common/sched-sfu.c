@@ -27,11 +27,18 @@ void ex_dump_threads(void)
     (void)sfu_dump_thread_table(&ex_dump, &ex_thread_table);
 }
 
+/* A thread's port, bounded by its stacks (the table's; valid until the
+ * next call: one slot in ex_dump). */
+const sfu_port *ex_thread_port(const struct ex_thread *t)
+{
+    return sfu_dump_thread_port(&ex_dump, &ex_thread_table, t);
+}
+
 /* A walk of the running thread stays within its stacks (the table's port
  * of it); outside a thread, on the boot stack. */
 const sfu_port *ex_walk_port(void)
 {
-    const sfu_port *p = ex_current ? sfu_dump_thread_port(&ex_dump, &ex_thread_table, ex_current) : NULL;
+    const sfu_port *p = ex_current ? ex_thread_port(ex_current) : NULL;
 
     return p != NULL ? p : &ex_dump.port;
 }

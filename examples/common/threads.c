@@ -86,7 +86,10 @@ EX_NORETURN void ex_threads_scenario(void)
 {
     sleeper = ex_thread_create("sleeper", thread_sleeper, NULL);
     spinner = ex_thread_create("spinner", thread_spinner, NULL);
-    (void)ex_thread_create("crasher", thread_crasher, NULL);
+    /* Every thread in the crash record (retained.c). */
+    ex_record_thread(sleeper);
+    ex_record_thread(spinner);
+    ex_record_thread(ex_thread_create("crasher", thread_crasher, NULL));
     ex_printf("threads: 3 threads, %u KiB stacks, timer at 1000 Hz, round robin\n", EX_THREAD_STACK / 1024u);
     board_timer_start(1000);
     ex_sched_start();
@@ -121,6 +124,8 @@ EX_NOINLINE EX_NORETURN void thread_overflow(void *arg)
 EX_NORETURN void ex_overflow_scenario(void)
 {
     struct ex_thread *t = ex_thread_create("overflow", thread_overflow, NULL);
+
+    ex_record_thread(t);
 
     ex_printf("overflow: thread %u, stack %p .. %p, guard %p (%s)\n", t->id, (void *)(uintptr_t)t->stack.lo,
               (void *)(uintptr_t)t->stack.hi, (void *)(uintptr_t)t->guard, t->guarded ? t->guarded : "none");

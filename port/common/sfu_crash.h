@@ -542,10 +542,11 @@ static inline void sfu_crash_set_reg(struct sfu_crash_thread *t, unsigned i, uin
 
 /* The registers of an sfu_regs (what a walk starts from) into t: PC, SP,
  * FP and (aarch64) LR, and every register of its DWARF array (register
- * numbers of the psABI's DWARF mapping: x86_64 0-16, aarch64 0-31).  The
- * others stay unknown, and so do the array's with a dwarf_map (registers
- * saved at offsets of a frame this function does not read: copy them
- * with sfu_crash_set_reg). */
+ * numbers of the psABI's DWARF mapping: x86_64 0-16, aarch64 0-31): of a
+ * plain array each of the first ndwarf, of one with a dwarf_map (a trap
+ * frame or a saved context in the kernel's own layout, as
+ * sfu_port_trap_regs and sfu_port_switch_regs give it: the port checked
+ * its words) those the map says are saved.  The others stay unknown. */
 static inline void sfu_crash_regs_from(struct sfu_crash_thread *t, unsigned machine, const sfu_regs *r)
 {
     /* x86_64 DWARF numbers 0..16 (rax rdx rcx rbx rsi rdi rbp rsp r8..r15
@@ -557,8 +558,12 @@ static inline void sfu_crash_regs_from(struct sfu_crash_thread *t, unsigned mach
         t->regs[i] = 0;
     t->valid = 0;
     n = machine == SFU_CRASH_EM_X86_64 ? 17u : machine == SFU_CRASH_EM_AARCH64 ? 32u : 0u;
-    for (i = 0; r->dwarf && !r->dwarf_map && i < n && i < r->ndwarf; i++)
-        sfu_crash_set_reg(t, machine == SFU_CRASH_EM_X86_64 ? x64[i] : i, r->dwarf[i]);
+    for (i = 0; r->dwarf && i < n && i < r->ndwarf; i++) {
+        int16_t at = r->dwarf_map ? r->dwarf_map[i] : (int16_t)(8 * i);
+
+        if (at >= 0 && (at & 7) == 0)
+            sfu_crash_set_reg(t, machine == SFU_CRASH_EM_X86_64 ? x64[i] : i, r->dwarf[(uint16_t)at / 8u]);
+    }
     if (machine == SFU_CRASH_EM_X86_64) {
         sfu_crash_set_reg(t, SFU_CRASH_X64_RIP, r->pc);
         sfu_crash_set_reg(t, SFU_CRASH_X64_RSP, r->sp);

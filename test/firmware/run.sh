@@ -17,6 +17,12 @@
 #     thread's dump), overflow, nested, retained (three boots, the crash
 #     record read back, and by tools/sfu-crash, whose core file of it gdb
 #     unwinds to sfu's frames);
+#   - panic, null, irqpanic, threads (every thread) and overflow print
+#     their crash's extended record after the dump: tools/sfu-crash makes
+#     an ELF core of it, and every frame of gdb-multiarch's `thread apply
+#     all` has the PC and SP of sfu's (test/core/compare.py: the PCs those
+#     of the log's dumps, the SPs the record's, a window's end explained);
+#     a "# core frames compared" line per suite and scenario counts them;
 #   - timer: the summary "timer: T ticks, C complete traces, F failures"
 #     with T >= 2000, C = T, F = 0, also with ticks on every instruction
 #     (boot.sh -1) on the GNU ld images (clang suites: on the plain
@@ -397,10 +403,12 @@ special_checks() { # SCENARIO SUITE LOG IMAGE
 		done
 		for l in 'crasher: running' 'sleeper: blocked' 'spinner: preempted'; do
 			grep -Eq "^thread [0-9]+ $l, stack " "$log" || { echo "no line 'thread N $l'"; return; }
-		done ;;
+		done
+		core_check "$log" "$img" "log:$log" ;;
 	overflow)
 		grep -Eq '^stack overflow: thread 1 overflow ran into its guard page \((unmapped page|watchpoint)\) at 0x' "$log" ||
-			echo "the fault was not named a stack overflow into the guard page" ;;
+			{ echo "the fault was not named a stack overflow into the guard page"; return; }
+		core_check "$log" "$img" "log:$log" ;;
 	nested)
 		l=$(tr -d '\r' <"$log" | grep '^nested ')
 		[ "$(grep -c . <<<"$l")" = 1 ] || { echo "not exactly one 'nested' line: [$l]"; return; }
@@ -437,14 +445,37 @@ special_checks() { # SCENARIO SUITE LOG IMAGE
 		# The extended record as an ELF core file: gdb's frames, PC and
 		# SP, are sfu's (test/core/compare.py says how a window bounds
 		# them).
-		command -v gdb-multiarch >/dev/null || { echo "gdb-multiarch not found; install with: apt-get install -y gdb-multiarch"; return; }
-		build/sfu-crash --core "$log.core" "$img" --log "$log" >/dev/null 2>"$log.core.err" ||
-			{ echo "sfu-crash --core: $(grep -v 'unknown to the record' "$log.core.err")"; return; }
-		timeout 120 gdb-multiarch -batch -nx -ex 'set pagination off' \
-			-ex 'thread apply all -ascending frame apply all -q printf "F %#lx %#lx\n", $pc, $sp' "$img" "$log.core" >"$log.gdb" 2>&1
-		l=$(python3 test/core/compare.py - <(build/sfu-crash --log "$log") "$log.gdb" | tail -1)
-		[ "${l%% *}" = ok ] || echo "gdb's frames from the record's core are not sfu's: $l (gdb: $log.gdb)" ;;
+		core_check "$log" "$img" - ;;
+	panic | null | irqpanic)
+		# The crash's extended record, printed after its dump: gdb's
+		# frames from its core against the dumps of the log (threads and
+		# overflow above, too).
+		core_check "$log" "$img" "log:$log" ;;
 	esac
+}
+
+# core_check LOG IMAGE SFU: the one extended record of LOG as an ELF core
+# (build/sfu-crash --core); gdb-multiarch's `thread apply all` frames, PC
+# and SP, against sfu's (SFU: "-", the record's frames; "log:LOG", the
+# dumps of the log, test/core/compare.py).  Nothing if they are equal
+# (compare.py's lines in LOG.compare, the frames compared in LOG.frames),
+# else why not.
+core_check() {
+	local log=$1 img=$2 sfu=$3 l
+	rm -f "$log.frames"
+	command -v gdb-multiarch >/dev/null || { echo "gdb-multiarch not found; install with: apt-get install -y gdb-multiarch"; return; }
+	[ -x build/sfu-crash ] || { echo "build/sfu-crash missing (make build/sfu-crash)"; return; }
+	build/sfu-crash --core "$log.core" "$img" --log "$log" >/dev/null 2>"$log.core.err" ||
+		{ echo "sfu-crash --core: $(grep -v 'unknown to the record' "$log.core.err")"; return; }
+	timeout 120 gdb-multiarch -batch -nx -ex 'set pagination off' -ex 'set backtrace limit 100' \
+		-ex 'thread apply all -ascending frame apply all -q printf "F %#lx %#lx\n", $pc, $sp' "$img" "$log.core" >"$log.gdb" 2>&1
+	python3 test/core/compare.py "$sfu" <(build/sfu-crash --log "$log") "$log.gdb" >"$log.compare" 2>&1
+	l=$(tail -1 "$log.compare")
+	if [ "${l%% *}" = ok ]; then
+		echo "${l#ok }" >"$log.frames"
+	else
+		echo "gdb's frames from the record's core are not sfu's: $l (gdb: $log.gdb)"
+	fi
 }
 
 # ---------------------------------------------------------------------------
@@ -458,6 +489,7 @@ run_case() {
 	image_env "$suite" "$image"
 	img=$out/$suite/$image/sfu-$image.elf
 	log=$out/$suite/logs/$image-$scen$tag.log
+	rm -f "$log.frames"
 	exp=$(expect "$scen" "$suite")
 	if [ -z "$exp" ]; then
 		echo "FAIL $name: no line for $scen in $expected" >"$res"
@@ -533,6 +565,11 @@ run_case() {
 	line=$(special_checks "$scen" "$suite" "$log" "$img")
 	if [ -n "$line" ]; then
 		echo "FAIL $name: $line; log $log" >"$res"
+		return
+	fi
+	if [ -s "$log.frames" ]; then
+		read -r l f <"$log.frames"
+		echo "ok $name (core: gdb's $f frames of $l thread(s) are sfu's, PC and SP)" >"$res"
 		return
 	fi
 	echo "ok $name" >"$res"
@@ -673,6 +710,28 @@ for suite in $suites; do
 done
 wait
 flush
+
+# The frames gdb showed from the crash records' cores, equal to sfu's (PC
+# and SP), per suite, scenario and board (core_check; the host QEMU's boots
+# or, for the clang suites, QEMU 11's).
+for suite in $suites; do
+	for scen in panic null irqpanic threads overflow retained; do
+		[[ " $(echo $scenarios) " == *" $scen "* ]] || continue
+		sum=""
+		for board in aarch64-virt x86_64-pc; do
+			n=0 t=0 i=0
+			for image in ${images[$suite]}; do
+				[[ $image == "$board" || $image == "$board"-* ]] || continue
+				f=$out/$suite/logs/$image-$scen$(log_tag "$suite").log.frames
+				[ -s "$f" ] || continue
+				read -r a b <"$f"
+				t=$((t + a)) n=$((n + b)) i=$((i + 1))
+			done
+			sum="$sum${sum:+; }$board $n frames of $t threads on $i images"
+		done
+		echo "# core frames compared: $suite $scen: $sum"
+	done
+done
 
 # ---------------------------------------------------------------------------
 # The README's recipe is the code the recipe scenario ran: every code block

@@ -222,6 +222,42 @@ UT_CASE(test_ext_roundtrip)
 	}
 	end("crash ext: registers from an sfu_regs, the rest unknown (not zero)");
 
+	/* A dwarf_map (a trap frame or saved context in the kernel's own
+	 * layout): the registers it saves, from their offsets; the ones it
+	 * says are not saved (negative) stay unknown, and so does an offset
+	 * that is not a word's. */
+	begin();
+	{
+		struct sfu_crash_thread u;
+		uint64_t frame[8];
+		int16_t map[17];
+		sfu_regs r;
+		for (i = 0; i < 8; i++)
+			frame[i] = 0x2000 + i;
+		for (i = 0; i < 17; i++)
+			map[i] = -1;
+		map[3] = 0x10;  /* rbx at frame[2] */
+		map[12] = 0x28; /* r12 at frame[5] */
+		map[15] = 0x38; /* r15 at frame[7] */
+		map[13] = 0x0c; /* r13 at a misaligned offset: not taken */
+		r.pc = 0x77;
+		r.sp = 0x9000;
+		r.fp = 0x9100;
+		r.ra = 0;
+		r.dwarf = frame;
+		r.ndwarf = 17;
+		r.dwarf_map = map;
+		sfu_crash_regs_from(&u, SFU_CRASH_EM_X86_64, &r);
+		EXPECT(u.valid == (1ull << SFU_CRASH_X64_RBX | 1ull << SFU_CRASH_X64_R12 | 1ull << SFU_CRASH_X64_R15 |
+		                   1ull << SFU_CRASH_X64_RBP | 1ull << SFU_CRASH_X64_RIP | 1ull << SFU_CRASH_X64_RSP),
+		       "valid %#llx", (unsigned long long)u.valid);
+		EXPECT(u.regs[SFU_CRASH_X64_RBX] == 0x2002 && u.regs[SFU_CRASH_X64_R12] == 0x2005 &&
+		       u.regs[SFU_CRASH_X64_R15] == 0x2007 && u.regs[SFU_CRASH_X64_RBP] == 0x9100 &&
+		       u.regs[SFU_CRASH_X64_RSP] == 0x9000 && u.regs[SFU_CRASH_X64_R13] == 0,
+		       "x86_64 from the map");
+	}
+	end("crash ext: registers of a dwarf_map (trap frame, saved context) from their offsets");
+
 	/* aarch64 with pointer authentication: the mask the port's strip
 	 * clears (here a 48-bit VA, no TBI), at 448, read back. */
 	begin();
