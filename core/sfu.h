@@ -2563,21 +2563,21 @@ static int sfu__apply(const sfu_cursor *c, const sfu_rule *r, uint64_t cfa, uint
 /* Out of a frame by the general rules of its row (FLEX FDEs, V2 s390x
  * register rules; every row with SFU_COMPACT 0): the same steps as
  * sfu__from_row, any rule.  r says where a FLEX row's words are. */
-static SFU__NOINLINE int sfu__from_general(sfu_cursor *c, sfu_crow r)
+static SFU__NOINLINE int sfu__from_general(sfu_cursor *c, const sfu_crow *r)
 {
 	sfu_rule cfa_r, ra_r, fp_r;
 	uint64_t cfa, sp, ra, fp;
 	bool fp_ok = true;
 	int err;
 
-	if (r.flags & SFU_CROW_RA_UNDEF)
+	if (r->flags & SFU_CROW_RA_UNDEF)
 		return SFU_END;
 #if SFU_FLEX
-	if (r.flags & SFU__CROW_FLEX)
-		(void)sfu__flex_rules(&c->secs[r.cfa_off], (uint32_t)r.ra_off, (unsigned)r.fp_off, &cfa_r, &ra_r, &fp_r);
+	if (r->flags & SFU__CROW_FLEX)
+		(void)sfu__flex_rules(&c->secs[r->cfa_off], (uint32_t)r->ra_off, (unsigned)r->fp_off, &cfa_r, &ra_r, &fp_r);
 	else
 #endif
-		sfu__crow_rules(&r, &cfa_r, &ra_r, &fp_r);
+		sfu__crow_rules(r, &cfa_r, &ra_r, &fp_r);
 	if (ra_r.kind == SFU_RULE_SAME && !c->full)
 		return SFU_E_UNSAFE;
 	/* A rule that needs a register this frame does not have is the reason
@@ -2587,8 +2587,8 @@ static SFU__NOINLINE int sfu__from_general(sfu_cursor *c, sfu_crow r)
 	err = sfu__apply(c, &cfa_r, 0, &cfa);
 	if (err)
 		return err;
-	sp = cfa + ((r.flags & SFU_CROW_SP_S390X) ? (uint64_t)(int64_t)SFU_S390X_SP_VAL_OFFSET : 0u);
-	err = sfu__check_sp(c, sp, cfa, 8u + ((r.flags & SFU_CROW_ALIGN16) >> 3));
+	sp = cfa + ((r->flags & SFU_CROW_SP_S390X) ? (uint64_t)(int64_t)SFU_S390X_SP_VAL_OFFSET : 0u);
+	err = sfu__check_sp(c, sp, cfa, 8u + ((r->flags & SFU_CROW_ALIGN16) >> 3));
 	if (err)
 		return err;
 	if (ra_r.kind == SFU_RULE_SAME) {
@@ -2610,11 +2610,11 @@ static SFU__NOINLINE int sfu__from_general(sfu_cursor *c, sfu_crow r)
 			return err;
 		}
 	}
-	if ((r.flags & SFU_CROW_MANGLED) && c->port->strip_ra)
+	if ((r->flags & SFU_CROW_MANGLED) && c->port->strip_ra)
 		ra = c->port->strip_ra(c->port->ctx, ra);
 	if (ra == 0)
 		return SFU_END;
-	sfu__commit(c, ra, sp, fp, fp_ok, cfa, SFU_HOW_SFRAME, (r.flags & SFU_CROW_SIGNAL) != 0);
+	sfu__commit(c, ra, sp, fp, fp_ok, cfa, SFU_HOW_SFRAME, (r->flags & SFU_CROW_SIGNAL) != 0);
 	return SFU_OK;
 }
 #endif
@@ -2773,7 +2773,10 @@ SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu_crow *r)
 	return err;
 }
 
-SFU__INLINE int sfu__step(sfu_cursor *c)
+/* One step, in the caller's cursor (sfu_cursor_step, and the walk's loop
+ * below): its frame holds the row and what the step needs across calls,
+ * nothing more; the walk's cursor is its caller's. */
+static SFU__NOINLINE int sfu__step(sfu_cursor *c)
 {
 	sfu_crow r;
 	uint64_t lpc;
@@ -2819,62 +2822,57 @@ SFU__INLINE int sfu__step(sfu_cursor *c)
 		return err;
 #if SFU__GENERAL_STEP
 	if (r.flags & SFU_CROW_GENERAL)
-		return sfu__from_general(c, r);
+		return sfu__from_general(c, &r);
 #endif
 	return sfu__from_row(c, &r);
-}
-
-/* The walk of sfu_backtrace and sfu_backtrace_cached, and the step of
- * sfu_cursor_step (one, given its cursor): one frame holds the cursor and
- * the step, so the deepest stack is a frame shallower. */
-static SFU__NOINLINE int sfu__walk(sfu_cursor *one, const sfu_section *secs, size_t nsecs, void *cache,
-                                   const sfu_port *port, const sfu_regs *regs, sfu_frame *frames, size_t max,
-                                   size_t *n)
-{
-	sfu_cursor own, *c = one ? one : &own;
-	size_t k = 0;
-	int err;
-	if (!one) {
-		if (!n || (!frames && max))
-			return SFU_E_ARG;
-		*n = 0;
-		err = sfu_cursor_init(c, secs, nsecs, port, regs);
-		if (err)
-			return err;
-#if SFU_CACHE
-		c->cache = (sfu_cache *)cache;
-#else
-		(void)cache;
-#endif
-	}
-	for (;;) {
-		if (!one) {
-			if (k == max)
-				return SFU_E_FULL;
-			frames[k].pc = c->regs.pc;
-			frames[k].sp = c->regs.sp;
-			frames[k].cfa = c->cfa;
-			frames[k].how = c->how;
-			frames[k].flags = (uint8_t)(c->exact * SFU_FRAME_EXACT | c->user * SFU_FRAME_USER); /* (0 or 1 each) */
-			*n = ++k;
-		}
-		err = sfu__step(c);
-		if (err || one)
-			return err;
-	}
 }
 
 SFU__FN int sfu_cursor_step(sfu_cursor *c)
 {
 	if (!c || !c->port)
 		return SFU_E_ARG;
-	return sfu__walk(c, NULL, 0, NULL, NULL, NULL, NULL, 0, NULL);
+	return sfu__step(c);
+}
+
+/* The walk of sfu_backtrace and sfu_backtrace_cached (in line in each):
+ * the cursor is in the public function's own frame, and each frame is
+ * recorded before the step that leaves it. */
+SFU__INLINE int sfu__walk(const sfu_section *secs, size_t nsecs, void *cache, const sfu_port *port,
+                          const sfu_regs *regs, sfu_frame *frames, size_t max, size_t *n)
+{
+	sfu_cursor c;
+	size_t k = 0;
+	int err;
+	if (!n || (!frames && max))
+		return SFU_E_ARG;
+	*n = 0;
+	err = sfu_cursor_init(&c, secs, nsecs, port, regs);
+	if (err)
+		return err;
+#if SFU_CACHE
+	c.cache = (sfu_cache *)cache;
+#else
+	(void)cache;
+#endif
+	for (;;) {
+		if (k == max)
+			return SFU_E_FULL;
+		frames[k].pc = c.regs.pc;
+		frames[k].sp = c.regs.sp;
+		frames[k].cfa = c.cfa;
+		frames[k].how = c.how;
+		frames[k].flags = (uint8_t)(c.exact * SFU_FRAME_EXACT | c.user * SFU_FRAME_USER); /* (0 or 1 each) */
+		*n = ++k;
+		err = sfu__step(&c);
+		if (err)
+			return err;
+	}
 }
 
 SFU__FN int sfu_backtrace(const sfu_section *secs, size_t nsecs, const sfu_port *port,
                           const sfu_regs *regs, sfu_frame *frames, size_t max, size_t *n)
 {
-	return sfu__walk(NULL, secs, nsecs, NULL, port, regs, frames, max, n);
+	return sfu__walk(secs, nsecs, NULL, port, regs, frames, max, n);
 }
 
 #if SFU_CACHE
@@ -2882,7 +2880,7 @@ SFU__FN int sfu_backtrace_cached(const sfu_section *secs, size_t nsecs, sfu_cach
                                  const sfu_port *port, const sfu_regs *regs, sfu_frame *frames,
                                  size_t max, size_t *n)
 {
-	return sfu__walk(NULL, secs, nsecs, cache, port, regs, frames, max, n);
+	return sfu__walk(secs, nsecs, cache, port, regs, frames, max, n);
 }
 #endif
 
