@@ -2766,11 +2766,13 @@ SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu_crow *r)
 	{
 		err = sfu__find_crow_n(c->secs, c->nsecs, pc, t);
 	}
+	if (err)
+		return err; /* (*t holds nothing) */
 	r->cfa_off = t->cfa_off;
 	r->ra_off = t->ra_off;
 	r->fp_off = t->fp_off;
 	r->flags = t->flags;
-	return err;
+	return SFU_OK;
 }
 
 /* One step, in the caller's cursor (sfu_cursor_step, and the walk's loop
