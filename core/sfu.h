@@ -1154,13 +1154,15 @@ SFU__FN int sfu_section_split_code(sfu_section *secs, size_t max, size_t *n, con
 }
 
 /* The span walk of sfu_section_split and sfu_section_count: with secs,
- * fills up to max sections; without, counts them (in tmp). */
+ * fills up to max sections; without, counts them (in *tmp, which
+ * sfu_section_count holds: sfu_section_split's callers, a dump among
+ * them, do not carry a section on their stack for nothing). */
 static int sfu__split(sfu_section *secs, size_t max, size_t *n, const void *data, size_t size, uint64_t addr,
-                      unsigned opts)
+                      unsigned opts, sfu_section *tmp)
 {
 	const uint8_t *p = (const uint8_t *)data;
 	size_t off = 0, k = 0;
-	sfu_section tmp, *s;
+	sfu_section *s;
 	bool flagless = false;
 	int err;
 
@@ -1173,7 +1175,7 @@ static int sfu__split(sfu_section *secs, size_t max, size_t *n, const void *data
 			return k ? SFU_OK : SFU_E_EMPTY;
 		if (secs && k == max)
 			return SFU_E_FULL;
-		s = secs ? &secs[k] : &tmp;
+		s = secs ? &secs[k] : tmp;
 		err = sfu_section_init_opt(s, p + off, size - off, addr + off, opts);
 		if (!err)
 			err = sfu__split_linked(s, k, opts, &flagless);
@@ -1194,14 +1196,15 @@ SFU__FN int sfu_section_split(sfu_section *secs, size_t max, size_t *n, const vo
 {
 	if (!n || !secs || (!data && size))
 		return SFU_E_ARG;
-	return sfu__split(secs, max, n, data, size, addr, opts);
+	return sfu__split(secs, max, n, data, size, addr, opts, NULL);
 }
 
 SFU__FN int sfu_section_count(size_t *n, const void *data, size_t size, uint64_t addr, unsigned opts)
 {
+	sfu_section tmp;
 	if (!n || (!data && size))
 		return SFU_E_ARG;
-	return sfu__split(NULL, 0, n, data, size, addr, opts);
+	return sfu__split(NULL, 0, n, data, size, addr, opts, &tmp);
 }
 
 /* ---- FDEs (2.3) ---------------------------------------------------------------- */
@@ -2023,13 +2026,13 @@ static int sfu__find_crow(const sfu_section *s, uint64_t pc, sfu_crow *r)
 /* The same over sections, with sfu__find_row_n's rule for errors. */
 SFU__INLINE int sfu__find_crow_n(const sfu_section *secs, size_t nsecs, uint64_t pc, sfu_crow *r)
 {
-	size_t i;
+	const sfu_section *s, *end = secs + nsecs;
 	int first_err = SFU_E_NOINFO;
-	for (i = 0; i < nsecs; i++) {
-		int err = sfu__find_crow(&secs[i], pc, r);
+	for (s = secs; s != end; s++) {
+		int err = sfu__find_crow(s, pc, r);
 		if (err == SFU_OK) {
 			if (r->flags & SFU__CROW_FLEX)
-				r->cfa_off = (int32_t)i; /* where its words are */
+				r->cfa_off = (int32_t)(s - secs); /* where its words are */
 			return SFU_OK;
 		}
 		if (err != SFU_E_NOINFO && first_err == SFU_E_NOINFO)
