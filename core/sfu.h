@@ -2780,8 +2780,9 @@ SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu_crow *r)
 
 /* One step, in the caller's cursor (sfu_cursor_step, and the walk's loop
  * below): its frame holds the row and what the step needs across calls,
- * nothing more; the walk's cursor is its caller's. */
-static SFU__NOINLINE int sfu__step(sfu_cursor *c)
+ * nothing more; the walk's cursor is its caller's.  Where speed is asked
+ * for, the walk's loop has its own copy (no call per frame). */
+SFU__HOT int sfu__step(sfu_cursor *c)
 {
 	sfu_crow r;
 	uint64_t lpc;
