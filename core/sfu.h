@@ -1580,24 +1580,24 @@ SFU__INLINE int sfu__crow_at(const sfu_section *s, const sfu_layout *L, const sf
 
 /* The general rules of a row that is not FLEX: the compact row's, written
  * out (V2 s390x register words as register rules). */
-static void sfu__crow_rules(const sfu_crow *c, sfu_rule *cfa, sfu_rule *ra, sfu_rule *fp)
+SFU__INLINE void sfu__crow_rules(uint32_t f, int32_t cfa_off, int32_t ra_off, int32_t fp_off, sfu_rule *cfa, sfu_rule *ra,
+                            sfu_rule *fp)
 {
-	uint32_t f = c->flags;
 	cfa->kind = SFU_RULE_OFF;
 	cfa->base = (f & SFU_CROW_CFA_FP) ? SFU_REG_FP : SFU_REG_SP;
-	cfa->off = c->cfa_off;
+	cfa->off = cfa_off;
 	ra->kind = (f & SFU_CROW_RA_UNDEF) ? SFU_RULE_UNDEF : (f & SFU_CROW_RA_SAVED) ? SFU_RULE_DEREF : SFU_RULE_SAME;
 	ra->base = fp->base = SFU_REG_CFA;
-	ra->off = (f & SFU_CROW_RA_SAVED) ? c->ra_off : 0;
+	ra->off = (f & SFU_CROW_RA_SAVED) ? ra_off : 0;
 	fp->kind = (f & SFU_CROW_FP_SAVED) ? SFU_RULE_DEREF : SFU_RULE_SAME;
-	fp->off = (f & SFU_CROW_FP_SAVED) ? c->fp_off : 0;
+	fp->off = (f & SFU_CROW_FP_SAVED) ? fp_off : 0;
 	if (f & SFU__CROW_RA_REG) {
 		ra->kind = SFU_RULE_OFF;
-		ra->base = (uint16_t)SFU_V2_S390X_WORD_REGNUM((uint32_t)c->ra_off);
+		ra->base = (uint16_t)SFU_V2_S390X_WORD_REGNUM((uint32_t)ra_off);
 	}
 	if (f & SFU__CROW_FP_REG) {
 		fp->kind = SFU_RULE_OFF;
-		fp->base = (uint16_t)SFU_V2_S390X_WORD_REGNUM((uint32_t)c->fp_off);
+		fp->base = (uint16_t)SFU_V2_S390X_WORD_REGNUM((uint32_t)fp_off);
 	}
 }
 
@@ -1621,7 +1621,7 @@ static int sfu__row_from_fre(const sfu_section *s, const sfu_fde *fde, const sfu
 	if (c.flags & SFU__CROW_FLEX)
 		return sfu__flex_rules(s, fre->words, fre->info, &row->cfa, &row->ra, &row->fp);
 #endif
-	sfu__crow_rules(&c, &row->cfa, &row->ra, &row->fp);
+	sfu__crow_rules(c.flags, c.cfa_off, c.ra_off, c.fp_off, &row->cfa, &row->ra, &row->fp);
 	return SFU_OK;
 }
 
@@ -2026,13 +2026,13 @@ static int sfu__find_crow(const sfu_section *s, uint64_t pc, sfu_crow *r)
 /* The same over sections, with sfu__find_row_n's rule for errors. */
 SFU__INLINE int sfu__find_crow_n(const sfu_section *secs, size_t nsecs, uint64_t pc, sfu_crow *r)
 {
-	const sfu_section *s, *end = secs + nsecs;
+	size_t i;
 	int first_err = SFU_E_NOINFO;
-	for (s = secs; s != end; s++) {
-		int err = sfu__find_crow(s, pc, r);
+	for (i = 0; i < nsecs; i++) {
+		int err = sfu__find_crow(&secs[i], pc, r);
 		if (err == SFU_OK) {
 			if (r->flags & SFU__CROW_FLEX)
-				r->cfa_off = (int32_t)(s - secs); /* where its words are */
+				r->cfa_off = (int32_t)i; /* where its words are */
 			return SFU_OK;
 		}
 		if (err != SFU_E_NOINFO && first_err == SFU_E_NOINFO)
@@ -2565,22 +2565,25 @@ static int sfu__apply(const sfu_cursor *c, const sfu_rule *r, uint64_t cfa, uint
 
 /* Out of a frame by the general rules of its row (FLEX FDEs, V2 s390x
  * register rules; every row with SFU_COMPACT 0): the same steps as
- * sfu__from_row, any rule.  r says where a FLEX row's words are. */
-static SFU__NOINLINE int sfu__from_general(sfu_cursor *c, const sfu_crow *r)
+ * sfu__from_row, any rule.  The row comes in its fields (not its
+ * address: the step's row stays in registers); a FLEX row's say where its
+ * words are. */
+static SFU__NOINLINE int sfu__from_general(sfu_cursor *c, uint32_t flags, int32_t cfa_off, int32_t ra_off,
+                                          int32_t fp_off)
 {
 	sfu_rule cfa_r, ra_r, fp_r;
 	uint64_t cfa, sp, ra, fp;
 	bool fp_ok = true;
 	int err;
 
-	if (r->flags & SFU_CROW_RA_UNDEF)
+	if (flags & SFU_CROW_RA_UNDEF)
 		return SFU_END;
 #if SFU_FLEX
-	if (r->flags & SFU__CROW_FLEX)
-		(void)sfu__flex_rules(&c->secs[r->cfa_off], (uint32_t)r->ra_off, (unsigned)r->fp_off, &cfa_r, &ra_r, &fp_r);
+	if (flags & SFU__CROW_FLEX)
+		(void)sfu__flex_rules(&c->secs[cfa_off], (uint32_t)ra_off, (unsigned)fp_off, &cfa_r, &ra_r, &fp_r);
 	else
 #endif
-		sfu__crow_rules(r, &cfa_r, &ra_r, &fp_r);
+		sfu__crow_rules(flags, cfa_off, ra_off, fp_off, &cfa_r, &ra_r, &fp_r);
 	if (ra_r.kind == SFU_RULE_SAME && !c->full)
 		return SFU_E_UNSAFE;
 	/* A rule that needs a register this frame does not have is the reason
@@ -2590,8 +2593,8 @@ static SFU__NOINLINE int sfu__from_general(sfu_cursor *c, const sfu_crow *r)
 	err = sfu__apply(c, &cfa_r, 0, &cfa);
 	if (err)
 		return err;
-	sp = cfa + ((r->flags & SFU_CROW_SP_S390X) ? (uint64_t)(int64_t)SFU_S390X_SP_VAL_OFFSET : 0u);
-	err = sfu__check_sp(c, sp, cfa, 8u + ((r->flags & SFU_CROW_ALIGN16) >> 3));
+	sp = cfa + ((flags & SFU_CROW_SP_S390X) ? (uint64_t)(int64_t)SFU_S390X_SP_VAL_OFFSET : 0u);
+	err = sfu__check_sp(c, sp, cfa, 8u + ((flags & SFU_CROW_ALIGN16) >> 3));
 	if (err)
 		return err;
 	if (ra_r.kind == SFU_RULE_SAME) {
@@ -2613,11 +2616,11 @@ static SFU__NOINLINE int sfu__from_general(sfu_cursor *c, const sfu_crow *r)
 			return err;
 		}
 	}
-	if ((r->flags & SFU_CROW_MANGLED) && c->port->strip_ra)
+	if ((flags & SFU_CROW_MANGLED) && c->port->strip_ra)
 		ra = c->port->strip_ra(c->port->ctx, ra);
 	if (ra == 0)
 		return SFU_END;
-	sfu__commit(c, ra, sp, fp, fp_ok, cfa, SFU_HOW_SFRAME, (r->flags & SFU_CROW_SIGNAL) != 0);
+	sfu__commit(c, ra, sp, fp, fp_ok, cfa, SFU_HOW_SFRAME, (flags & SFU_CROW_SIGNAL) != 0);
 	return SFU_OK;
 }
 #endif
@@ -2750,7 +2753,7 @@ SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu_crow *r)
 #ifdef __OPTIMIZE_SIZE__
 	sfu_crow *t = r;
 #else
-	sfu_crow tt, *t = &tt;
+	sfu_crow tt = { 0, 0, 0, 0 }, *t = &tt; /* (a lookup that fails leaves it) */
 #endif
 	int err;
 #if SFU_CACHE
@@ -2769,13 +2772,11 @@ SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu_crow *r)
 	{
 		err = sfu__find_crow_n(c->secs, c->nsecs, pc, t);
 	}
-	if (err)
-		return err; /* (*t holds nothing) */
 	r->cfa_off = t->cfa_off;
 	r->ra_off = t->ra_off;
 	r->fp_off = t->fp_off;
 	r->flags = t->flags;
-	return SFU_OK;
+	return err;
 }
 
 /* One step, in the caller's cursor (sfu_cursor_step, and the walk's loop
@@ -2828,7 +2829,7 @@ SFU__HOT int sfu__step(sfu_cursor *c)
 		return err;
 #if SFU__GENERAL_STEP
 	if (r.flags & SFU_CROW_GENERAL)
-		return sfu__from_general(c, &r);
+		return sfu__from_general(c, r.flags, r.cfa_off, r.ra_off, r.fp_off);
 #endif
 	return sfu__from_row(c, &r);
 }
