@@ -2753,9 +2753,15 @@ SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu_crow *r)
 #ifdef __OPTIMIZE_SIZE__
 	sfu_crow *t = r;
 #else
-	sfu_crow tt = { 0, 0, 0, 0 }, *t = &tt; /* (a lookup that fails leaves it) */
+	sfu_crow tt, *t = &tt;
 #endif
 	int err;
+#ifndef __OPTIMIZE_SIZE__
+	/* A lookup that fails leaves it: zeroed field by field (an
+	 * initializer may become a call to memset, at -O0). */
+	tt.cfa_off = tt.ra_off = tt.fp_off = 0;
+	tt.flags = 0;
+#endif
 #if SFU_CACHE
 	sfu_cache *cache = c->cache;
 	uint64_t key = pc + 1u;
