@@ -2744,6 +2744,20 @@ static SFU__NOINLINE int sfu__cache_miss(sfu_cursor *c, sfu_cache_entry *s, uint
 }
 #endif
 
+/* The scratch row of sfu__lookup where speed is asked for: a lookup that
+ * fails leaves it, and it is copied all the same.  Zeroed field by field
+ * (an initializer may become a call to memset, at -O0), only on the way
+ * to a lookup (a cache hit does not touch it). */
+SFU__INLINE void sfu__row_clear(sfu_crow *t)
+{
+#ifdef __OPTIMIZE_SIZE__
+	(void)t; /* t is the step's own row */
+#else
+	t->cfa_off = t->ra_off = t->fp_off = 0;
+	t->flags = 0;
+#endif
+}
+
 /* The row for lookup PC pc: through the cache (sets of two slots keyed
  * by pc + 1, 0 meaning empty), or from the sections.  (Where speed is
  * asked for, the out-of-line calls fill t, so that *r, the step's, can stay
@@ -2756,12 +2770,6 @@ SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu_crow *r)
 	sfu_crow tt, *t = &tt;
 #endif
 	int err;
-#ifndef __OPTIMIZE_SIZE__
-	/* A lookup that fails leaves it: zeroed field by field (an
-	 * initializer may become a call to memset, at -O0). */
-	tt.cfa_off = tt.ra_off = tt.fp_off = 0;
-	tt.flags = 0;
-#endif
 #if SFU_CACHE
 	sfu_cache *cache = c->cache;
 	uint64_t key = pc + 1u;
@@ -2772,10 +2780,12 @@ SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu_crow *r)
 			sfu__unpack(&s[s[0].key == key ? 0 : 1].row, r);
 			return SFU_OK;
 		}
+		sfu__row_clear(t);
 		err = sfu__cache_miss(c, s, key, t);
 	} else
 #endif
 	{
+		sfu__row_clear(t);
 		err = sfu__find_crow_n(c->secs, c->nsecs, pc, t);
 	}
 	r->cfa_off = t->cfa_off;
