@@ -1140,13 +1140,15 @@ SFU__FN int sfu_section_split_code(sfu_section *secs, size_t max, size_t *n, con
 }
 
 /* The span walk of sfu_section_split and sfu_section_count: with secs,
- * fills up to max sections; without, counts them (in tmp). */
+ * fills up to max sections; without, counts them (in *tmp, which
+ * sfu_section_count holds: sfu_section_split's callers, a dump among
+ * them, do not carry a section on their stack for nothing). */
 static int sfu__split(sfu_section *secs, size_t max, size_t *n, const void *data, size_t size, uint64_t addr,
-                      unsigned opts)
+                      unsigned opts, sfu_section *tmp)
 {
 	const uint8_t *p = (const uint8_t *)data;
 	size_t off = 0, k = 0;
-	sfu_section tmp, *s;
+	sfu_section *s;
 	bool flagless = false;
 	int err;
 
@@ -1159,7 +1161,7 @@ static int sfu__split(sfu_section *secs, size_t max, size_t *n, const void *data
 			return k ? SFU_OK : SFU_E_EMPTY;
 		if (secs && k == max)
 			return SFU_E_FULL;
-		s = secs ? &secs[k] : &tmp;
+		s = secs ? &secs[k] : tmp;
 		err = sfu_section_init_opt(s, p + off, size - off, addr + off, opts);
 		if (!err)
 			err = sfu__split_linked(s, k, opts, &flagless);
@@ -1180,14 +1182,15 @@ SFU__FN int sfu_section_split(sfu_section *secs, size_t max, size_t *n, const vo
 {
 	if (!n || !secs || (!data && size))
 		return SFU_E_ARG;
-	return sfu__split(secs, max, n, data, size, addr, opts);
+	return sfu__split(secs, max, n, data, size, addr, opts, NULL);
 }
 
 SFU__FN int sfu_section_count(size_t *n, const void *data, size_t size, uint64_t addr, unsigned opts)
 {
+	sfu_section tmp;
 	if (!n || (!data && size))
 		return SFU_E_ARG;
-	return sfu__split(NULL, 0, n, data, size, addr, opts);
+	return sfu__split(NULL, 0, n, data, size, addr, opts, &tmp);
 }
 
 /* ---- FDEs (2.3) ---------------------------------------------------------------- */
@@ -1563,24 +1566,24 @@ SFU__INLINE int sfu__crow_at(const sfu_section *s, const sfu_layout *L, const sf
 
 /* The general rules of a row that is not FLEX: the compact row's, written
  * out (V2 s390x register words as register rules). */
-static void sfu__crow_rules(const sfu_crow *c, sfu_rule *cfa, sfu_rule *ra, sfu_rule *fp)
+SFU__INLINE void sfu__crow_rules(uint32_t f, int32_t cfa_off, int32_t ra_off, int32_t fp_off, sfu_rule *cfa, sfu_rule *ra,
+                            sfu_rule *fp)
 {
-	uint32_t f = c->flags;
 	cfa->kind = SFU_RULE_OFF;
 	cfa->base = (f & SFU_CROW_CFA_FP) ? SFU_REG_FP : SFU_REG_SP;
-	cfa->off = c->cfa_off;
+	cfa->off = cfa_off;
 	ra->kind = (f & SFU_CROW_RA_UNDEF) ? SFU_RULE_UNDEF : (f & SFU_CROW_RA_SAVED) ? SFU_RULE_DEREF : SFU_RULE_SAME;
 	ra->base = fp->base = SFU_REG_CFA;
-	ra->off = (f & SFU_CROW_RA_SAVED) ? c->ra_off : 0;
+	ra->off = (f & SFU_CROW_RA_SAVED) ? ra_off : 0;
 	fp->kind = (f & SFU_CROW_FP_SAVED) ? SFU_RULE_DEREF : SFU_RULE_SAME;
-	fp->off = (f & SFU_CROW_FP_SAVED) ? c->fp_off : 0;
+	fp->off = (f & SFU_CROW_FP_SAVED) ? fp_off : 0;
 	if (f & SFU__CROW_RA_REG) {
 		ra->kind = SFU_RULE_OFF;
-		ra->base = (uint16_t)SFU_V2_S390X_WORD_REGNUM((uint32_t)c->ra_off);
+		ra->base = (uint16_t)SFU_V2_S390X_WORD_REGNUM((uint32_t)ra_off);
 	}
 	if (f & SFU__CROW_FP_REG) {
 		fp->kind = SFU_RULE_OFF;
-		fp->base = (uint16_t)SFU_V2_S390X_WORD_REGNUM((uint32_t)c->fp_off);
+		fp->base = (uint16_t)SFU_V2_S390X_WORD_REGNUM((uint32_t)fp_off);
 	}
 }
 
@@ -1604,7 +1607,7 @@ static int sfu__row_from_fre(const sfu_section *s, const sfu_fde *fde, const sfu
 	if (c.flags & SFU__CROW_FLEX)
 		return sfu__flex_rules(s, fre->words, fre->info, &row->cfa, &row->ra, &row->fp);
 #endif
-	sfu__crow_rules(&c, &row->cfa, &row->ra, &row->fp);
+	sfu__crow_rules(c.flags, c.cfa_off, c.ra_off, c.fp_off, &row->cfa, &row->ra, &row->fp);
 	return SFU_OK;
 }
 
@@ -2556,22 +2559,25 @@ static int sfu__apply(const sfu_cursor *c, const sfu_rule *r, uint64_t cfa, uint
 
 /* Out of a frame by the general rules of its row (FLEX FDEs, V2 s390x
  * register rules; every row with SFU_COMPACT 0): the same steps as
- * sfu__from_row, any rule.  r says where a FLEX row's words are. */
-static SFU__NOINLINE int sfu__from_general(sfu_cursor *c, sfu_crow r)
+ * sfu__from_row, any rule.  The row comes in its fields (not its
+ * address: the step's row stays in registers); a FLEX row's say where its
+ * words are. */
+static SFU__NOINLINE int sfu__from_general(sfu_cursor *c, uint32_t flags, int32_t cfa_off, int32_t ra_off,
+                                          int32_t fp_off)
 {
 	sfu_rule cfa_r, ra_r, fp_r;
 	uint64_t cfa, sp, ra, fp;
 	bool fp_ok = true;
 	int err;
 
-	if (r.flags & SFU_CROW_RA_UNDEF)
+	if (flags & SFU_CROW_RA_UNDEF)
 		return SFU_END;
 #if SFU_FLEX
-	if (r.flags & SFU__CROW_FLEX)
-		(void)sfu__flex_rules(&c->secs[r.cfa_off], (uint32_t)r.ra_off, (unsigned)r.fp_off, &cfa_r, &ra_r, &fp_r);
+	if (flags & SFU__CROW_FLEX)
+		(void)sfu__flex_rules(&c->secs[cfa_off], (uint32_t)ra_off, (unsigned)fp_off, &cfa_r, &ra_r, &fp_r);
 	else
 #endif
-		sfu__crow_rules(&r, &cfa_r, &ra_r, &fp_r);
+		sfu__crow_rules(flags, cfa_off, ra_off, fp_off, &cfa_r, &ra_r, &fp_r);
 	if (ra_r.kind == SFU_RULE_SAME && !c->full)
 		return SFU_E_UNSAFE;
 	/* A rule that needs a register this frame does not have is the reason
@@ -2581,8 +2587,8 @@ static SFU__NOINLINE int sfu__from_general(sfu_cursor *c, sfu_crow r)
 	err = sfu__apply(c, &cfa_r, 0, &cfa);
 	if (err)
 		return err;
-	sp = cfa + ((r.flags & SFU_CROW_SP_S390X) ? (uint64_t)(int64_t)SFU_S390X_SP_VAL_OFFSET : 0u);
-	err = sfu__check_sp(c, sp, cfa, 8u + ((r.flags & SFU_CROW_ALIGN16) >> 3));
+	sp = cfa + ((flags & SFU_CROW_SP_S390X) ? (uint64_t)(int64_t)SFU_S390X_SP_VAL_OFFSET : 0u);
+	err = sfu__check_sp(c, sp, cfa, 8u + ((flags & SFU_CROW_ALIGN16) >> 3));
 	if (err)
 		return err;
 	if (ra_r.kind == SFU_RULE_SAME) {
@@ -2604,11 +2610,11 @@ static SFU__NOINLINE int sfu__from_general(sfu_cursor *c, sfu_crow r)
 			return err;
 		}
 	}
-	if ((r.flags & SFU_CROW_MANGLED) && c->port->strip_ra)
+	if ((flags & SFU_CROW_MANGLED) && c->port->strip_ra)
 		ra = c->port->strip_ra(c->port->ctx, ra);
 	if (ra == 0)
 		return SFU_END;
-	sfu__commit(c, ra, sp, fp, fp_ok, cfa, SFU_HOW_SFRAME, (r.flags & SFU_CROW_SIGNAL) != 0);
+	sfu__commit(c, ra, sp, fp, fp_ok, cfa, SFU_HOW_SFRAME, (flags & SFU_CROW_SIGNAL) != 0);
 	return SFU_OK;
 }
 #endif
@@ -2732,6 +2738,20 @@ static SFU__NOINLINE int sfu__cache_miss(sfu_cursor *c, sfu_cache_entry *s, uint
 }
 #endif
 
+/* The scratch row of sfu__lookup where speed is asked for: a lookup that
+ * fails leaves it, and it is copied all the same.  Zeroed field by field
+ * (an initializer may become a call to memset, at -O0), only on the way
+ * to a lookup (a cache hit does not touch it). */
+SFU__INLINE void sfu__row_clear(sfu_crow *t)
+{
+#ifdef __OPTIMIZE_SIZE__
+	(void)t; /* t is the step's own row */
+#else
+	t->cfa_off = t->ra_off = t->fp_off = 0;
+	t->flags = 0;
+#endif
+}
+
 /* The row for lookup PC pc: through the cache (sets of two slots keyed
  * by pc + 1, 0 meaning empty), or from the sections.  (Where speed is
  * asked for, the out-of-line calls fill t, so that *r, the step's, can stay
@@ -2754,10 +2774,12 @@ SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu_crow *r)
 			sfu__unpack(&s[s[0].key == key ? 0 : 1].row, r);
 			return SFU_OK;
 		}
+		sfu__row_clear(t);
 		err = sfu__cache_miss(c, s, key, t);
 	} else
 #endif
 	{
+		sfu__row_clear(t);
 		err = sfu__find_crow_n(c->secs, c->nsecs, pc, t);
 	}
 	r->cfa_off = t->cfa_off;
@@ -2767,7 +2789,11 @@ SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu_crow *r)
 	return err;
 }
 
-SFU__INLINE int sfu__step(sfu_cursor *c)
+/* One step, in the caller's cursor (sfu_cursor_step, and the walk's loop
+ * below): its frame holds the row and what the step needs across calls,
+ * nothing more; the walk's cursor is its caller's.  Where speed is asked
+ * for, the walk's loop has its own copy (no call per frame). */
+SFU__HOT int sfu__step(sfu_cursor *c)
 {
 	sfu_crow r;
 	uint64_t lpc;
@@ -2813,62 +2839,57 @@ SFU__INLINE int sfu__step(sfu_cursor *c)
 		return err;
 #if SFU__GENERAL_STEP
 	if (r.flags & SFU_CROW_GENERAL)
-		return sfu__from_general(c, r);
+		return sfu__from_general(c, r.flags, r.cfa_off, r.ra_off, r.fp_off);
 #endif
 	return sfu__from_row(c, &r);
-}
-
-/* The walk of sfu_backtrace and sfu_backtrace_cached, and the step of
- * sfu_cursor_step (one, given its cursor): one frame holds the cursor and
- * the step, so the deepest stack is a frame shallower. */
-static SFU__NOINLINE int sfu__walk(sfu_cursor *one, const sfu_section *secs, size_t nsecs, void *cache,
-                                   const sfu_port *port, const sfu_regs *regs, sfu_frame *frames, size_t max,
-                                   size_t *n)
-{
-	sfu_cursor own, *c = one ? one : &own;
-	size_t k = 0;
-	int err;
-	if (!one) {
-		if (!n || (!frames && max))
-			return SFU_E_ARG;
-		*n = 0;
-		err = sfu_cursor_init(c, secs, nsecs, port, regs);
-		if (err)
-			return err;
-#if SFU_CACHE
-		c->cache = (sfu_cache *)cache;
-#else
-		(void)cache;
-#endif
-	}
-	for (;;) {
-		if (!one) {
-			if (k == max)
-				return SFU_E_FULL;
-			frames[k].pc = c->regs.pc;
-			frames[k].sp = c->regs.sp;
-			frames[k].cfa = c->cfa;
-			frames[k].how = c->how;
-			frames[k].flags = (uint8_t)(c->exact * SFU_FRAME_EXACT | c->user * SFU_FRAME_USER); /* (0 or 1 each) */
-			*n = ++k;
-		}
-		err = sfu__step(c);
-		if (err || one)
-			return err;
-	}
 }
 
 SFU__FN int sfu_cursor_step(sfu_cursor *c)
 {
 	if (!c || !c->port)
 		return SFU_E_ARG;
-	return sfu__walk(c, NULL, 0, NULL, NULL, NULL, NULL, 0, NULL);
+	return sfu__step(c);
+}
+
+/* The walk of sfu_backtrace and sfu_backtrace_cached (in line in each):
+ * the cursor is in the public function's own frame, and each frame is
+ * recorded before the step that leaves it. */
+SFU__INLINE int sfu__walk(const sfu_section *secs, size_t nsecs, void *cache, const sfu_port *port,
+                          const sfu_regs *regs, sfu_frame *frames, size_t max, size_t *n)
+{
+	sfu_cursor c;
+	size_t k = 0;
+	int err;
+	if (!n || (!frames && max))
+		return SFU_E_ARG;
+	*n = 0;
+	err = sfu_cursor_init(&c, secs, nsecs, port, regs);
+	if (err)
+		return err;
+#if SFU_CACHE
+	c.cache = (sfu_cache *)cache;
+#else
+	(void)cache;
+#endif
+	for (;;) {
+		if (k == max)
+			return SFU_E_FULL;
+		frames[k].pc = c.regs.pc;
+		frames[k].sp = c.regs.sp;
+		frames[k].cfa = c.cfa;
+		frames[k].how = c.how;
+		frames[k].flags = (uint8_t)(c.exact * SFU_FRAME_EXACT | c.user * SFU_FRAME_USER); /* (0 or 1 each) */
+		*n = ++k;
+		err = sfu__step(&c);
+		if (err)
+			return err;
+	}
 }
 
 SFU__FN int sfu_backtrace(const sfu_section *secs, size_t nsecs, const sfu_port *port,
                           const sfu_regs *regs, sfu_frame *frames, size_t max, size_t *n)
 {
-	return sfu__walk(NULL, secs, nsecs, NULL, port, regs, frames, max, n);
+	return sfu__walk(secs, nsecs, NULL, port, regs, frames, max, n);
 }
 
 #if SFU_CACHE
@@ -2876,7 +2897,7 @@ SFU__FN int sfu_backtrace_cached(const sfu_section *secs, size_t nsecs, sfu_cach
                                  const sfu_port *port, const sfu_regs *regs, sfu_frame *frames,
                                  size_t max, size_t *n)
 {
-	return sfu__walk(NULL, secs, nsecs, cache, port, regs, frames, max, n);
+	return sfu__walk(secs, nsecs, cache, port, regs, frames, max, n);
 }
 #endif
 
