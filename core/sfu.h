@@ -1960,7 +1960,7 @@ SFU__INLINE int sfu__find_crow_l(const sfu_section *s, const sfu_layout *L, uint
 
 /* The compact row for pc in one section: from its row index if it has
  * one, else by the search. */
-static int sfu__find_crow(const sfu_section *s, uint64_t pc, sfu_crow *r)
+static SFU__NOINLINE int sfu__find_crow(const sfu_section *s, uint64_t pc, sfu_crow *r)
 {
 #if SFU_INDEX
 	const struct sfu_index *ix = s->index;
