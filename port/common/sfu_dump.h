@@ -95,11 +95,15 @@
  *   No frame array: frames are printed as the cursor finds them (one
  *   frame of look-ahead, to mark the vector code's call).  The worst case
  *   of the whole path (walk and formatting, the output hook excluded) is
- *   printed by `make size` ("stack: dump <arch> <bytes>"): the dump
- *   layer's own frames are 256 bytes at most on aarch64 and x86_64 (gcc
- *   -Os), the rest is the core's walk.  The registers a walk starts from
- *   are built in the cursor itself, and each frame's record only in the
- *   (out of line) printing function.
+ *   printed by `make size` ("stack: dump <arch> <bytes>"; 512 at most
+ *   on aarch64 and x86_64, gcc -Os): the dump layer's own frames are a
+ *   few registers each, the rest is the core's step and the port's
+ *   callbacks.  The walk's cursor and the thread a threads dump is at
+ *   are kept in struct sfu_dump, off the stack; the registers a walk
+ *   starts from are built in that cursor, and each frame's record only
+ *   in the (out of line) printing function.  So a struct sfu_dump runs
+ *   one dump at a time: two CPUs that may dump at once need one each
+ *   (or a lock, as a panic handler's "first CPU in" guard gives).
  *
  * THE SYMBOL TABLE (optional on-target names)
  *   tools/sfu-symtab makes it from the linked image (two links: the first
@@ -227,9 +231,45 @@ typedef const char *(*sfu_dump_name_fn)(const struct sfu_dump *d, uint64_t addr,
  * number), e.g. to keep the PCs for a crash record. */
 typedef void (*sfu_dump_frame_fn)(const struct sfu_dump *d, unsigned n, const sfu_frame *f);
 
+/* ---- threads ---------------------------------------------------------------- */
+
+/* One thread, as the kernel's iterator describes it.  The dump clears
+ * every field before each call; fill what you have.  The walk starts from
+ * the first of these that is set:
+ *   regs             registers the kernel keeps for the thread
+ *   layout, context  the context its switch routine saved at `context`
+ *                    (struct sfu_switch_layout; sfu_port_switch_regs)
+ *   trap, frame      a trap frame at `frame` (a kernel that switches by
+ *                    returning interrupt frames, an RTOS that keeps the
+ *                    saved frame's address in its task control block)
+ *   none of them     the running thread: its frame #0 is
+ *                    sfu_dump_threads itself
+ * port: the walk's port, normally the thread's own from
+ * sfu_port_thread_init (bounds and reads: that thread's stacks only);
+ * NULL: d->port.  Its ctx must be a struct sfu_port_ctx (the saved
+ * context and the trap frame are read through its checks). */
+struct sfu_dump_thread {
+    uint64_t id;
+    const char *name;  /* header line; NULL: none */
+    const char *state; /* header line ("blocked", ...); NULL: none */
+    const sfu_port *port;
+    const sfu_regs *regs;
+    const struct sfu_switch_layout *layout;
+    uint64_t context;
+    const struct sfu_trap_layout *trap;
+    uint64_t frame;
+};
+
+/* The kernel's iterator: fill *t with thread number i (0, 1, ...) and
+ * return true, or return false after the last.  Threads it skips (the
+ * running one, already dumped) it simply does not return. */
+typedef bool (*sfu_dump_next_fn)(void *arg, size_t i, struct sfu_dump_thread *t);
+
 /* Everything a dump needs; one per kernel, static, made by SFU_DUMP_INIT
  * (constant data, no code).  The sections are split from [sframe,
- * sframe_end) by the first dump (or sfu_dump_sections) and kept. */
+ * sframe_end) by the first dump (or sfu_dump_sections) and kept.  A dump
+ * keeps its walk in it (the cursor: off the stack), so it is not
+ * reentrant: one dump at a time per struct sfu_dump. */
 struct sfu_dump {
     sfu_dump_write_fn write;      /* required */
     struct sfu_port_ctx ctx;      /* the memory a walk may read, the trap layouts */
@@ -257,6 +297,17 @@ struct sfu_dump {
         uint64_t at;              /* a list's next thread */
         int err;
     } tab;
+    struct {                      /* the walk in progress, off the stack (a
+                                   * dump is not reentrant: one at a time) */
+        sfu_cursor c;             /* the walk's cursor */
+        struct sfu_dump_thread t; /* the thread a threads dump is at */
+        sfu_dump_next_fn next;    /* its iterator (NULL: the table's) */
+        void *arg;
+        const sfu_port *port;     /* the thread's port */
+        const sfu_regs *regs;     /* the iterator's registers, or NULL */
+        int last;                 /* the last walk's stop code */
+        bool user;                /* its first frame ran in user mode */
+    } w;
 };
 
 #if SFU_DUMP_LINKER_SFRAME
@@ -318,40 +369,6 @@ extern char sfu__dump_ram_end[] __asm__("__ram_end");
         .nsecs = 0, .putc = (putc_fn),                                                                      \
         .linker_ram = { (uintptr_t)sfu__dump_ram_start, (uintptr_t)sfu__dump_ram_end }                     \
     }
-
-/* ---- threads ---------------------------------------------------------------- */
-
-/* One thread, as the kernel's iterator describes it.  The dump clears
- * every field before each call; fill what you have.  The walk starts from
- * the first of these that is set:
- *   regs             registers the kernel keeps for the thread
- *   layout, context  the context its switch routine saved at `context`
- *                    (struct sfu_switch_layout; sfu_port_switch_regs)
- *   trap, frame      a trap frame at `frame` (a kernel that switches by
- *                    returning interrupt frames, an RTOS that keeps the
- *                    saved frame's address in its task control block)
- *   none of them     the running thread: its frame #0 is
- *                    sfu_dump_threads itself
- * port: the walk's port, normally the thread's own from
- * sfu_port_thread_init (bounds and reads: that thread's stacks only);
- * NULL: d->port.  Its ctx must be a struct sfu_port_ctx (the saved
- * context and the trap frame are read through its checks). */
-struct sfu_dump_thread {
-    uint64_t id;
-    const char *name;  /* header line; NULL: none */
-    const char *state; /* header line ("blocked", ...); NULL: none */
-    const sfu_port *port;
-    const sfu_regs *regs;
-    const struct sfu_switch_layout *layout;
-    uint64_t context;
-    const struct sfu_trap_layout *trap;
-    uint64_t frame;
-};
-
-/* The kernel's iterator: fill *t with thread number i (0, 1, ...) and
- * return true, or return false after the last.  Threads it skips (the
- * running one, already dumped) it simply does not return. */
-typedef bool (*sfu_dump_next_fn)(void *arg, size_t i, struct sfu_dump_thread *t);
 
 /* ---- a thread table: the kernel's threads described once, as data ----------
  *
@@ -1024,61 +1041,61 @@ SFU__DUMP_FN const sfu_port *sfu_dump_thread_port(struct sfu_dump *d, const stru
 #define SFU__DUMP_GIVEN 3   /* the iterator's own registers: *given */
 #define SFU__DUMP_SAID 4    /* refused, and said so */
 
-/* Thread i of the iterator: its header line and where its walk starts
- * (*r, in the walk's cursor), its port and whether its first frame ran in
- * user mode.  Out of line, so the thread's description is off the walk's
- * stack. */
-static SFU__DUMP_NOINLINE int sfu__dump_thread_start(struct sfu_dump *d, sfu_dump_next_fn next, void *arg, size_t i,
-                                                    sfu_regs *r, const sfu_regs **given, const sfu_port **port,
-                                                    bool *user)
+/* Thread i of the iterator (d->w.next, NULL: the table's): its header
+ * line and where its walk starts (d->w.c.regs; or d->w.regs, the
+ * iterator's own), its port (d->w.port) and whether its first frame ran
+ * in user mode (d->w.user).  The thread's description is in d, off the
+ * walk's stack. */
+static SFU__DUMP_NOINLINE int sfu__dump_thread_start(struct sfu_dump *d, size_t i)
 {
-    struct sfu_dump_thread t;
+    struct sfu_dump_thread *t = &d->w.t;
+    sfu_regs *r = &d->w.c.regs;
     int kind, more;
     uint64_t at;
 
     /* Field by field: a struct assignment may become memset. */
-    t.id = 0;
-    t.name = t.state = NULL;
-    t.port = NULL;
-    t.regs = NULL;
-    t.layout = NULL;
-    t.context = 0;
-    t.trap = NULL;
-    t.frame = 0;
+    t->id = 0;
+    t->name = t->state = NULL;
+    t->port = NULL;
+    t->regs = NULL;
+    t->layout = NULL;
+    t->context = 0;
+    t->trap = NULL;
+    t->frame = 0;
     /* No iterator: a thread table's own (sfu_dump_thread_table). */
-    more = next != NULL ? (int)next(arg, i, &t) : sfu__dump_table_next(d, &t);
+    more = d->w.next != NULL ? (int)d->w.next(d->w.arg, i, t) : sfu__dump_table_next(d, t);
     if (!more)
         return SFU__DUMP_DONE;
-    if (t.port != NULL)
-        *port = t.port;
-    sfu__dump_thread_header(d, &t, *port);
+    if (t->port != NULL)
+        d->w.port = t->port;
+    sfu__dump_thread_header(d, t, d->w.port);
     if (more == 2) {
-        sfu__dump_refused(d, "  stacks of the thread at ", t.frame, SFU_E_ARG);
+        sfu__dump_refused(d, "  stacks of the thread at ", t->frame, SFU_E_ARG);
         return SFU__DUMP_SAID;
     }
-    if (t.regs != NULL) {
-        *given = t.regs;
+    if (t->regs != NULL) {
+        d->w.regs = t->regs;
         return SFU__DUMP_GIVEN;
     }
-    if (t.layout != NULL) {
-        kind = sfu_port_switch_regs((*port)->ctx, t.layout, t.context, r);
-        at = t.context;
+    if (t->layout != NULL) {
+        kind = sfu_port_switch_regs(d->w.port->ctx, t->layout, t->context, r);
+        at = t->context;
         /* Switched out in user mode: its one frame, the user's, then
          * SFU_END_USER from the walk itself. */
-        *user = kind == SFU_END_USER;
+        d->w.user = kind == SFU_END_USER;
         if (kind != SFU_OK && kind != SFU_END_USER) {
             sfu__dump_refused(d, "  saved context at ", at, kind);
             return SFU__DUMP_SAID;
         }
         sfu_dump_str(d, "  saved context at ");
-    } else if (t.trap != NULL) {
-        kind = sfu__dump_trap_regs(*port, t.trap, t.frame, r);
-        at = t.frame;
+    } else if (t->trap != NULL) {
+        kind = sfu__dump_trap_regs(d->w.port, t->trap, t->frame, r);
+        at = t->frame;
         if (kind < 0) {
             sfu__dump_refused(d, "  trap frame at ", at, -kind);
             return SFU__DUMP_SAID;
         }
-        *user = kind == SFU_TRAP_USER;
+        d->w.user = kind == SFU_TRAP_USER;
         sfu_dump_str(d, "  trap frame at ");
     } else {
         return SFU__DUMP_RUNNING;
@@ -1096,47 +1113,43 @@ static SFU__DUMP_NOINLINE int sfu__dump_thread_start(struct sfu_dump *d, sfu_dum
  * It starts at regs; or, NULL regs, here, with this function's own frame
  * not shown (the first frame is its caller's: sfu_dump_stack's,
  * sfu_dump_threads'); or at the trap frame at `at` as trap describes it;
- * or, with it, at thread number `at` of the iterator (-1 if there is
- * none).  The
- * registers a walk starts from are built in the cursor itself
- * (sfu_cursor_init copies them onto themselves), so no second register
- * block is on the walk's stack, and what the start needs is dead before
- * the steps begin. */
-struct sfu__dump_iter {
-    sfu_dump_next_fn next;
-    void *arg;
-};
-
+ * or, with iter, at thread number `at` of d->w.next (-1 if there is
+ * none; port is then the thread's, or d's own).  The cursor is d's (d->w.c), off the stack, and the registers a
+ * walk starts from are built in it (sfu_cursor_init copies them onto
+ * themselves): the walk's own frame is a few registers. */
 static SFU__DUMP_NOINLINE int sfu__dump_walk(struct sfu_dump *d, const sfu_port *port, const sfu_regs *regs,
-                                             const struct sfu_trap_layout *trap, const struct sfu__dump_iter *it,
-                                             uint64_t at)
+                                             const struct sfu_trap_layout *trap, bool iter, uint64_t at)
 {
-    sfu_cursor c;
+    sfu_cursor *c = &d->w.c;
     unsigned n = 0;
     bool user = false, skip = false;
     int err;
 
-    if (it != NULL) {
-        err = sfu__dump_thread_start(d, it->next, it->arg, (size_t)at, &c.regs, &regs, &port, &user);
+    if (iter) {
+        d->w.port = &d->port; /* unless the thread has its own */
+        d->w.regs = NULL;
+        d->w.user = false;
+        err = sfu__dump_thread_start(d, (size_t)at);
         if (err == SFU__DUMP_DONE)
             return -1;
         if (err == SFU__DUMP_SAID)
             return SFU_E_READ;
-        if (err == SFU__DUMP_REGS)
-            regs = &c.regs;
+        port = d->w.port;
+        regs = err == SFU__DUMP_REGS ? &c->regs : d->w.regs;
+        user = d->w.user;
     } else if (trap != NULL) {
-        err = sfu__dump_trap_regs(port, trap, at, &c.regs);
+        err = sfu__dump_trap_regs(port, trap, at, &c->regs);
         if (err < 0) {
             sfu__dump_refused(d, "  trap frame at ", at, -err);
             return -err;
         }
         user = err == SFU_TRAP_USER;
-        regs = &c.regs;
+        regs = &c->regs;
     }
     if (regs == NULL) {
         /* Here; the frame shown first is the caller's. */
-        SFU_PORT_CAPTURE(&c.regs);
-        regs = &c.regs;
+        SFU_PORT_CAPTURE(&c->regs);
+        regs = &c->regs;
         skip = true;
     }
     sfu_dump_str(d, "backtrace:\n");
@@ -1148,17 +1161,17 @@ static SFU__DUMP_NOINLINE int sfu__dump_walk(struct sfu_dump *d, const sfu_port 
         sfu_dump_str(d, sfu_dump_error_text(err));
         sfu_dump_str(d, "\n");
     } else {
-        err = sfu_cursor_init(&c, d->secs, d->nsecs, port, regs);
+        err = sfu_cursor_init(c, d->secs, d->nsecs, port, regs);
     }
     if (err == SFU_OK) {
-        c.user = user;
+        c->user = user;
         /* Without SFrame for this file the skip fails: then this frame
          * is shown, and the reason the walk stops. */
-        if (skip && sfu_cursor_step(&c) == SFU_OK)
-            c.how = SFU_HOW_START;
+        if (skip && sfu_cursor_step(c) == SFU_OK)
+            c->how = SFU_HOW_START;
         do {
-            sfu__dump_cursor_frame(d, n++, &c);
-            err = sfu_cursor_step(&c);
+            sfu__dump_cursor_frame(d, n++, c);
+            err = sfu_cursor_step(c);
         } while (err == SFU_OK);
     }
     sfu_dump_stop(d, n, err);
@@ -1169,12 +1182,12 @@ SFU__DUMP_FN int sfu_dump_regs(struct sfu_dump *d, const sfu_port *port, const s
 {
     if (regs == NULL)
         return SFU_E_ARG;
-    return sfu__dump_walk(d, port != NULL ? port : &d->port, regs, NULL, NULL, 0);
+    return sfu__dump_walk(d, port != NULL ? port : &d->port, regs, NULL, false, 0);
 }
 
 SFU__DUMP_FN int sfu_dump_stack(struct sfu_dump *d)
 {
-    int err = sfu__dump_walk(d, &d->port, NULL, NULL, NULL, 0);
+    int err = sfu__dump_walk(d, &d->port, NULL, NULL, false, 0);
 
     /* Not a tail call: this function's frame must be there, the first
      * frame of the dump (see WHAT IS DUMPED). */
@@ -1190,42 +1203,42 @@ SFU__DUMP_FN int sfu_dump_trap(struct sfu_dump *d, const struct sfu_trap_layout 
         sfu__dump_refused(d, "  trap frame at ", frame, SFU_E_ARG);
         return SFU_E_ARG;
     }
-    return sfu__dump_walk(d, &d->port, NULL, layout, NULL, frame);
+    return sfu__dump_walk(d, &d->port, NULL, layout, false, frame);
 }
 
-/* Every thread it gives; the last walk's stop code.  Inlined: no frame of
- * its own under the walk. */
+/* Every thread d->w.next (NULL: the table) gives; the last walk's stop
+ * code.  Inlined: no frame of its own under the walk, and the frame it
+ * puts in its caller's holds d and the index only (the rest is in d). */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((always_inline))
 #endif
-static inline int sfu__dump_all(struct sfu_dump *d, const struct sfu__dump_iter *it)
+static inline int sfu__dump_all(struct sfu_dump *d, sfu_dump_next_fn next, void *arg)
 {
-    int last = SFU_OK, err;
     uint64_t i;
+    int err;
 
+    d->w.next = next;
+    d->w.arg = arg;
+    d->w.last = SFU_OK;
     for (i = 0;; i++) {
-        err = sfu__dump_walk(d, &d->port, NULL, NULL, it, i);
+        err = sfu__dump_walk(d, NULL, NULL, NULL, true, i);
         if (err < 0)
-            return last;
-        last = err;
+            return d->w.last;
+        d->w.last = err;
     }
 }
 
 SFU__DUMP_FN int sfu_dump_threads(struct sfu_dump *d, sfu_dump_next_fn next, void *arg)
 {
-    struct sfu__dump_iter it;
-
     if (next == NULL)
         return SFU_E_ARG;
-    it.next = next;
-    it.arg = arg;
-    return sfu__dump_all(d, &it);
+    return sfu__dump_all(d, next, arg);
 }
 
-SFU__DUMP_FN int sfu_dump_thread_table(struct sfu_dump *d, const struct sfu_dump_table *t)
+/* A table dump's start: t checked (a refused one said), its place in d. */
+static SFU__DUMP_NOINLINE int sfu__dump_table_begin(struct sfu_dump *d, const struct sfu_dump_table *t)
 {
-    struct sfu__dump_iter it;
-    int rule = sfu_dump_table_check(t), last;
+    int rule = sfu_dump_table_check(t);
 
     if (rule != 0) {
         sfu_dump_str(d, "thread table refused: ");
@@ -1238,9 +1251,17 @@ SFU__DUMP_FN int sfu_dump_thread_table(struct sfu_dump *d, const struct sfu_dump
     /* The list's head variable is the user's own: read as it is. */
     d->tab.at = t->head != NULL ? (uint64_t)*(const volatile uintptr_t *)t->head : 0;
     d->tab.err = SFU_OK;
-    it.next = NULL; /* sfu__dump_thread_start: the table's next, d->tab */
-    it.arg = NULL;
-    last = sfu__dump_all(d, &it);
+    return SFU_OK;
+}
+
+SFU__DUMP_FN int sfu_dump_thread_table(struct sfu_dump *d, const struct sfu_dump_table *t)
+{
+    int last;
+
+    if (sfu__dump_table_begin(d, t) != SFU_OK)
+        return SFU_E_ARG;
+    /* No iterator: sfu__dump_thread_start takes the table's next, d->tab. */
+    last = sfu__dump_all(d, NULL, NULL);
     return d->tab.err != SFU_OK ? d->tab.err : last;
 }
 
