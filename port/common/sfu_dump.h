@@ -102,8 +102,13 @@
  *   are kept in struct sfu_dump, off the stack; the registers a walk
  *   starts from are built in that cursor, and each frame's record only
  *   in the (out of line) printing function.  So a struct sfu_dump runs
- *   one dump at a time: two CPUs that may dump at once need one each
- *   (or a lock, as a panic handler's "first CPU in" guard gives).
+ *   one dump at a time: a dump started while another is under way on
+ *   the same struct (an interrupt or a fault whose handler dumps, in the
+ *   middle of a dump) walks nothing: it prints "dump refused: another
+ *   dump is under way on this struct sfu_dump" and returns SFU_E_ARG,
+ *   and the dump it interrupted goes on unharmed.  The flag is a plain
+ *   store, not an atomic: two CPUs that may dump at once need one struct
+ *   each (or a lock, as a panic handler's "first CPU in" guard gives).
  *
  * THE SYMBOL TABLE (optional on-target names)
  *   tools/sfu-symtab makes it from the linked image (two links: the first
@@ -269,7 +274,8 @@ typedef bool (*sfu_dump_next_fn)(void *arg, size_t i, struct sfu_dump_thread *t)
  * (constant data, no code).  The sections are split from [sframe,
  * sframe_end) by the first dump (or sfu_dump_sections) and kept.  A dump
  * keeps its walk in it (the cursor: off the stack), so it is not
- * reentrant: one dump at a time per struct sfu_dump. */
+ * reentrant: one dump at a time per struct sfu_dump (a second one started
+ * meanwhile is refused with a line; see STACK above). */
 struct sfu_dump {
     sfu_dump_write_fn write;      /* required */
     struct sfu_port_ctx ctx;      /* the memory a walk may read, the trap layouts */
@@ -308,6 +314,7 @@ struct sfu_dump {
         int last;                 /* the last walk's stop code */
         bool user;                /* its first frame ran in user mode */
     } w;
+    volatile unsigned char busy;  /* a dump is under way on this struct */
 };
 
 #if SFU_DUMP_LINKER_SFRAME
@@ -1178,21 +1185,49 @@ static SFU__DUMP_NOINLINE int sfu__dump_walk(struct sfu_dump *d, const sfu_port 
     return err;
 }
 
+/* One dump at a time on d (the walk and the thread it is at are kept in
+ * d): false, and a line, if one is under way; it was interrupted by the
+ * code that calls this one, and goes on unharmed when that returns.  A
+ * plain flag: within one CPU an interrupt sees it set or runs to its end
+ * before the interrupted dump sets it. */
+static SFU__DUMP_NOINLINE bool sfu__dump_enter(struct sfu_dump *d)
+{
+    if (d->busy) {
+        sfu_dump_str(d, "dump refused: another dump is under way on this struct sfu_dump\n");
+        return false;
+    }
+    d->busy = 1;
+    __asm__ volatile("" : : : "memory");
+    return true;
+}
+
+static SFU__DUMP_NOINLINE int sfu__dump_leave(struct sfu_dump *d, int err)
+{
+    __asm__ volatile("" : : : "memory");
+    d->busy = 0;
+    return err;
+}
+
 SFU__DUMP_FN int sfu_dump_regs(struct sfu_dump *d, const sfu_port *port, const sfu_regs *regs)
 {
     if (regs == NULL)
         return SFU_E_ARG;
-    return sfu__dump_walk(d, port != NULL ? port : &d->port, regs, NULL, false, 0);
+    if (!sfu__dump_enter(d))
+        return SFU_E_ARG;
+    return sfu__dump_leave(d, sfu__dump_walk(d, port != NULL ? port : &d->port, regs, NULL, false, 0));
 }
 
 SFU__DUMP_FN int sfu_dump_stack(struct sfu_dump *d)
 {
-    int err = sfu__dump_walk(d, &d->port, NULL, NULL, false, 0);
+    int err;
 
+    if (!sfu__dump_enter(d))
+        return SFU_E_ARG;
+    err = sfu__dump_walk(d, &d->port, NULL, NULL, false, 0);
     /* Not a tail call: this function's frame must be there, the first
      * frame of the dump (see WHAT IS DUMPED). */
     __asm__ volatile("" : : : "memory");
-    return err;
+    return sfu__dump_leave(d, err);
 }
 
 SFU__DUMP_FN int sfu_dump_trap(struct sfu_dump *d, const struct sfu_trap_layout *layout, uint64_t frame)
@@ -1203,7 +1238,9 @@ SFU__DUMP_FN int sfu_dump_trap(struct sfu_dump *d, const struct sfu_trap_layout 
         sfu__dump_refused(d, "  trap frame at ", frame, SFU_E_ARG);
         return SFU_E_ARG;
     }
-    return sfu__dump_walk(d, &d->port, NULL, layout, false, frame);
+    if (!sfu__dump_enter(d))
+        return SFU_E_ARG;
+    return sfu__dump_leave(d, sfu__dump_walk(d, &d->port, NULL, layout, false, frame));
 }
 
 /* Every thread d->w.next (NULL: the table) gives; the last walk's stop
@@ -1232,7 +1269,9 @@ SFU__DUMP_FN int sfu_dump_threads(struct sfu_dump *d, sfu_dump_next_fn next, voi
 {
     if (next == NULL)
         return SFU_E_ARG;
-    return sfu__dump_all(d, next, arg);
+    if (!sfu__dump_enter(d))
+        return SFU_E_ARG;
+    return sfu__dump_leave(d, sfu__dump_all(d, next, arg));
 }
 
 /* A table dump's start: t checked (a refused one said), its place in d. */
@@ -1258,11 +1297,13 @@ SFU__DUMP_FN int sfu_dump_thread_table(struct sfu_dump *d, const struct sfu_dump
 {
     int last;
 
-    if (sfu__dump_table_begin(d, t) != SFU_OK)
+    if (!sfu__dump_enter(d))
         return SFU_E_ARG;
+    if (sfu__dump_table_begin(d, t) != SFU_OK)
+        return sfu__dump_leave(d, SFU_E_ARG);
     /* No iterator: sfu__dump_thread_start takes the table's next, d->tab. */
     last = sfu__dump_all(d, NULL, NULL);
-    return d->tab.err != SFU_OK ? d->tab.err : last;
+    return sfu__dump_leave(d, d->tab.err != SFU_OK ? d->tab.err : last);
 }
 
 SFU_CODEGEN_END

@@ -193,6 +193,55 @@ UT_CASE(test_format)
 	end("unit dump format: frame numbers past 9 keep the columns");
 }
 
+/* A dump started in the middle of one on the same struct (an interrupt
+ * whose handler dumps): the frame hook stands for it. */
+static int g_inner_err;
+static void nesting_hook(const struct sfu_dump *d, unsigned n, const sfu_frame *f)
+{
+	sfu_regs r = { 0x100010, A(&mem.a[4]), 0, 0, NULL, 0, NULL };
+	(void)d;
+	(void)f;
+	if (n == 0)
+		g_inner_err = sfu_dump_regs(&dump, NULL, &r);
+}
+
+UT_CASE(test_one_at_a_time)
+{
+	static const char refused[] = "dump refused: another dump is under way on this struct sfu_dump\n";
+	static const char want[] = "backtrace:\n"
+	                           "  #0  0x0000000000100010 f+0x10/0x40\n"
+	                           "  #1  0x0000000000100020 f+0x20/0x40\n"
+	                           "backtrace: 2 frames, stopped: outermost frame reached (SFU_END)\n";
+	char rest[sizeof g_out];
+	const char *at;
+	sfu_regs r;
+	int err;
+
+	begin();
+	setup();
+	r = chain(10);
+	dump.frame = nesting_hook;
+	g_inner_err = 0;
+	err = sfu_dump_regs(&dump, NULL, &r);
+	at = strstr(g_out, refused);
+	EXPECT(g_inner_err == SFU_E_ARG, "the nested dump: %s", E(g_inner_err));
+	EXPECT(err == SFU_END, "the interrupted dump: %s", E(err));
+	EXPECT(at != NULL && strstr(at + 1, refused) == NULL, "the refusal line is not there once:\n%.300s", g_out);
+	if (at != NULL) {
+		size_t k = (size_t)(at - g_out);
+		memcpy(rest, g_out, k);
+		strcpy(rest + k, at + strlen(refused));
+		EXPECT(strcmp(rest, want) == 0, "the interrupted dump is not whole:\n%.300s", g_out);
+	}
+	/* Done: the next dump runs. */
+	dump.frame = NULL;
+	reset();
+	r = chain(10);
+	err = sfu_dump_regs(&dump, NULL, &r);
+	EXPECT(err == SFU_END && strcmp(g_out, want) == 0, "after it: %s\n%.400s", E(err), g_out);
+	end("unit dump: a dump started during another on the same struct is refused with a line; the other goes on whole");
+}
+
 UT_CASE(test_sections_refused)
 {
 	static uint64_t junk[8] = { 0x1111111111111111ull };
