@@ -132,23 +132,33 @@ static void frame_hook(const struct sfu_dump *d, unsigned n, const sfu_frame *f)
 	g_hook_n = n + 1;
 }
 
+/* The fixture's two-frame chain (chain(10)) as a dump prints it. */
+static const char two_frames[] = "backtrace:\n"
+                                 "  #0  0x0000000000100010 f+0x10/0x40\n"
+                                 "  #1  0x0000000000100020 f+0x20/0x40\n"
+                                 "backtrace: 2 frames, stopped: outermost frame reached (SFU_END)\n";
+
+/* A fresh fixture, then the dump of chain(10) with frame hook `hook`. */
+static int dump_two_frames(void (*hook)(const struct sfu_dump *, unsigned, const sfu_frame *))
+{
+	sfu_regs r;
+
+	setup();
+	r = chain(10);
+	dump.frame = hook;
+	return sfu_dump_regs(&dump, NULL, &r);
+}
+
 UT_CASE(test_format)
 {
 	sfu_regs r;
 	int err;
 
 	begin();
-	setup();
-	r = chain(10);
-	dump.frame = frame_hook;
 	g_hook_n = 0;
-	err = sfu_dump_regs(&dump, NULL, &r);
+	err = dump_two_frames(frame_hook);
 	EXPECT(err == SFU_END, "stop %s", E(err));
-	EXPECT(strcmp(g_out, "backtrace:\n"
-	                     "  #0  0x0000000000100010 f+0x10/0x40\n"
-	                     "  #1  0x0000000000100020 f+0x20/0x40\n"
-	                     "backtrace: 2 frames, stopped: outermost frame reached (SFU_END)\n") == 0,
-	       "output:\n%.400s", g_out);
+	EXPECT(strcmp(g_out, two_frames) == 0, "output:\n%.400s", g_out);
 	EXPECT(g_empty == 0, "the hook got %zu empty pieces", g_empty);
 	EXPECT(g_hook_n == 2, "frame hook saw %u frames", g_hook_n);
 	end("unit dump format: frames named from the table, the stop line with text and code");
@@ -208,21 +218,13 @@ static void nesting_hook(const struct sfu_dump *d, unsigned n, const sfu_frame *
 UT_CASE(test_one_at_a_time)
 {
 	static const char refused[] = "dump refused: another dump is under way on this struct sfu_dump\n";
-	static const char want[] = "backtrace:\n"
-	                           "  #0  0x0000000000100010 f+0x10/0x40\n"
-	                           "  #1  0x0000000000100020 f+0x20/0x40\n"
-	                           "backtrace: 2 frames, stopped: outermost frame reached (SFU_END)\n";
 	char rest[sizeof g_out];
 	const char *at;
-	sfu_regs r;
 	int err;
 
 	begin();
-	setup();
-	r = chain(10);
-	dump.frame = nesting_hook;
 	g_inner_err = 0;
-	err = sfu_dump_regs(&dump, NULL, &r);
+	err = dump_two_frames(nesting_hook);
 	at = strstr(g_out, refused);
 	EXPECT(g_inner_err == SFU_E_ARG, "the nested dump: %s", E(g_inner_err));
 	EXPECT(err == SFU_END, "the interrupted dump: %s", E(err));
@@ -231,14 +233,11 @@ UT_CASE(test_one_at_a_time)
 		size_t k = (size_t)(at - g_out);
 		memcpy(rest, g_out, k);
 		strcpy(rest + k, at + strlen(refused));
-		EXPECT(strcmp(rest, want) == 0, "the interrupted dump is not whole:\n%.300s", g_out);
+		EXPECT(strcmp(rest, two_frames) == 0, "the interrupted dump is not whole:\n%.300s", g_out);
 	}
 	/* Done: the next dump runs. */
-	dump.frame = NULL;
-	reset();
-	r = chain(10);
-	err = sfu_dump_regs(&dump, NULL, &r);
-	EXPECT(err == SFU_END && strcmp(g_out, want) == 0, "after it: %s\n%.400s", E(err), g_out);
+	err = dump_two_frames(NULL);
+	EXPECT(err == SFU_END && strcmp(g_out, two_frames) == 0, "after it: %s\n%.400s", E(err), g_out);
 	end("unit dump: a dump started during another on the same struct is refused with a line; the other goes on whole");
 }
 
@@ -484,10 +483,14 @@ static void tcb_good(unsigned k, const char *name, uint32_t id)
 	tcbs[k].hi = A(mem.b + 64);
 }
 
+/* A tcb's saved context and header fields, in every table below. */
+#define TCB_THREAD                                      \
+	SFU_DUMP_SAVED(struct tcb, ctx, &x86_switch), \
+	SFU_DUMP_INFO(struct tcb, id, name, state, tcb_states)
+
 static const struct sfu_dump_table tcb_table = {
 	SFU_DUMP_ARRAY(struct tcb, tcbs, 5),
-	SFU_DUMP_SAVED(struct tcb, ctx, &x86_switch),
-	SFU_DUMP_INFO(struct tcb, id, name, state, tcb_states),
+	TCB_THREAD,
 	SFU_DUMP_STACKS(struct tcb, lo, hi),
 	.current = &tcb_current,
 };
@@ -547,8 +550,7 @@ UT_CASE(test_thread_list)
 {
 	struct sfu_dump_table t = {
 		SFU_DUMP_LIST(struct tcb, &tcb_head, next, 4),
-		SFU_DUMP_SAVED(struct tcb, ctx, &x86_switch),
-		SFU_DUMP_INFO(struct tcb, id, name, state, tcb_states),
+		TCB_THREAD,
 		.stacks = { SFU_DUMP_STACK_SIZE(struct tcb, lo, hi) },
 	};
 	int err;
