@@ -517,7 +517,9 @@ SFU_DEF const char *sfu_dump_table_error(int rule);
  * in d (valid until the next table dump or call): bounds and reads are its
  * stacks, as in sfu_dump_thread_table; for sfu_dump_regs when a fault
  * handler dumps the running thread within its own stacks.  NULL if t is
- * refused or the thread's stacks are empty. */
+ * refused or the thread's stacks are empty, and while a dump is under way
+ * on d (its walk may be on that port: an interrupting handler gets NULL,
+ * not the interrupted walk's bounds rewritten). */
 SFU_DEF const sfu_port *sfu_dump_thread_port(struct sfu_dump *d, const struct sfu_dump_table *t, const void *thread);
 
 /* Split the sections now (the first dump does it otherwise), and check
@@ -1036,7 +1038,8 @@ static SFU__DUMP_NOINLINE int sfu__dump_table_next(struct sfu_dump *d, struct sf
 
 SFU__DUMP_FN const sfu_port *sfu_dump_thread_port(struct sfu_dump *d, const struct sfu_dump_table *t, const void *thread)
 {
-    if (sfu_dump_table_check(t) != 0 || thread == NULL || !sfu__dump_table_port(d, t, (uint64_t)(uintptr_t)thread))
+    if (d->busy || sfu_dump_table_check(t) != 0 || thread == NULL ||
+        !sfu__dump_table_port(d, t, (uint64_t)(uintptr_t)thread))
         return NULL;
     return &d->thread.port;
 }

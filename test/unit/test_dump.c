@@ -543,6 +543,9 @@ UT_CASE(test_thread_table)
 	           sfu_port_read(p->ctx, A(&mem.b[0]), &(uint64_t){ 0 }) == 0,
 	       "the thread's port: %p", (const void *)p);
 	EXPECT(sfu_dump_thread_port(&dump, &tcb_table, &tcbs[3]) == NULL, "an empty stack gave a port");
+	dump.busy = 1; /* as in a handler that interrupted a dump on it */
+	EXPECT(sfu_dump_thread_port(&dump, &tcb_table, &tcbs[0]) == NULL, "a port while a dump is under way");
+	dump.busy = 0;
 	end("unit dump thread table: sfu_dump_thread_port bounds and limits the reads to the thread's stacks");
 }
 
