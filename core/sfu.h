@@ -775,6 +775,15 @@ SFU_DEF const char *sfu_strerror(int err);
 
 SFU_CODEGEN_BEGIN
 
+/* ======================================================================== *
+ * PART 1: the panic path
+ *
+ * The reader, the section header, FDEs, FREs, rows, the search, the step
+ * per frame source and the walk, in that order: all a panic handler runs.
+ * The speed machinery (SFU_INDEX, SFU_CACHE) is part 2, at the end; it
+ * plugs in at "the speed part's hooks".
+ * ======================================================================== */
+
 /* ---- the one bounds-checked reader ---------------------------------------
  * Every section byte is read by the loads below, and only after the range
  * was checked against the end of the sub-section being read (never past the
@@ -1618,67 +1627,22 @@ SFU__FN int sfu_row_from_fre(const sfu_section *sec, const sfu_fde *fde, const s
 	return sfu__row_from_fre(sec, fde, fre, row);
 }
 
-/* ---- indexes in caller memory ------------------------------------------------ */
-
-/* The head of an index, at the start of the caller's memory; then
- * (SFU_INDEX_ROWS) rows[n] and starts[n], then blocks[nblocks + 1].
- * Block b holds the code offsets [b << shift, (b + 1) << shift) from
- * base.  SFU_INDEX_FDES: blocks[b] is the number of FDEs starting at or
- * before the block's first byte, so the FDE covering a PC in block b is
- * among blocks[b] - 1 .. blocks[b + 1] - 1.  SFU_INDEX_ROWS: entry i
- * holds the row for offsets [starts[i], starts[i + 1]) (the last one up
- * to the end), and blocks[b] is the entry holding the block's first byte. */
-struct sfu_index {
-	uint64_t base;    /* lowest function start */
-	uint32_t span;    /* bytes of code from base that the FDEs cover */
-	uint32_t nblocks; /* blocks of 2^shift bytes covering the span */
-	uint32_t n;       /* SFU_INDEX_ROWS: entries; else 0 */
-	uint8_t kind, shift;
-};
-
-/* A packed row that is no row: the lookup finds nothing here (NOINFO), or
- * must ask the section (SLOW: PC-mask FDEs, rows that do not pack). */
-#define SFU__P_SPECIAL (SFU_CROW_RA_SAVED | SFU_CROW_RA_UNDEF)
-#define SFU__P_NOINFO 0
-#define SFU__P_SLOW 1
-
-SFU__INLINE void sfu__unpack(const sfu_packed_row *p, sfu_crow *r)
-{
-	r->cfa_off = (int32_t)(p->cfa >> 8) - 0x800000;
-	r->flags = p->cfa & 0xffu;
-	r->ra_off = p->ra_off;
-	r->fp_off = p->fp_off;
-}
-
-#if SFU_CACHE || SFU_INDEX
-/* Pack r; false if it does not fit. */
-static bool sfu__pack(const sfu_crow *r, sfu_packed_row *p)
-{
-	if ((r->flags & ~0xffu) || r->cfa_off < -0x800000 || r->cfa_off > 0x7fffff || r->ra_off < -0x8000 ||
-	    r->ra_off > 0x7fff || r->fp_off < -0x8000 || r->fp_off > 0x7fff)
-		return false;
-	p->cfa = (uint32_t)(r->cfa_off + 0x800000) << 8 | r->flags;
-	p->ra_off = (int16_t)r->ra_off;
-	p->fp_off = (int16_t)r->fp_off;
-	return true;
-}
-#endif
-
+/* ---- the speed part's hooks ------------------------------------------------
+ * SFU_INDEX and SFU_CACHE plug into the lookup here and nowhere else: an
+ * FDE index narrows the FDE search (sfu__index_fdes), a row index answers
+ * for its section (sfu__index_row), the cache for the walk (sfu__cache_*).
+ * Their code is part 2, at the end of this file; without those knobs the
+ * panic path compiles and reads without it.  SFU__SEARCH: "search the
+ * section as if there were no index". */
+#define SFU__SEARCH (-1)
 #if SFU_INDEX
-SFU__INLINE const sfu_packed_row *sfu__ix_rows(const struct sfu_index *ix)
-{
-	return (const sfu_packed_row *)(const void *)(ix + 1);
-}
-
-SFU__INLINE const uint32_t *sfu__ix_starts(const struct sfu_index *ix)
-{
-	return (const uint32_t *)(const void *)(sfu__ix_rows(ix) + ix->n);
-}
-
-SFU__INLINE const uint32_t *sfu__ix_blocks(const struct sfu_index *ix)
-{
-	return sfu__ix_starts(ix) + ix->n;
-}
+SFU__INLINE int sfu__index_fdes(const sfu_section *s, uint64_t pc, uint32_t *lo, uint32_t *hi);
+SFU__INLINE int sfu__index_row(const sfu_section *s, uint64_t pc, sfu_crow *r);
+#endif
+#if SFU_CACHE
+SFU__INLINE sfu_cache_entry *sfu__cache_set(const sfu_cache *cache, uint64_t key);
+SFU__INLINE bool sfu__cache_hit(sfu_cache *cache, const sfu_cache_entry *s, uint64_t key, sfu_crow *r);
+static SFU__NOINLINE int sfu__cache_miss(sfu_cursor *c, sfu_cache_entry *s, uint64_t key, sfu_crow *r);
 #endif
 
 /* ---- lookup ------------------------------------------------------------------ */
@@ -1729,22 +1693,11 @@ SFU__INLINE int sfu__find_fde_lb(const sfu_section *s, const sfu_layout *L, uint
 	int err;
 
 #if SFU_INDEX
-	/* An index (built only for FDEs in address order without overlap,
-	 * where the first FDE covering pc is the last starting at or before
-	 * it) narrows the search to the FDEs of pc's block, and makes it a
-	 * binary search whatever the flag says. */
+	/* Hook: an index narrows the search (part 2). */
 	if (s->index) {
-		const struct sfu_index *ix = s->index;
-		const uint32_t *blk = sfu__ix_blocks(ix);
-		uint64_t off = pc - ix->base;
-		uint32_t b;
-		if (off >= ix->span)
-			return SFU_E_NOINFO;
-		b = (uint32_t)(off >> ix->shift);
-		if (ix->kind == SFU_INDEX_FDES && b < ix->nblocks) {
-			hi = blk[b + 1u] < hi ? blk[b + 1u] : hi;
-			lo = blk[b] < hi ? blk[b] : hi;
-		}
+		err = sfu__index_fdes(s, pc, &lo, &hi);
+		if (err)
+			return err;
 		scan = false;
 	}
 #endif
@@ -1963,31 +1916,11 @@ SFU__INLINE int sfu__find_crow_l(const sfu_section *s, const sfu_layout *L, uint
 static SFU__NOINLINE int sfu__find_crow(const sfu_section *s, uint64_t pc, sfu_crow *r)
 {
 #if SFU_INDEX
-	const struct sfu_index *ix = s->index;
-	if (ix && ix->kind == SFU_INDEX_ROWS) {
-		/* The entry holding off lies between the entries holding its
-		 * block's first byte and the next block's. */
-		const uint32_t *starts = sfu__ix_starts(ix), *blk = sfu__ix_blocks(ix);
-		const sfu_packed_row *p;
-		uint64_t off = pc - ix->base;
-		uint32_t i, j, b;
-		if (off >= ix->span)
-			return SFU_E_NOINFO;
-		b = (uint32_t)(off >> ix->shift);
-		if (b >= ix->nblocks || ix->n == 0)
-			return SFU_E_NOINFO; /* (a damaged index; never built) */
-		j = blk[b + 1u] < ix->n ? blk[b + 1u] : ix->n - 1u;
-		i = blk[b] < j ? blk[b] : j;
-		while (i < j && starts[i + 1u] <= off)
-			i++;
-		p = &sfu__ix_rows(ix)[i];
-		if ((p->cfa & 0xffu) != SFU__P_SPECIAL) {
-			sfu__unpack(p, r);
-			return SFU_OK;
-		}
-		if (p->ra_off == SFU__P_NOINFO)
-			return SFU_E_NOINFO;
-		/* SLOW: ask the section. */
+	/* Hook: a row index answers, or sends the lookup on (part 2). */
+	if (s->index) {
+		int err = sfu__index_row(s, pc, r);
+		if (err != SFU__SEARCH)
+			return err;
 	}
 #endif
 #if SFU__SPECIALIZE
@@ -2110,218 +2043,6 @@ SFU__FN int sfu_section_validate(const sfu_section *sec, uint32_t *bad_fde)
 		return SFU_E_ARG;
 	return sfu__validate(sec, bad_fde);
 }
-
-/* ---- building an index --------------------------------------------------------- */
-
-#if SFU_INDEX
-/* The code an index covers: [*base, *base + *span).  Only for a section
- * that validates (no FDE wraps around the address space), with FDEs in
- * address order, none overlapping (then the FDE covering a PC is the last
- * one starting at or before it, for the binary search and the linear one
- * alike), and under 4 GiB of code. */
-static int sfu__index_span(const sfu_section *s, uint64_t *base, uint32_t *span)
-{
-	uint64_t end = 0;
-	uint32_t i;
-	sfu_fde f;
-	int err = sfu__validate(s, NULL);
-	if (err)
-		return err;
-	*base = 0;
-	for (i = 0; i < s->num_fdes; i++) {
-		(void)sfu__fde_get(s, i, &f); /* validated */
-		if (i && f.start < end)
-			return SFU_E_NOINDEX;
-		if (i == 0)
-			*base = f.start;
-		end = f.start + f.size;
-	}
-	if (end - *base > 0xffffffffu)
-		return SFU_E_NOINDEX;
-	*span = (uint32_t)(end - *base);
-	return SFU_OK;
-}
-
-/* The entries of a row index, in offset order (e.rows NULL: only count). */
-struct sfu__emit {
-	sfu_packed_row *rows;
-	uint32_t *starts;
-	uint32_t n, last_off;
-	sfu_packed_row last;
-};
-
-static void sfu__emit(struct sfu__emit *e, uint32_t off, const sfu_packed_row *p)
-{
-	if (e->n && e->last_off == off)
-		e->n--; /* a later FRE at the same offset replaces the row */
-	else if (e->n && e->last.cfa == p->cfa && e->last.ra_off == p->ra_off && e->last.fp_off == p->fp_off)
-		return; /* the same row goes on */
-	if (e->rows) {
-		e->rows[e->n].cfa = p->cfa;
-		e->rows[e->n].ra_off = p->ra_off;
-		e->rows[e->n].fp_off = p->fp_off;
-		e->starts[e->n] = off;
-	}
-	e->last.cfa = p->cfa;
-	e->last.ra_off = p->ra_off;
-	e->last.fp_off = p->fp_off;
-	e->last_off = off;
-	e->n++;
-}
-
-SFU__INLINE void sfu__special(sfu_packed_row *p, int16_t what)
-{
-	p->cfa = SFU__P_SPECIAL;
-	p->ra_off = what;
-	p->fp_off = 0;
-}
-
-/* Every row of a validated, indexable section, as entries: gaps between
- * functions and PCs before a function's first FRE find nothing; PC-mask
- * FDEs and rows that do not pack send the lookup to the section. */
-static void sfu__compile(const sfu_section *s, uint64_t base, struct sfu__emit *e)
-{
-	sfu_packed_row noinfo, slow, p;
-	uint64_t prev_end = base;
-	uint32_t i, k, off;
-	sfu_fde f;
-	sfu_fre fre;
-	sfu_crow r;
-
-	sfu__special(&noinfo, SFU__P_NOINFO);
-	sfu__special(&slow, SFU__P_SLOW);
-	e->n = 0;
-	for (i = 0; i < s->num_fdes; i++) {
-		(void)sfu__fde_get(s, i, &f); /* validated */
-		if (f.size == 0)
-			continue; /* covers nothing */
-		if (f.start > prev_end)
-			sfu__emit(e, (uint32_t)(prev_end - base), &noinfo);
-		prev_end = f.start + f.size;
-		off = (uint32_t)(f.start - base);
-		if (f.pctype == SFU_FDE_PCTYPE_MASK) {
-			sfu__emit(e, off, &slow);
-			continue;
-		}
-		if (f.num_fres == 0) {
-			if ((SFU__LAY(s)->rules & SFU_LAYOUT_EMPTY_OUTERMOST) && sfu__crow_at(s, SFU__LAY(s), &f, 0, SFU__BIG(s), &r) == SFU_OK &&
-			    sfu__pack(&r, &p))
-				sfu__emit(e, off, &p);
-			else
-				sfu__emit(e, off, &noinfo);
-			continue;
-		}
-		/* Before the first FRE: nothing (replaced by an FRE at 0). */
-		sfu__emit(e, off, &noinfo);
-		for (k = 0; k < f.num_fres; k++) {
-			uint32_t at = f.fre_off;
-			(void)sfu__fre_get(s, &f, at, &fre); /* validated */
-			f.fre_off = fre.next;
-			if (fre.start >= f.size)
-				break; /* covers nothing, nor do those after it */
-			if (sfu__crow_at(s, SFU__LAY(s), &f, s->fre_base + at, SFU__BIG(s), &r) == SFU_OK && sfu__pack(&r, &p))
-				sfu__emit(e, off + fre.start, &p);
-			else
-				sfu__emit(e, off + fre.start, &slow);
-		}
-	}
-	sfu__emit(e, (uint32_t)(prev_end - base), &noinfo);
-}
-
-/* Size (and, with ix, contents) of an index of s. */
-static int sfu__index(const sfu_section *s, unsigned kind, struct sfu_index *ix, size_t *bytes)
-{
-	struct sfu__emit e;
-	uint64_t base;
-	uint32_t span, n = 0, nb, target, shift, b, j;
-	uint32_t *blk;
-	int err;
-
-	if (kind != SFU_INDEX_FDES && kind != SFU_INDEX_ROWS)
-		return SFU_E_ARG;
-	err = sfu__index_span(s, &base, &span);
-	if (err)
-		return err;
-	e.rows = NULL;
-	e.starts = NULL;
-	if (kind == SFU_INDEX_ROWS) {
-		sfu__compile(s, base, &e);
-		n = e.n;
-	}
-	/* About one FDE, or two entries, a block: a lookup takes a probe or
-	 * two of the search, or a step or two of the scan. */
-	target = kind == SFU_INDEX_ROWS ? n / 2u : s->num_fdes;
-	if (target == 0)
-		target = 1;
-	for (shift = 0; shift < 32u && span && (((uint64_t)span - 1u) >> shift) + 1u > target; shift++)
-		;
-	nb = span ? (uint32_t)(((uint64_t)span - 1u) >> shift) + 1u : 0u;
-	*bytes = sizeof *ix + (size_t)n * (sizeof(sfu_packed_row) + 4u) + ((size_t)nb + 1u) * 4u;
-	if (!ix)
-		return SFU_OK;
-	ix->base = base;
-	ix->span = span;
-	ix->nblocks = nb;
-	ix->n = n;
-	ix->kind = (uint8_t)kind;
-	ix->shift = (uint8_t)shift;
-	e.rows = (sfu_packed_row *)(void *)(ix + 1);
-	e.starts = (uint32_t *)(void *)(e.rows + n);
-	blk = e.starts + n;
-	if (kind == SFU_INDEX_ROWS) {
-		sfu__compile(s, base, &e);
-		SFU_ASSERT(e.n == n);
-		for (b = 0, j = 0; b <= nb; b++) {
-			uint64_t boff = (uint64_t)b << shift;
-			while (j + 1u < n && e.starts[j + 1u] <= boff)
-				j++;
-			blk[b] = j;
-		}
-	} else {
-		uint64_t pcrel = sfu__pcrel_mask(s);
-		for (b = 0, j = 0; b <= nb; b++) {
-			uint64_t boff = (uint64_t)b << shift;
-			if (boff >= span) {
-				j = s->num_fdes;
-			} else {
-				while (j < s->num_fdes &&
-				       sfu__start_at(s, sfu__fde_rec(s, SFU__LAY(s), j), SFU__LAY(s)->start_size, pcrel, SFU__BIG(s)) - base <= boff)
-					j++;
-			}
-			blk[b] = j;
-		}
-	}
-	return SFU_OK;
-}
-
-SFU__FN int sfu_index_size(const sfu_section *sec, unsigned kind, size_t *bytes)
-{
-	if (!sec || !bytes)
-		return SFU_E_ARG;
-	return sfu__index(sec, kind, NULL, bytes);
-}
-
-SFU__FN int sfu_index_build(sfu_section *sec, unsigned kind, void *mem, size_t bytes)
-{
-	size_t need;
-	int err;
-	if (!sec)
-		return SFU_E_ARG;
-	sec->index = NULL;
-	if (kind == SFU_INDEX_NONE)
-		return SFU_OK;
-	if (!mem || ((uintptr_t)mem & 7u))
-		return SFU_E_ARG;
-	err = sfu__index(sec, kind, NULL, &need);
-	if (!err && bytes < need)
-		err = SFU_E_ARG;
-	if (!err)
-		err = sfu__index(sec, kind, (struct sfu_index *)mem, &need);
-	if (!err)
-		sec->index = (const struct sfu_index *)mem;
-	return err;
-}
-#endif /* SFU_INDEX */
 
 /* ---- the walk ------------------------------------------------------------------- */
 
@@ -2709,35 +2430,6 @@ static SFU__NOINLINE int sfu__from_fp(sfu_cursor *c)
 }
 #endif
 
-#if SFU_CACHE
-SFU__FN int sfu_cache_init(sfu_cache *cache, sfu_cache_entry *slots, size_t n)
-{
-	size_t i, p = 2;
-	if (!cache || !slots || n < 2)
-		return SFU_E_ARG;
-	while (p <= n / 2u && p < 0x80000000u)
-		p *= 2u;
-	cache->slots = slots;
-	cache->mask = (uint32_t)(p - 1u);
-	cache->hits = cache->misses = 0;
-	for (i = 0; i < p; i++)
-		slots[i].key = 0;
-	return SFU_OK;
-}
-
-/* A miss: the lookup, and the row into the slot the miss counter points
- * at, if it packs. */
-static SFU__NOINLINE int sfu__cache_miss(sfu_cursor *c, sfu_cache_entry *s, uint64_t key, sfu_crow *r)
-{
-	int err;
-	c->cache->misses++;
-	err = sfu__find_crow_n(c->secs, c->nsecs, key - 1u, r);
-	if (err == SFU_OK && sfu__pack(r, &s[c->cache->misses & 1u].row))
-		s[c->cache->misses & 1u].key = key;
-	return err;
-}
-#endif
-
 /* The scratch row of sfu__lookup where speed is asked for: a lookup that
  * fails leaves it, and it is copied all the same.  Zeroed field by field
  * (an initializer may become a call to memset, at -O0), only on the way
@@ -2768,12 +2460,10 @@ SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu_crow *r)
 	sfu_cache *cache = c->cache;
 	uint64_t key = pc + 1u;
 	if (cache && key) { /* pc UINT64_MAX: its key would be the "empty" mark */
-		sfu_cache_entry *s = &cache->slots[(uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 40) & (cache->mask - 1u)];
-		if (s[0].key == key || s[1].key == key) {
-			cache->hits++;
-			sfu__unpack(&s[s[0].key == key ? 0 : 1].row, r);
+		/* Hook: the cache (part 2). */
+		sfu_cache_entry *s = sfu__cache_set(cache, key);
+		if (sfu__cache_hit(cache, s, key, r))
 			return SFU_OK;
-		}
 		sfu__row_clear(t);
 		err = sfu__cache_miss(c, s, key, t);
 	} else
@@ -2915,6 +2605,384 @@ SFU__FN const char *sfu_strerror(int err)
 	}
 }
 #endif
+
+/* ======================================================================== *
+ * PART 2: the speed machinery (SFU_INDEX, SFU_CACHE)
+ *
+ * Everything above is the panic path, whole.  What follows only makes it
+ * faster: an index per section built once at boot in caller memory (FDE
+ * index: the FDEs to search per block of code; row index: every row
+ * compiled), and the row cache of repeated walks.  It plugs into the
+ * lookup through the hooks declared before it ("the speed part's hooks"),
+ * and answers exactly what the search would (the unit tests and the
+ * fuzzers' cross-checks compare every PC both ways).
+ * ======================================================================== */
+#if SFU_INDEX || SFU_CACHE
+
+/* The head of an index, at the start of the caller's memory; then
+ * (SFU_INDEX_ROWS) rows[n] and starts[n], then blocks[nblocks + 1].
+ * Block b holds the code offsets [b << shift, (b + 1) << shift) from
+ * base.  SFU_INDEX_FDES: blocks[b] is the number of FDEs starting at or
+ * before the block's first byte, so the FDE covering a PC in block b is
+ * among blocks[b] - 1 .. blocks[b + 1] - 1.  SFU_INDEX_ROWS: entry i
+ * holds the row for offsets [starts[i], starts[i + 1]) (the last one up
+ * to the end), and blocks[b] is the entry holding the block's first byte. */
+struct sfu_index {
+	uint64_t base;    /* lowest function start */
+	uint32_t span;    /* bytes of code from base that the FDEs cover */
+	uint32_t nblocks; /* blocks of 2^shift bytes covering the span */
+	uint32_t n;       /* SFU_INDEX_ROWS: entries; else 0 */
+	uint8_t kind, shift;
+};
+
+/* A packed row that is no row: the lookup finds nothing here (NOINFO), or
+ * must ask the section (SLOW: PC-mask FDEs, rows that do not pack). */
+#define SFU__P_SPECIAL (SFU_CROW_RA_SAVED | SFU_CROW_RA_UNDEF)
+#define SFU__P_NOINFO 0
+#define SFU__P_SLOW 1
+
+SFU__INLINE void sfu__unpack(const sfu_packed_row *p, sfu_crow *r)
+{
+	r->cfa_off = (int32_t)(p->cfa >> 8) - 0x800000;
+	r->flags = p->cfa & 0xffu;
+	r->ra_off = p->ra_off;
+	r->fp_off = p->fp_off;
+}
+
+/* Pack r; false if it does not fit. */
+static bool sfu__pack(const sfu_crow *r, sfu_packed_row *p)
+{
+	if ((r->flags & ~0xffu) || r->cfa_off < -0x800000 || r->cfa_off > 0x7fffff || r->ra_off < -0x8000 ||
+	    r->ra_off > 0x7fff || r->fp_off < -0x8000 || r->fp_off > 0x7fff)
+		return false;
+	p->cfa = (uint32_t)(r->cfa_off + 0x800000) << 8 | r->flags;
+	p->ra_off = (int16_t)r->ra_off;
+	p->fp_off = (int16_t)r->fp_off;
+	return true;
+}
+
+#endif /* SFU_INDEX || SFU_CACHE */
+
+#if SFU_INDEX
+SFU__INLINE const sfu_packed_row *sfu__ix_rows(const struct sfu_index *ix)
+{
+	return (const sfu_packed_row *)(const void *)(ix + 1);
+}
+
+SFU__INLINE const uint32_t *sfu__ix_starts(const struct sfu_index *ix)
+{
+	return (const uint32_t *)(const void *)(sfu__ix_rows(ix) + ix->n);
+}
+
+SFU__INLINE const uint32_t *sfu__ix_blocks(const struct sfu_index *ix)
+{
+	return sfu__ix_starts(ix) + ix->n;
+}
+
+/* An index (built only for FDEs in address order without overlap, where
+ * the first FDE covering pc is the last starting at or before it) narrows
+ * the search to the FDEs of pc's block, and makes it a binary search
+ * whatever the flag says: [*lo, *hi), or SFU_E_NOINFO outside its code. */
+SFU__INLINE int sfu__index_fdes(const sfu_section *s, uint64_t pc, uint32_t *lo, uint32_t *hi)
+{
+	const struct sfu_index *ix = s->index;
+	const uint32_t *blk = sfu__ix_blocks(ix);
+	uint64_t off = pc - ix->base;
+	uint32_t b;
+	if (off >= ix->span)
+		return SFU_E_NOINFO;
+	b = (uint32_t)(off >> ix->shift);
+	if (ix->kind == SFU_INDEX_FDES && b < ix->nblocks) {
+		*hi = blk[b + 1u] < *hi ? blk[b + 1u] : *hi;
+		*lo = blk[b] < *hi ? blk[b] : *hi;
+	}
+	return SFU_OK;
+}
+
+/* The row for pc from a row index: SFU_OK, SFU_E_NOINFO, or SFU__SEARCH
+ * (an FDE index, or an entry that sends the lookup to the section). */
+SFU__INLINE int sfu__index_row(const sfu_section *s, uint64_t pc, sfu_crow *r)
+{
+	const struct sfu_index *ix = s->index;
+	const uint32_t *starts = sfu__ix_starts(ix), *blk = sfu__ix_blocks(ix);
+	const sfu_packed_row *p;
+	uint64_t off = pc - ix->base;
+	uint32_t i, j, b;
+	if (ix->kind != SFU_INDEX_ROWS)
+		return SFU__SEARCH;
+	if (off >= ix->span)
+		return SFU_E_NOINFO;
+	b = (uint32_t)(off >> ix->shift);
+	if (b >= ix->nblocks || ix->n == 0)
+		return SFU_E_NOINFO; /* (a damaged index; never built) */
+	/* The entry holding off lies between the entries holding its block's
+	 * first byte and the next block's. */
+	j = blk[b + 1u] < ix->n ? blk[b + 1u] : ix->n - 1u;
+	i = blk[b] < j ? blk[b] : j;
+	while (i < j && starts[i + 1u] <= off)
+		i++;
+	p = &sfu__ix_rows(ix)[i];
+	if ((p->cfa & 0xffu) != SFU__P_SPECIAL) {
+		sfu__unpack(p, r);
+		return SFU_OK;
+	}
+	if (p->ra_off == SFU__P_NOINFO)
+		return SFU_E_NOINFO;
+	return SFU__SEARCH; /* SLOW: ask the section */
+}
+
+/* The code an index covers: [*base, *base + *span).  Only for a section
+ * that validates (no FDE wraps around the address space), with FDEs in
+ * address order, none overlapping (then the FDE covering a PC is the last
+ * one starting at or before it, for the binary search and the linear one
+ * alike), and under 4 GiB of code. */
+static int sfu__index_span(const sfu_section *s, uint64_t *base, uint32_t *span)
+{
+	uint64_t end = 0;
+	uint32_t i;
+	sfu_fde f;
+	int err = sfu__validate(s, NULL);
+	if (err)
+		return err;
+	*base = 0;
+	for (i = 0; i < s->num_fdes; i++) {
+		(void)sfu__fde_get(s, i, &f); /* validated */
+		if (i && f.start < end)
+			return SFU_E_NOINDEX;
+		if (i == 0)
+			*base = f.start;
+		end = f.start + f.size;
+	}
+	if (end - *base > 0xffffffffu)
+		return SFU_E_NOINDEX;
+	*span = (uint32_t)(end - *base);
+	return SFU_OK;
+}
+
+/* The entries of a row index, in offset order (e.rows NULL: only count). */
+struct sfu__emit {
+	sfu_packed_row *rows;
+	uint32_t *starts;
+	uint32_t n, last_off;
+	sfu_packed_row last;
+};
+
+static void sfu__emit(struct sfu__emit *e, uint32_t off, const sfu_packed_row *p)
+{
+	if (e->n && e->last_off == off)
+		e->n--; /* a later FRE at the same offset replaces the row */
+	else if (e->n && e->last.cfa == p->cfa && e->last.ra_off == p->ra_off && e->last.fp_off == p->fp_off)
+		return; /* the same row goes on */
+	if (e->rows) {
+		e->rows[e->n].cfa = p->cfa;
+		e->rows[e->n].ra_off = p->ra_off;
+		e->rows[e->n].fp_off = p->fp_off;
+		e->starts[e->n] = off;
+	}
+	e->last.cfa = p->cfa;
+	e->last.ra_off = p->ra_off;
+	e->last.fp_off = p->fp_off;
+	e->last_off = off;
+	e->n++;
+}
+
+SFU__INLINE void sfu__special(sfu_packed_row *p, int16_t what)
+{
+	p->cfa = SFU__P_SPECIAL;
+	p->ra_off = what;
+	p->fp_off = 0;
+}
+
+/* Every row of a validated, indexable section, as entries: gaps between
+ * functions and PCs before a function's first FRE find nothing; PC-mask
+ * FDEs and rows that do not pack send the lookup to the section. */
+static void sfu__compile(const sfu_section *s, uint64_t base, struct sfu__emit *e)
+{
+	sfu_packed_row noinfo, slow, p;
+	uint64_t prev_end = base;
+	uint32_t i, k, off;
+	sfu_fde f;
+	sfu_fre fre;
+	sfu_crow r;
+
+	sfu__special(&noinfo, SFU__P_NOINFO);
+	sfu__special(&slow, SFU__P_SLOW);
+	e->n = 0;
+	for (i = 0; i < s->num_fdes; i++) {
+		(void)sfu__fde_get(s, i, &f); /* validated */
+		if (f.size == 0)
+			continue; /* covers nothing */
+		if (f.start > prev_end)
+			sfu__emit(e, (uint32_t)(prev_end - base), &noinfo);
+		prev_end = f.start + f.size;
+		off = (uint32_t)(f.start - base);
+		if (f.pctype == SFU_FDE_PCTYPE_MASK) {
+			sfu__emit(e, off, &slow);
+			continue;
+		}
+		if (f.num_fres == 0) {
+			if ((SFU__LAY(s)->rules & SFU_LAYOUT_EMPTY_OUTERMOST) && sfu__crow_at(s, SFU__LAY(s), &f, 0, SFU__BIG(s), &r) == SFU_OK &&
+			    sfu__pack(&r, &p))
+				sfu__emit(e, off, &p);
+			else
+				sfu__emit(e, off, &noinfo);
+			continue;
+		}
+		/* Before the first FRE: nothing (replaced by an FRE at 0). */
+		sfu__emit(e, off, &noinfo);
+		for (k = 0; k < f.num_fres; k++) {
+			uint32_t at = f.fre_off;
+			(void)sfu__fre_get(s, &f, at, &fre); /* validated */
+			f.fre_off = fre.next;
+			if (fre.start >= f.size)
+				break; /* covers nothing, nor do those after it */
+			if (sfu__crow_at(s, SFU__LAY(s), &f, s->fre_base + at, SFU__BIG(s), &r) == SFU_OK && sfu__pack(&r, &p))
+				sfu__emit(e, off + fre.start, &p);
+			else
+				sfu__emit(e, off + fre.start, &slow);
+		}
+	}
+	sfu__emit(e, (uint32_t)(prev_end - base), &noinfo);
+}
+
+/* Size (and, with ix, contents) of an index of s. */
+static int sfu__index(const sfu_section *s, unsigned kind, struct sfu_index *ix, size_t *bytes)
+{
+	struct sfu__emit e;
+	uint64_t base;
+	uint32_t span, n = 0, nb, target, shift, b, j;
+	uint32_t *blk;
+	int err;
+
+	if (kind != SFU_INDEX_FDES && kind != SFU_INDEX_ROWS)
+		return SFU_E_ARG;
+	err = sfu__index_span(s, &base, &span);
+	if (err)
+		return err;
+	e.rows = NULL;
+	e.starts = NULL;
+	if (kind == SFU_INDEX_ROWS) {
+		sfu__compile(s, base, &e);
+		n = e.n;
+	}
+	/* About one FDE, or two entries, a block: a lookup takes a probe or
+	 * two of the search, or a step or two of the scan. */
+	target = kind == SFU_INDEX_ROWS ? n / 2u : s->num_fdes;
+	if (target == 0)
+		target = 1;
+	for (shift = 0; shift < 32u && span && (((uint64_t)span - 1u) >> shift) + 1u > target; shift++)
+		;
+	nb = span ? (uint32_t)(((uint64_t)span - 1u) >> shift) + 1u : 0u;
+	*bytes = sizeof *ix + (size_t)n * (sizeof(sfu_packed_row) + 4u) + ((size_t)nb + 1u) * 4u;
+	if (!ix)
+		return SFU_OK;
+	ix->base = base;
+	ix->span = span;
+	ix->nblocks = nb;
+	ix->n = n;
+	ix->kind = (uint8_t)kind;
+	ix->shift = (uint8_t)shift;
+	e.rows = (sfu_packed_row *)(void *)(ix + 1);
+	e.starts = (uint32_t *)(void *)(e.rows + n);
+	blk = e.starts + n;
+	if (kind == SFU_INDEX_ROWS) {
+		sfu__compile(s, base, &e);
+		SFU_ASSERT(e.n == n);
+		for (b = 0, j = 0; b <= nb; b++) {
+			uint64_t boff = (uint64_t)b << shift;
+			while (j + 1u < n && e.starts[j + 1u] <= boff)
+				j++;
+			blk[b] = j;
+		}
+	} else {
+		uint64_t pcrel = sfu__pcrel_mask(s);
+		for (b = 0, j = 0; b <= nb; b++) {
+			uint64_t boff = (uint64_t)b << shift;
+			if (boff >= span) {
+				j = s->num_fdes;
+			} else {
+				while (j < s->num_fdes &&
+				       sfu__start_at(s, sfu__fde_rec(s, SFU__LAY(s), j), SFU__LAY(s)->start_size, pcrel, SFU__BIG(s)) - base <= boff)
+					j++;
+			}
+			blk[b] = j;
+		}
+	}
+	return SFU_OK;
+}
+
+SFU__FN int sfu_index_size(const sfu_section *sec, unsigned kind, size_t *bytes)
+{
+	if (!sec || !bytes)
+		return SFU_E_ARG;
+	return sfu__index(sec, kind, NULL, bytes);
+}
+
+SFU__FN int sfu_index_build(sfu_section *sec, unsigned kind, void *mem, size_t bytes)
+{
+	size_t need;
+	int err;
+	if (!sec)
+		return SFU_E_ARG;
+	sec->index = NULL;
+	if (kind == SFU_INDEX_NONE)
+		return SFU_OK;
+	if (!mem || ((uintptr_t)mem & 7u))
+		return SFU_E_ARG;
+	err = sfu__index(sec, kind, NULL, &need);
+	if (!err && bytes < need)
+		err = SFU_E_ARG;
+	if (!err)
+		err = sfu__index(sec, kind, (struct sfu_index *)mem, &need);
+	if (!err)
+		sec->index = (const struct sfu_index *)mem;
+	return err;
+}
+#endif /* SFU_INDEX */
+
+#if SFU_CACHE
+/* The set of two slots for key (lookup PC + 1; 0 marks an empty slot). */
+SFU__INLINE sfu_cache_entry *sfu__cache_set(const sfu_cache *cache, uint64_t key)
+{
+	return &cache->slots[(uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 40) & (cache->mask - 1u)];
+}
+
+SFU__INLINE bool sfu__cache_hit(sfu_cache *cache, const sfu_cache_entry *s, uint64_t key, sfu_crow *r)
+{
+	if (s[0].key != key && s[1].key != key)
+		return false;
+	cache->hits++;
+	sfu__unpack(&s[s[0].key == key ? 0 : 1].row, r);
+	return true;
+}
+
+SFU__FN int sfu_cache_init(sfu_cache *cache, sfu_cache_entry *slots, size_t n)
+{
+	size_t i, p = 2;
+	if (!cache || !slots || n < 2)
+		return SFU_E_ARG;
+	while (p <= n / 2u && p < 0x80000000u)
+		p *= 2u;
+	cache->slots = slots;
+	cache->mask = (uint32_t)(p - 1u);
+	cache->hits = cache->misses = 0;
+	for (i = 0; i < p; i++)
+		slots[i].key = 0;
+	return SFU_OK;
+}
+
+/* A miss: the lookup, and the row into the slot the miss counter points
+ * at, if it packs. */
+static SFU__NOINLINE int sfu__cache_miss(sfu_cursor *c, sfu_cache_entry *s, uint64_t key, sfu_crow *r)
+{
+	int err;
+	c->cache->misses++;
+	err = sfu__find_crow_n(c->secs, c->nsecs, key - 1u, r);
+	if (err == SFU_OK && sfu__pack(r, &s[c->cache->misses & 1u].row))
+		s[c->cache->misses & 1u].key = key;
+	return err;
+}
+#endif /* SFU_CACHE */
 
 SFU_CODEGEN_END
 #endif /* SFU_IMPLEMENTATION_DONE */
