@@ -32,6 +32,27 @@ static inline int dc_is_section_error(int err)
 	return (err >= SFU_E_EMPTY && err <= SFU_E_FRE_START) || err == SFU_E_FDE_WRAP;
 }
 
+/* FRE k of fde, at FRE offset *off: its first error, in the order
+ * sfu_section_validate documents (decode, order, start within the
+ * function, row); *off and *prev move on to the next FRE. */
+static inline int dc_fre_by_hand(const struct wc_core *core, const sfu_section *sec, const sfu_fde *fde, uint32_t k,
+                                 uint32_t *off, uint32_t *prev)
+{
+	sfu_fre fre;
+	sfu_row row;
+	uint32_t before = *prev;
+	int err = core->fre_get(sec, fde, *off, &fre);
+	if (err)
+		return err;
+	*prev = fre.start;
+	*off = fre.next;
+	if (k > 0 && fre.start < before)
+		return SFU_E_FRE_ORDER;
+	if (fde->pctype == SFU_FDE_PCTYPE_INC && fre.start > fde->size)
+		return SFU_E_FRE_START;
+	return core->row_from_fre(sec, fde, &fre, &row);
+}
+
 /* The first error of the section, computed with the per-item API in the
  * order sfu_section_validate documents. */
 static inline int dc_validate_by_hand(const struct wc_core *core, const sfu_section *sec, uint32_t *bad)
@@ -57,21 +78,8 @@ static inline int dc_validate_by_hand(const struct wc_core *core, const sfu_sect
 		 * take the running total past the header's count is a count
 		 * error, after its FREs within the count were checked. */
 		budget = err || fde.num_fres < sec->num_fres - total ? fde.num_fres : sec->num_fres - total;
-		for (k = 0; !err && k < budget; k++) {
-			sfu_fre fre;
-			sfu_row row;
-			err = core->fre_get(sec, &fde, off, &fre);
-			if (err)
-				break;
-			if (k && fre.start < prev)
-				err = SFU_E_FRE_ORDER;
-			else if (fde.pctype == SFU_FDE_PCTYPE_INC && fre.start > fde.size)
-				err = SFU_E_FRE_START;
-			else
-				err = core->row_from_fre(sec, &fde, &fre, &row);
-			prev = fre.start;
-			off = fre.next;
-		}
+		for (k = 0; !err && k < budget; k++)
+			err = dc_fre_by_hand(core, sec, &fde, k, &off, &prev);
 		if (!err && budget < fde.num_fres)
 			err = SFU_E_FRE_COUNT;
 		if (err) {
