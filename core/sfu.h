@@ -972,56 +972,43 @@ SFU__FN int sfu_section_init(sfu_section *sec, const void *data, size_t size, ui
 	return sfu_section_init_opt(sec, data, size, addr, 0);
 }
 
-SFU__FN int sfu_section_init_opt(sfu_section *sec, const void *data, size_t size, uint64_t addr, unsigned opts)
+/* The magic, which decides the byte order (2.1.1), and the version
+ * (2.1.2), which picks the layout FDEs and FREs are read through. */
+static int sfu__hdr_version(sfu_section *s)
 {
-	sfu_section *s = sec; /* filled in place: no struct copy (memcpy) */
-	const uint8_t *p = (const uint8_t *)data;
-	const sfu_layout *ly;
-	uint64_t fdeoff, freoff, hdr_end, fde_end, fre_end, nfdes, nfres, frelen;
-	unsigned valid_flags;
+	const uint8_t *p = s->data;
 
-	if (!sec || (!data && size))
-		return SFU_E_ARG; /* on any error *sec is left partly filled: do not use it */
-	if (size == 0)
-		return SFU_E_EMPTY;
-	if (size > 0xffffffffu)
-		return SFU_E_ARG; /* the format's offsets are 32-bit */
-	if (size < 4)
-		return SFU_E_TRUNC_HDR;
-
-	s->data = p;
-	s->size = (uint32_t)size;
-	s->addr = addr;
-	s->index = NULL;
-	if ((opts & ~SFU__OPTS) || (opts & SFU__OPTS) == SFU__OPTS)
-		return SFU_E_ARG; /* unknown, or both start encodings */
-	/* The magic decides the byte order (2.1.1). */
 	if (SFU_LITTLE && sfu__ld16b(p, 0, false) == SFU_MAGIC)
 		s->big = 0;
 	else if (SFU_BIG && sfu__ld16b(p, 0, true) == SFU_MAGIC)
 		s->big = 1;
 	else
 		return SFU_E_MAGIC;
-
 	s->version = p[SFU_HDR_VERSION];
 	if (!sfu__version_ok(s->version))
 		return SFU_E_VERSION;
-	if (size < SFU_HDR_SIZE)
+	if (s->size < SFU_HDR_SIZE)
 		return SFU_E_TRUNC_HDR;
-	/* The version picks the layout, through which FDEs and FREs are read;
-	 * elsewhere only the flags check below and sfu__find_crow's dispatch
-	 * (to a copy of the search made for one layout) test the version. */
-	ly = &sfu__layouts[s->version - 1u];
-	s->layout = ly;
+	/* Elsewhere only the flags check below and the lookup's dispatch (to
+	 * a copy of the search made for one layout) test the version. */
+	s->layout = &sfu__layouts[s->version - 1u];
+	return SFU_OK;
+}
 
-	s->flags = p[SFU_HDR_FLAGS];
+/* The flags (2.1.3), the ABI (2.2.1) and the fixed FP and RA offsets
+ * (2.2): known, compiled in, and what the ABI allows. */
+static int sfu__hdr_abi(sfu_section *s)
+{
+	const uint8_t *p = s->data;
 	/* FUNC_START_PCREL came with V2 (erratum 1); FRAME_POINTER is V1-V2
 	 * only, but it costs nothing to tolerate it in V3 and it changes
 	 * nothing we compute. */
-	valid_flags = SFU_F_FDE_SORTED | SFU_F_FRAME_POINTER | (s->version == SFU_VERSION_1 ? 0u : SFU_F_FDE_FUNC_START_PCREL);
+	unsigned valid_flags = SFU_F_FDE_SORTED | SFU_F_FRAME_POINTER |
+	                       (s->version == SFU_VERSION_1 ? 0u : SFU_F_FDE_FUNC_START_PCREL);
+
+	s->flags = p[SFU_HDR_FLAGS];
 	if (s->flags & ~valid_flags)
 		return SFU_E_FLAGS;
-
 	s->abi = p[SFU_HDR_ABI];
 	/* Known, compiled in, and in the byte order the ABI implies. */
 	if (!SFU__AMD64(s->abi) && !SFU__AARCH64(s->abi) && !SFU__S390X(s->abi))
@@ -1040,41 +1027,75 @@ SFU__FN int sfu_section_init_opt(sfu_section *sec, const void *data, size_t size
 	}
 	if (s->fixed_fp != 0)
 		return SFU_E_FIXED_OFF; /* no supported ABI fixes the FP slot */
+	return SFU_OK;
+}
 
-	s->aux_len = p[SFU_HDR_AUXLEN];
+/* The auxiliary header and the two sub-sections (2.2): inside the
+ * section, not overlapping, and large enough for the counts; then the
+ * section's bounds and counts are filled in. */
+static int sfu__hdr_bounds(sfu_section *s, unsigned opts)
+{
+	const sfu_layout *ly = s->layout;
+	uint64_t fdeoff, freoff, hdr_end, fde_end, fre_end, nfdes, nfres, frelen, size = s->size;
+
+	s->aux_len = s->data[SFU_HDR_AUXLEN];
 	hdr_end = (uint64_t)SFU_HDR_SIZE + s->aux_len;
 	if (hdr_end > size)
 		return SFU_E_AUXHDR;
-
 	nfdes = sfu__ld32(s, SFU_HDR_NUM_FDES);
 	nfres = sfu__ld32(s, SFU_HDR_NUM_FRES);
 	frelen = sfu__ld32(s, SFU_HDR_FRE_LEN);
-	fdeoff = sfu__ld32(s, SFU_HDR_FDEOFF);
-	freoff = sfu__ld32(s, SFU_HDR_FREOFF);
-
+	fdeoff = hdr_end + sfu__ld32(s, SFU_HDR_FDEOFF);
+	freoff = hdr_end + sfu__ld32(s, SFU_HDR_FREOFF);
 	/* 64-bit sums of 32-bit values: no overflow. */
-	fde_end = hdr_end + fdeoff + nfdes * ly->fde_size;
-	if (hdr_end + fdeoff > size || fde_end > size)
+	fde_end = fdeoff + nfdes * ly->fde_size;
+	if (fdeoff > size || fde_end > size)
 		return SFU_E_FDE_BOUNDS;
-	fre_end = hdr_end + freoff + frelen;
-	if (hdr_end + freoff > size || fre_end > size)
+	fre_end = freoff + frelen;
+	if (freoff > size || fre_end > size)
 		return SFU_E_FRE_BOUNDS;
 	/* The sub-sections tile the section (2.2): they must not overlap. */
-	if (nfdes && frelen && hdr_end + fdeoff < fre_end && hdr_end + freoff < fde_end)
+	if (nfdes && frelen && fdeoff < fre_end && freoff < fde_end)
 		return SFU_E_LAYOUT;
 	/* Each FRE takes at least 2 bytes (start offset + info), each FDE's
 	 * attribute (V3) its own bytes there. */
 	if (nfres * 2u + nfdes * ly->attr_size > frelen)
 		return SFU_E_FRE_COUNT;
-
 	s->num_fdes = (uint32_t)nfdes;
 	s->num_fres = (uint32_t)nfres;
 	s->fre_len = (uint32_t)frelen;
-	s->fde_base = (uint32_t)(hdr_end + fdeoff);
-	s->fre_base = (uint32_t)(hdr_end + freoff);
+	s->fde_base = (uint32_t)fdeoff;
+	s->fre_base = (uint32_t)freoff;
 	s->end = (uint32_t)(fre_end > fde_end ? fre_end : fde_end);
 	s->pcrel = (uint8_t)((s->flags & SFU_F_FDE_FUNC_START_PCREL) || (opts & SFU_OPT_START_PCREL));
 	return SFU_OK;
+}
+
+SFU__FN int sfu_section_init_opt(sfu_section *sec, const void *data, size_t size, uint64_t addr, unsigned opts)
+{
+	sfu_section *s = sec; /* filled in place: no struct copy (memcpy) */
+	int err;
+
+	if (!sec || (!data && size))
+		return SFU_E_ARG; /* on any error *sec is left partly filled: do not use it */
+	if (size == 0)
+		return SFU_E_EMPTY;
+	if (size > 0xffffffffu)
+		return SFU_E_ARG; /* the format's offsets are 32-bit */
+	if (size < 4)
+		return SFU_E_TRUNC_HDR;
+	s->data = (const uint8_t *)data;
+	s->size = (uint32_t)size;
+	s->addr = addr;
+	s->index = NULL;
+	if ((opts & ~SFU__OPTS) || (opts & SFU__OPTS) == SFU__OPTS)
+		return SFU_E_ARG; /* unknown, or both start encodings */
+	err = sfu__hdr_version(s);
+	if (!err)
+		err = sfu__hdr_abi(s);
+	if (!err)
+		err = sfu__hdr_bounds(s, opts);
+	return err;
 }
 
 /* ---- how the sections were linked ------------------------------------------
