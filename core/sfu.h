@@ -1462,6 +1462,68 @@ SFU__INLINE bool sfu__s390x_reg_ok(int32_t w)
 	return w >= 0 && SFU_V2_S390X_WORD_REGNUM((uint32_t)w) <= SFU_REG_DWARF_MAX;
 }
 
+/* The data words of a DEFAULT FRE on amd64 and aarch64 (3.1.1, 3.1.2):
+ * word 0 the CFA offset; amd64: the RA at the header's fixed offset, word
+ * 1 the FP slot; aarch64: word 1 the RA slot, word 2 the FP slot. */
+SFU__INLINE int sfu__crow_words(const sfu_section *s, unsigned n, unsigned ws, uint32_t words, bool big,
+                                uint32_t *flags, sfu_crow *r)
+{
+	bool amd64 = SFU__AMD64(s->abi);
+
+	if (n > (amd64 ? 2u : 3u))
+		return SFU_E_FRE_WORDS;
+	r->cfa_off = sfu__wordb(s->data, words, ws, big);
+	if (amd64) {
+		*flags |= SFU_CROW_RA_SAVED;
+		r->ra_off = s->fixed_ra;
+	} else if (n >= 2) {
+		*flags |= SFU_CROW_RA_SAVED;
+		r->ra_off = sfu__wordb(s->data, words + ws, ws, big);
+	}
+	if (n == (amd64 ? 2u : 3u)) {
+		*flags |= SFU_CROW_FP_SAVED;
+		r->fp_off = sfu__wordb(s->data, words + (n - 1u) * ws, ws, big);
+	}
+	return SFU_OK;
+}
+
+/* An s390x RA or FP word w (3.1.3): the slot's CFA offset (saved), the RA
+ * word 0 padding (is_ra: RA not saved), or in V2 (regs) an odd word,
+ * (DWARF register << 1) | 1, the register holding the value (reg). */
+SFU__INLINE int sfu__s390x_word(int32_t w, bool regs, bool is_ra, uint32_t reg, uint32_t saved, uint32_t *flags)
+{
+	if (regs && SFU_V2_S390X_WORD_IS_REGNUM(w)) {
+		if (!sfu__s390x_reg_ok(w))
+			return SFU_E_FRE_WORDS;
+		*flags |= SFU_CROW_GENERAL | reg;
+	} else if (!is_ra || w != SFU_S390X_RA_OFFSET_INVALID) {
+		*flags |= saved;
+	}
+	return SFU_OK;
+}
+
+/* The data words of a DEFAULT FRE on s390x (3.1.3): word 0 the CFA
+ * offset, scaled and adjusted; word 1 the RA slot, word 2 the FP slot. */
+SFU__INLINE int sfu__crow_s390x(const sfu_section *s, const sfu_layout *L, unsigned n, unsigned ws, uint32_t words,
+                                bool big, uint32_t *flags, sfu_crow *r)
+{
+	bool regs = (L->rules & SFU_LAYOUT_S390X_REGS) != 0;
+	int err;
+
+	if (n > 3u)
+		return SFU_E_FRE_WORDS;
+	err = sfu__s390x_cfa(sfu__wordb(s->data, words, ws, big), &r->cfa_off);
+	if (!err && n >= 2) {
+		r->ra_off = sfu__wordb(s->data, words + ws, ws, big);
+		err = sfu__s390x_word(r->ra_off, regs, true, SFU__CROW_RA_REG, SFU_CROW_RA_SAVED, flags);
+	}
+	if (!err && n == 3) {
+		r->fp_off = sfu__wordb(s->data, words + 2u * ws, ws, big);
+		err = sfu__s390x_word(r->fp_off, regs, false, SFU__CROW_FP_REG, SFU_CROW_FP_SAVED, flags);
+	}
+	return err;
+}
+
 #if SFU_FIX_LD_PLTGOT
 /* Does the FRE whose data words start at section offset `words` (FRE
  * starts of fre_type) start at offset 0?  Its start lies just before its
@@ -1472,6 +1534,21 @@ static SFU__NOINLINE bool sfu__fre_at_0(const uint8_t *d, uint32_t words, unsign
 {
 	uint32_t ab = sfu__addr_bytes(fre_type);
 	return sfu__ldnb(d, words - 1u - ab, ab, false) == 0; /* (amd64 sections are little-endian) */
+}
+
+/* GNU ld's .plt.got FDE (PRODUCER ERRORS at the top): a V2/V3 PC-mask FDE
+ * whose only FRE starts at 0 and says amd64's CFA = SP + 16 and nothing
+ * else (RA at the fixed CFA - 8; FP not saved, not mangled, no signal bit:
+ * flags RA_SAVED alone, which only amd64 rows can have, the others carry
+ * ALIGN16 or SP_S390X; FLEX FDEs never get here).  At a called stub's
+ * entry only the RA is on the stack: SP + 8.  The one test on the common
+ * path is marked unlikely. */
+SFU__INLINE void sfu__fix_pltgot(const sfu_section *s, const sfu_layout *L, const sfu_fde *f, uint32_t words,
+                                 sfu_crow *r)
+{
+	if (SFU__UNLIKELY(SFU_AMD64 && f->pctype == SFU_FDE_PCTYPE_MASK && L->rep_at) && r->flags == SFU_CROW_RA_SAVED &&
+	    r->cfa_off == 16 && r->ra_off == -8 && f->num_fres == 1 && sfu__fre_at_0(s->data, words, f->fre_type))
+		r->cfa_off = 8;
 }
 #endif
 
@@ -1486,12 +1563,10 @@ SFU__HOT int sfu__crow(const sfu_section *s, const sfu_layout *L, const sfu_fde 
                        bool big, sfu_crow *r)
 {
 	unsigned abi = s->abi, n = SFU_FRE_INFO_COUNT(info), ws = 1u << SFU_FRE_INFO_WSIZE(info);
-	bool s390x = SFU__S390X(abi), s390x_regs = s390x && (L->rules & SFU_LAYOUT_S390X_REGS);
 	uint32_t flags;
-	int32_t w;
 	int err;
 
-	flags = (SFU__AARCH64(abi) ? SFU_CROW_ALIGN16 : 0u) | (s390x ? SFU_CROW_SP_S390X : 0u) |
+	flags = (SFU__AARCH64(abi) ? SFU_CROW_ALIGN16 : 0u) | (SFU__S390X(abi) ? SFU_CROW_SP_S390X : 0u) |
 	        (f->signal ? SFU_CROW_SIGNAL : 0u) | (SFU_FRE_INFO_MANGLED_RA(info) ? SFU_CROW_MANGLED : 0u) |
 	        (SFU_FRE_INFO_BASE_REG(info) == SFU_BASE_REG_SP ? 0u : SFU_CROW_CFA_FP);
 	r->cfa_off = r->ra_off = r->fp_off = 0;
@@ -1512,56 +1587,15 @@ SFU__HOT int sfu__crow(const sfu_section *s, const sfu_layout *L, const sfu_fde 
 		return SFU_OK;
 	}
 #endif
-	/* Word 0: the CFA offset (s390x: scaled and adjusted, 3.1.3).  amd64:
-	 * the RA at the header's fixed offset, word 1 the FP slot; aarch64 and
-	 * s390x: word 1 the RA slot (s390x: 0 is padding, the RA not saved),
-	 * word 2 the FP slot; V2 s390x: an odd RA/FP word is (DWARF register
-	 * << 1) | 1, the register holding the value. */
-	if (n > (SFU__AMD64(abi) ? 2u : 3u))
-		return SFU_E_FRE_WORDS;
-	w = sfu__wordb(s->data, words, ws, big);
-	if (s390x) {
-		err = sfu__s390x_cfa(w, &r->cfa_off);
-		if (err)
-			return err;
-	} else {
-		r->cfa_off = w;
-	}
-	if (SFU__AMD64(abi)) {
-		flags |= SFU_CROW_RA_SAVED;
-		r->ra_off = s->fixed_ra;
-	} else if (n >= 2) {
-		w = r->ra_off = sfu__wordb(s->data, words + ws, ws, big);
-		if (s390x_regs && SFU_V2_S390X_WORD_IS_REGNUM(w)) {
-			if (!sfu__s390x_reg_ok(w))
-				return SFU_E_FRE_WORDS;
-			flags |= SFU_CROW_GENERAL | SFU__CROW_RA_REG;
-		} else if (!s390x || w != SFU_S390X_RA_OFFSET_INVALID) {
-			flags |= SFU_CROW_RA_SAVED;
-		}
-	}
-	if (n == (SFU__AMD64(abi) ? 2u : 3u)) {
-		w = r->fp_off = sfu__wordb(s->data, words + (n - 1u) * ws, ws, big);
-		if (s390x_regs && SFU_V2_S390X_WORD_IS_REGNUM(w)) {
-			if (!sfu__s390x_reg_ok(w))
-				return SFU_E_FRE_WORDS;
-			flags |= SFU_CROW_GENERAL | SFU__CROW_FP_REG;
-		} else {
-			flags |= SFU_CROW_FP_SAVED;
-		}
-	}
+	if (SFU__S390X(abi))
+		err = sfu__crow_s390x(s, L, n, ws, words, big, &flags, r);
+	else
+		err = sfu__crow_words(s, n, ws, words, big, &flags, r);
+	if (err)
+		return err;
 	r->flags = flags;
 #if SFU_FIX_LD_PLTGOT
-	/* GNU ld's .plt.got FDE (PRODUCER ERRORS at the top): a V2/V3 PC-mask
-	 * FDE whose only FRE starts at 0 and says amd64's CFA = SP + 16 and
-	 * nothing else (RA at the fixed CFA - 8; FP not saved, not mangled, no
-	 * signal bit: flags RA_SAVED alone, which only amd64 rows can have,
-	 * the others carry ALIGN16 or SP_S390X; FLEX FDEs returned above).  At
-	 * a called stub's entry only the RA is on the stack: SP + 8.  The one
-	 * test on the common path is marked unlikely. */
-	if (SFU__UNLIKELY(SFU_AMD64 && f->pctype == SFU_FDE_PCTYPE_MASK && L->rep_at) && flags == SFU_CROW_RA_SAVED &&
-	    r->cfa_off == 16 && r->ra_off == -8 && f->num_fres == 1 && sfu__fre_at_0(s->data, words, f->fre_type))
-		r->cfa_off = 8;
+	sfu__fix_pltgot(s, L, f, words, r);
 #endif
 	return SFU_OK;
 }
