@@ -1462,9 +1462,10 @@ SFU__INLINE bool sfu__s390x_reg_ok(int32_t w)
 	return w >= 0 && SFU_V2_S390X_WORD_REGNUM((uint32_t)w) <= SFU_REG_DWARF_MAX;
 }
 
-/* The data words of a DEFAULT FRE on amd64 and aarch64 (3.1.1, 3.1.2):
- * word 0 the CFA offset; amd64: the RA at the header's fixed offset, word
- * 1 the FP slot; aarch64: word 1 the RA slot, word 2 the FP slot. */
+/* The data words of a DEFAULT FRE (3.1): word 0 the CFA offset; amd64:
+ * the RA at the header's fixed offset, word 1 the FP slot; aarch64 and
+ * s390x: word 1 the RA slot, word 2 the FP slot (s390x: sfu__crow_s390x
+ * then reads them its way). */
 SFU__INLINE int sfu__crow_words(const sfu_section *s, unsigned n, unsigned ws, uint32_t words, bool big,
                                 uint32_t *flags, sfu_crow *r)
 {
@@ -1487,40 +1488,33 @@ SFU__INLINE int sfu__crow_words(const sfu_section *s, unsigned n, unsigned ws, u
 	return SFU_OK;
 }
 
-/* An s390x RA or FP word w (3.1.3): the slot's CFA offset (saved), the RA
- * word 0 padding (is_ra: RA not saved), or in V2 (regs) an odd word,
- * (DWARF register << 1) | 1, the register holding the value (reg). */
+/* An s390x RA or FP slot word w, read as saved: an RA word of 0 is padding,
+ * the RA not saved (is_ra); in V2 (regs) an odd word, (DWARF register << 1)
+ * | 1, names the register holding the value (reg) (3.1.3). */
 SFU__INLINE int sfu__s390x_word(int32_t w, bool regs, bool is_ra, uint32_t reg, uint32_t saved, uint32_t *flags)
 {
 	if (regs && SFU_V2_S390X_WORD_IS_REGNUM(w)) {
 		if (!sfu__s390x_reg_ok(w))
 			return SFU_E_FRE_WORDS;
-		*flags |= SFU_CROW_GENERAL | reg;
-	} else if (!is_ra || w != SFU_S390X_RA_OFFSET_INVALID) {
-		*flags |= saved;
+		*flags = (*flags & ~saved) | SFU_CROW_GENERAL | reg;
+	} else if (is_ra && w == SFU_S390X_RA_OFFSET_INVALID) {
+		*flags &= ~saved;
 	}
 	return SFU_OK;
 }
 
-/* The data words of a DEFAULT FRE on s390x (3.1.3): word 0 the CFA
- * offset, scaled and adjusted; word 1 the RA slot, word 2 the FP slot. */
-SFU__INLINE int sfu__crow_s390x(const sfu_section *s, const sfu_layout *L, unsigned n, unsigned ws, uint32_t words,
-                                bool big, uint32_t *flags, sfu_crow *r)
+/* The n data words of a DEFAULT s390x FRE, as sfu__crow_words read them
+ * (3.1.3): the CFA offset scaled and adjusted, the RA and FP words as
+ * sfu__s390x_word says. */
+SFU__INLINE int sfu__crow_s390x(const sfu_layout *L, unsigned n, uint32_t *flags, sfu_crow *r)
 {
 	bool regs = (L->rules & SFU_LAYOUT_S390X_REGS) != 0;
-	int err;
+	int err = sfu__s390x_cfa(r->cfa_off, &r->cfa_off);
 
-	if (n > 3u)
-		return SFU_E_FRE_WORDS;
-	err = sfu__s390x_cfa(sfu__wordb(s->data, words, ws, big), &r->cfa_off);
-	if (!err && n >= 2) {
-		r->ra_off = sfu__wordb(s->data, words + ws, ws, big);
+	if (!err && n >= 2)
 		err = sfu__s390x_word(r->ra_off, regs, true, SFU__CROW_RA_REG, SFU_CROW_RA_SAVED, flags);
-	}
-	if (!err && n == 3) {
-		r->fp_off = sfu__wordb(s->data, words + 2u * ws, ws, big);
+	if (!err && n == 3)
 		err = sfu__s390x_word(r->fp_off, regs, false, SFU__CROW_FP_REG, SFU_CROW_FP_SAVED, flags);
-	}
 	return err;
 }
 
@@ -1587,10 +1581,9 @@ SFU__HOT int sfu__crow(const sfu_section *s, const sfu_layout *L, const sfu_fde 
 		return SFU_OK;
 	}
 #endif
-	if (SFU__S390X(abi))
-		err = sfu__crow_s390x(s, L, n, ws, words, big, &flags, r);
-	else
-		err = sfu__crow_words(s, n, ws, words, big, &flags, r);
+	err = sfu__crow_words(s, n, ws, words, big, &flags, r);
+	if (!err && SFU__S390X(abi))
+		err = sfu__crow_s390x(L, n, &flags, r);
 	if (err)
 		return err;
 	r->flags = flags;
