@@ -1304,29 +1304,59 @@ SFU__INLINE uint32_t sfu__addr_bytes(unsigned fre_type)
 	return fre_type == SFU_FRE_TYPE_ADDR1 ? 1u : fre_type == SFU_FRE_TYPE_ADDR2 ? 2u : 4u;
 }
 
-static int sfu__fre_get(const sfu_section *s, const sfu_fde *fde, uint32_t off, sfu_fre *fre)
+/* The one reader of an FRE header (2.4), in the two steps the search
+ * (sfu__fre_scan) chooses between.  First the start offset (ab bytes) of
+ * the FRE at section offset pos, once its header (start and info byte) is
+ * known to lie in the FRE sub-section. */
+SFU__INLINE int sfu__fre_start(const sfu_section *s, uint32_t pos, uint32_t ab, bool big, uint32_t *start)
 {
-	uint32_t end = s->fre_base + s->fre_len, pos, ab, wc;
+	if (!sfu__in(s->fre_base + s->fre_len, pos, ab + 1u))
+		return SFU_E_FRE_TRUNC;
+	*start = sfu__ldnb(s->data, pos, ab, big);
+	return SFU_OK;
+}
 
-	if (off > s->fre_len)
-		return SFU_E_FRE_TRUNC;
-	pos = s->fre_base + off;
-	ab = sfu__addr_bytes(fde->fre_type);
-	if (!sfu__in(end, pos, ab + 1u))
-		return SFU_E_FRE_TRUNC;
-	fre->start = sfu__ldn(s, pos, ab);
+/* Then the rest: the info byte (2.4.1), a word size the format defines,
+ * and the data words inside the FRE sub-section. */
+SFU__INLINE int sfu__fre_words(const sfu_section *s, uint32_t pos, uint32_t ab, sfu_fre *fre)
+{
+	uint32_t wc, len;
+
 	fre->info = s->data[pos + ab];
-	pos += ab + 1u;
 	wc = SFU_FRE_INFO_WSIZE(fre->info);
 	if (wc > SFU_FRE_WSIZE_4B)
 		return SFU_E_WORD_SIZE;
 	fre->wsize = (uint8_t)(1u << wc);
 	fre->count = (uint8_t)SFU_FRE_INFO_COUNT(fre->info);
-	if (!sfu__in(end, pos, (uint32_t)fre->count << wc))
+	fre->words = pos + ab + 1u;
+	len = (uint32_t)fre->count << wc;
+	if (!sfu__in(s->fre_base + s->fre_len, fre->words, len))
 		return SFU_E_FRE_TRUNC;
-	fre->words = pos;
-	fre->next = pos + ((uint32_t)fre->count << wc) - s->fre_base;
+	fre->next = fre->words + len - s->fre_base;
 	return SFU_OK;
+}
+
+/* The whole header of the FRE at section offset pos. */
+SFU__INLINE int sfu__fre_read(const sfu_section *s, uint32_t pos, uint32_t ab, bool big, sfu_fre *fre)
+{
+	int err = sfu__fre_start(s, pos, ab, big, &fre->start);
+	return err ? err : sfu__fre_words(s, pos, ab, fre);
+}
+
+/* The FRE of a V3 FDE without FREs (2.3.2): no data words, the outermost
+ * frame. */
+SFU__INLINE void sfu__fre_none(sfu_fre *fre)
+{
+	fre->start = fre->next = fre->words = 0;
+	fre->info = fre->count = 0;
+	fre->wsize = 1;
+}
+
+static int sfu__fre_get(const sfu_section *s, const sfu_fde *fde, uint32_t off, sfu_fre *fre)
+{
+	if (off > s->fre_len)
+		return SFU_E_FRE_TRUNC;
+	return sfu__fre_read(s, s->fre_base + off, sfu__addr_bytes(fde->fre_type), SFU__BIG(s), fre);
 }
 
 SFU__FN int sfu_fre_get(const sfu_section *sec, const sfu_fde *fde, uint32_t off, sfu_fre *fre)
@@ -1519,44 +1549,33 @@ SFU__INLINE int sfu__crow_s390x(const sfu_layout *L, unsigned n, uint32_t *flags
 }
 
 #if SFU_FIX_LD_PLTGOT
-/* Does the FRE whose data words start at section offset `words` (FRE
- * starts of fre_type) start at offset 0?  Its start lies just before its
- * info byte, in the header the caller checked.  For GNU ld's .plt.got FDE
- * (see PRODUCER ERRORS at the top); out of line, so that the lookup it is
- * part of keeps its registers. */
-static SFU__NOINLINE bool sfu__fre_at_0(const uint8_t *d, uint32_t words, unsigned fre_type)
-{
-	uint32_t ab = sfu__addr_bytes(fre_type);
-	return sfu__ldnb(d, words - 1u - ab, ab, false) == 0; /* (amd64 sections are little-endian) */
-}
-
 /* GNU ld's .plt.got FDE (PRODUCER ERRORS at the top): a V2/V3 PC-mask FDE
- * whose only FRE starts at 0 and says amd64's CFA = SP + 16 and nothing
- * else (RA at the fixed CFA - 8; FP not saved, not mangled, no signal bit:
- * flags RA_SAVED alone, which only amd64 rows can have, the others carry
- * ALIGN16 or SP_S390X; FLEX FDEs never get here).  At a called stub's
- * entry only the RA is on the stack: SP + 8.  The one test on the common
- * path is marked unlikely. */
-SFU__INLINE void sfu__fix_pltgot(const sfu_section *s, const sfu_layout *L, const sfu_fde *f, uint32_t words,
-                                 sfu_crow *r)
+ * whose only FRE, fre, starts at 0 and says amd64's CFA = SP + 16 and
+ * nothing else (RA at the fixed CFA - 8; FP not saved, not mangled, no
+ * signal bit: flags RA_SAVED alone, which only amd64 rows can have, the
+ * others carry ALIGN16 or SP_S390X; FLEX FDEs never get here).  At a
+ * called stub's entry only the RA is on the stack: SP + 8.  The one test
+ * on the common path is marked unlikely. */
+SFU__INLINE void sfu__fix_pltgot(const sfu_layout *L, const sfu_fde *f, const sfu_fre *fre, sfu_crow *r)
 {
 	if (SFU__UNLIKELY(SFU_AMD64 && f->pctype == SFU_FDE_PCTYPE_MASK && L->rep_at) && r->flags == SFU_CROW_RA_SAVED &&
-	    r->cfa_off == 16 && r->ra_off == -8 && f->num_fres == 1 && sfu__fre_at_0(s->data, words, f->fre_type))
+	    r->cfa_off == 16 && r->ra_off == -8 && f->num_fres == 1 && fre->start == 0)
 		r->cfa_off = 8;
 }
 #endif
 
-/* The row of an FRE (info byte `info`, data words from section offset
- * `words` on, in bounds, just after its info byte) of FDE f, as a compact
- * row: every DEFAULT FDE row (3.1), in the one place that reads them, and
- * so the one place ld's .plt.got FDE is corrected (SFU_FIX_LD_PLTGOT).
+/* The row of FRE fre (read by the one reader: its data words in bounds)
+ * of FDE f, as a compact row: every DEFAULT FDE row (3.1), in the one
+ * place that reads them, and so the one place ld's .plt.got FDE is
+ * corrected (SFU_FIX_LD_PLTGOT).
  * FLEX rows and V2 s390x register rules are marked SFU_CROW_GENERAL (the
  * register rules checked here, the FLEX rules by the caller).  A row no
  * reader may accept gets its error (SFU_E_FRE_WORDS). */
-SFU__HOT int sfu__crow(const sfu_section *s, const sfu_layout *L, const sfu_fde *f, unsigned info, uint32_t words,
-                       bool big, sfu_crow *r)
+SFU__HOT int sfu__crow(const sfu_section *s, const sfu_layout *L, const sfu_fde *f, const sfu_fre *fre, bool big,
+                       sfu_crow *r)
 {
-	unsigned abi = s->abi, n = SFU_FRE_INFO_COUNT(info), ws = 1u << SFU_FRE_INFO_WSIZE(info);
+	unsigned info = fre->info, abi = s->abi, n = SFU_FRE_INFO_COUNT(info), ws = 1u << SFU_FRE_INFO_WSIZE(info);
+	uint32_t words = fre->words;
 	uint32_t flags;
 	int err;
 
@@ -1588,33 +1607,27 @@ SFU__HOT int sfu__crow(const sfu_section *s, const sfu_layout *L, const sfu_fde 
 		return err;
 	r->flags = flags;
 #if SFU_FIX_LD_PLTGOT
-	sfu__fix_pltgot(s, L, f, words, r);
+	sfu__fix_pltgot(L, f, fre, r);
 #endif
 	return SFU_OK;
 }
 
-/* The row of the FRE whose header is at section offset `at` (the lookup
- * checked the header is in the FRE sub-section; 0: a V3 FDE without FREs,
- * which marks an outermost frame), as the walk applies it. */
-SFU__INLINE int sfu__crow_at(const sfu_section *s, const sfu_layout *L, const sfu_fde *f, uint32_t at, bool big,
-                             sfu_crow *r)
+/* The row of FRE fre of FDE f as the walk applies it (fre NULL: the FDE
+ * has none, a V3 outermost frame; for the index build). */
+SFU__INLINE int sfu__crow_fre(const sfu_section *s, const sfu_layout *L, const sfu_fde *f, const sfu_fre *fre, bool big,
+                              sfu_crow *r)
 {
-	unsigned info = 0;
-	uint32_t words = 0;
+	sfu_fre none;
 	int err;
-	if (at) {
-		at += sfu__addr_bytes(f->fre_type);
-		info = s->data[at];
-		words = at + 1u;
-		if (SFU_FRE_INFO_WSIZE(info) > SFU_FRE_WSIZE_4B)
-			return SFU_E_WORD_SIZE;
-		if (!sfu__in(s->fre_base + s->fre_len, words, SFU_FRE_INFO_COUNT(info) << SFU_FRE_INFO_WSIZE(info)))
-			return SFU_E_FRE_TRUNC;
+
+	if (!fre) {
+		sfu__fre_none(&none);
+		fre = &none;
 	}
-	err = sfu__crow(s, L, f, info, words, big, r);
+	err = sfu__crow(s, L, f, fre, big, r);
 #if SFU_FLEX
 	if (!err && (r->flags & SFU__CROW_FLEX))
-		err = sfu__flex_rules(s, words, info, NULL, NULL, NULL); /* a row no reader may accept */
+		err = sfu__flex_rules(s, fre->words, fre->info, NULL, NULL, NULL); /* a row no reader may accept */
 #endif
 	if (!SFU_COMPACT)
 		r->flags |= SFU_CROW_GENERAL; /* the reference: everything through the rules */
@@ -1649,7 +1662,7 @@ SFU__INLINE void sfu__crow_rules(uint32_t f, int32_t cfa_off, int32_t ra_off, in
 static int sfu__row_from_fre(const sfu_section *s, const sfu_fde *fde, const sfu_fre *fre, sfu_row *row)
 {
 	sfu_crow c;
-	int err = sfu__crow(s, SFU__LAY(s), fde, fre->info, fre->words, SFU__BIG(s), &c);
+	int err = sfu__crow(s, SFU__LAY(s), fde, fre, SFU__BIG(s), &c);
 	if (err)
 		return err;
 	row->func_start = fde->start;
@@ -1785,7 +1798,7 @@ found:
 	return SFU_OK;
 }
 
-static int sfu__locate(const sfu_section *s, uint64_t pc, sfu_fde *f, uint32_t *idx, uint32_t *at);
+static int sfu__locate(const sfu_section *s, uint64_t pc, sfu_fde *f, uint32_t *idx, sfu_fre *fre);
 
 SFU__INLINE int sfu__find_fde(const sfu_section *s, uint64_t pc, sfu_fde *f, uint32_t *idx)
 {
@@ -1800,111 +1813,91 @@ SFU__FN int sfu_find_fde(const sfu_section *sec, uint64_t pc, sfu_fde *fde, uint
 }
 
 /* The FRE of f that applies at PC offset pcoff (2.4; 2.3.3.1 for the PC
- * types): the last one starting at or before it; for V1 PC-mask FDEs the
- * last whose start is a mask of it ((pcoff & start) == start, V1 "The
- * SFrame FDE types").  The scan reads each FRE's start and info byte, each
- * header only after checking it lies in the FRE sub-section, checks the
- * order and word size of every FRE it passes (so it steps over them as
- * sfu_fre_get would, and a run past the end shows at the next header), and
- * stops at the first FRE past pcoff; the chosen FRE's data words are
- * checked where they are read.  ab: bytes of an FRE start.  *at: the chosen
- * FRE's section offset. */
+ * types), read into *fre: the last one starting at or before it; for V1
+ * PC-mask FDEs the last whose start is a mask of it ((pcoff & start) ==
+ * start, V1 "The SFrame FDE types").  The scan reads each FRE's header with
+ * the one reader, the start first, so it stops at the first FRE past
+ * pcoff before reading on, and checks the order of every FRE it passes
+ * (and, through the reader, its word size and its words in bounds).  ab:
+ * bytes of an FRE start. */
 SFU__INLINE int sfu__fre_scan(const sfu_section *s, const sfu_layout *L, const sfu_fde *f, uint32_t pcoff,
-                              uint32_t ab, bool big, uint32_t *at)
+                              uint32_t ab, bool big, sfu_fre *fre)
 {
-	uint32_t k, start, prev = 0, best = 0, info, wc;
-	uint64_t pos = (uint64_t)s->fre_base + f->fre_off;
-	/* The last offset at which an FRE header still fits. */
-	int64_t last = (int64_t)s->fre_base + (int64_t)s->fre_len - (int64_t)(ab + 1u);
+	uint32_t k, start, prev = 0, best = 0, pos = s->fre_base + f->fre_off;
 	bool bits = f->pctype == SFU_FDE_PCTYPE_MASK && (L->rules & SFU_LAYOUT_MASK_BITS);
+	int err;
 
 	for (k = f->num_fres; k; k--) {
-		if ((int64_t)pos > last)
-			return SFU_E_FRE_TRUNC;
-		start = sfu__ldnb(s->data, (uint32_t)pos, ab, big);
+		err = sfu__fre_start(s, pos, ab, big, &start);
+		if (err)
+			return err;
 		if (bits) {
 			if (start < prev)
 				return SFU_E_FRE_ORDER;
 			if ((pcoff & start) == start)
-				best = (uint32_t)pos;
+				best = pos;
 		} else if (start - prev > pcoff - prev) {
 			/* One test for both ways out (prev <= pcoff holds). */
 			if (start < prev)
 				return SFU_E_FRE_ORDER;
-			break; /* past pcoff */
+			break; /* past pcoff: *fre holds the one before */
 		} else {
-			best = (uint32_t)pos;
+			best = pos;
 		}
-		info = s->data[pos + ab];
-		wc = SFU_FRE_INFO_WSIZE(info);
-		if (wc > SFU_FRE_WSIZE_4B)
-			return SFU_E_WORD_SIZE;
+		fre->start = start;
+		err = sfu__fre_words(s, pos, ab, fre);
+		if (err)
+			return err;
 		prev = start;
-		pos += ab + 1u + (SFU_FRE_INFO_COUNT(info) << wc);
-		/* A PC-mask scan reads every FRE and may choose none of the
-		 * last: each must fit whole. */
-		if (bits && (int64_t)pos > last + (int64_t)(ab + 1u))
-			return SFU_E_FRE_TRUNC;
+		pos = s->fre_base + fre->next;
 	}
 	if (!best)
 		return SFU_E_NOINFO;
 	/* The chosen FRE lies inside the FRE sub-section: the scan checked it. */
 	SFU_ASSERT(best >= s->fre_base + f->fre_off && best < s->fre_base + s->fre_len);
-	*at = best;
+	/* A PC-mask scan may choose an FRE before the last one read. */
+	if (bits && best != fre->words - ab - 1u)
+		return sfu__fre_read(s, best, ab, big, fre);
 	return SFU_OK;
 }
 
-/* The FDE covering pc (*idx: its index, if idx) and, if at, its FRE for pc
- * (*at, its section offset; 0 for a V3 FDE without FREs, which marks an
- * outermost frame). */
+/* The FDE covering pc (*idx: its index, if idx) and, if fre, its FRE for
+ * pc (*fre; for a V3 FDE without FREs, which marks an outermost frame, one
+ * without data words). */
 SFU__INLINE int sfu__locate_lb(const sfu_section *s, const sfu_layout *L, uint64_t pc, sfu_fde *f, uint32_t *idx,
-                               uint32_t *at, bool big)
+                               sfu_fre *fre, bool big)
 {
 	uint32_t pcoff;
 	int err = sfu__find_fde_lb(s, L, pc, f, idx, big);
-	if (err || !at)
+	if (err || !fre)
 		return err;
 	if (f->num_fres == 0) {
-		*at = 0;
+		sfu__fre_none(fre);
 		return (L->rules & SFU_LAYOUT_EMPTY_OUTERMOST) ? SFU_OK : SFU_E_NOINFO;
 	}
 	pcoff = (uint32_t)(pc - f->start);
 	if (f->pctype == SFU_FDE_PCTYPE_MASK && f->rep_size)
 		pcoff %= f->rep_size;
 	if (SFU__SPECIALIZE && f->fre_type == SFU_FRE_TYPE_ADDR1)
-		return sfu__fre_scan(s, L, f, pcoff, 1, big, at);
+		return sfu__fre_scan(s, L, f, pcoff, 1, big, fre);
 	if (SFU__SPECIALIZE && f->fre_type == SFU_FRE_TYPE_ADDR2)
-		return sfu__fre_scan(s, L, f, pcoff, 2, big, at);
+		return sfu__fre_scan(s, L, f, pcoff, 2, big, fre);
 	if (SFU__SPECIALIZE)
-		return sfu__fre_scan(s, L, f, pcoff, 4, big, at);
-	return sfu__fre_scan(s, L, f, pcoff, sfu__addr_bytes(f->fre_type), big, at);
+		return sfu__fre_scan(s, L, f, pcoff, 4, big, fre);
+	return sfu__fre_scan(s, L, f, pcoff, sfu__addr_bytes(f->fre_type), big, fre);
 }
 
-static int sfu__locate(const sfu_section *s, uint64_t pc, sfu_fde *f, uint32_t *idx, uint32_t *at)
+static int sfu__locate(const sfu_section *s, uint64_t pc, sfu_fde *f, uint32_t *idx, sfu_fre *fre)
 {
-	return sfu__locate_lb(s, SFU__LAY(s), pc, f, idx, at, SFU__BIG(s));
+	return sfu__locate_lb(s, SFU__LAY(s), pc, f, idx, fre, SFU__BIG(s));
 }
 
 static int sfu__find_row(const sfu_section *s, uint64_t pc, sfu_row *row)
 {
 	sfu_fde fde;
 	sfu_fre fre;
-	uint32_t at;
-	int err = sfu__locate(s, pc, &fde, NULL, &at);
-	if (err)
-		return err;
-	if (at == 0) {
-		fre.start = 0;
-		fre.info = 0;
-		fre.count = 0;
-		fre.wsize = 1;
-		fre.words = 0;
-	} else {
-		err = sfu__fre_get(s, &fde, at - s->fre_base, &fre);
-		if (err)
-			return err;
-	}
-	return sfu__row_from_fre(s, &fde, &fre, row);
+	int err = sfu__locate(s, pc, &fde, NULL, &fre);
+	return err ? err : sfu__row_from_fre(s, &fde, &fre, row);
 }
 
 SFU__FN int sfu_find_row(const sfu_section *sec, uint64_t pc, sfu_row *row)
@@ -1942,11 +1935,9 @@ SFU__FN int sfu_find_row_n(const sfu_section *secs, size_t nsecs, uint64_t pc, s
 SFU__INLINE int sfu__find_crow_lb(const sfu_section *s, const sfu_layout *L, uint64_t pc, bool big, sfu_crow *r)
 {
 	sfu_fde fde;
-	uint32_t at;
-	int err = sfu__locate_lb(s, L, pc, &fde, NULL, &at, big);
-	if (err)
-		return err;
-	return sfu__crow_at(s, L, &fde, at, big, r);
+	sfu_fre fre;
+	int err = sfu__locate_lb(s, L, pc, &fde, NULL, &fre, big);
+	return err ? err : sfu__crow_fre(s, L, &fde, &fre, big, r);
 }
 
 #if SFU__SPECIALIZE
@@ -1984,11 +1975,9 @@ static SFU__NOINLINE int sfu__find_crow(const sfu_section *s, uint64_t pc, sfu_c
 	{
 		/* -Os: the one copy of the search, and the row. */
 		sfu_fde fde;
-		uint32_t at;
-		int err = sfu__locate(s, pc, &fde, NULL, &at);
-		if (err)
-			return err;
-		return sfu__crow_at(s, SFU__LAY(s), &fde, at, SFU__BIG(s), r);
+		sfu_fre fre;
+		int err = sfu__locate(s, pc, &fde, NULL, &fre);
+		return err ? err : sfu__crow_fre(s, SFU__LAY(s), &fde, &fre, SFU__BIG(s), r);
 	}
 #endif
 }
@@ -2869,7 +2858,7 @@ static void sfu__compile(const sfu_section *s, uint64_t base, struct sfu__emit *
 			continue;
 		}
 		if (f.num_fres == 0) {
-			if ((SFU__LAY(s)->rules & SFU_LAYOUT_EMPTY_OUTERMOST) && sfu__crow_at(s, SFU__LAY(s), &f, 0, SFU__BIG(s), &r) == SFU_OK &&
+			if ((SFU__LAY(s)->rules & SFU_LAYOUT_EMPTY_OUTERMOST) && sfu__crow_fre(s, SFU__LAY(s), &f, NULL, SFU__BIG(s), &r) == SFU_OK &&
 			    sfu__pack(&r, &p))
 				sfu__emit(e, off, &p);
 			else
@@ -2884,7 +2873,7 @@ static void sfu__compile(const sfu_section *s, uint64_t base, struct sfu__emit *
 			f.fre_off = fre.next;
 			if (fre.start >= f.size)
 				break; /* covers nothing, nor do those after it */
-			if (sfu__crow_at(s, SFU__LAY(s), &f, s->fre_base + at, SFU__BIG(s), &r) == SFU_OK && sfu__pack(&r, &p))
+			if (sfu__crow_fre(s, SFU__LAY(s), &f, &fre, SFU__BIG(s), &r) == SFU_OK && sfu__pack(&r, &p))
 				sfu__emit(e, off + fre.start, &p);
 			else
 				sfu__emit(e, off + fre.start, &slow);
