@@ -952,7 +952,7 @@ static const sfu_layout sfu__layouts[3] = {
 /* The layout of section s.  With one version compiled in it is a constant
  * table entry, whose fields the compiler folds: the code for the other
  * layouts goes away.  The lookup is also compiled for each constant layout
- * where speed is asked for (sfu__find_crow). */
+ * where speed is asked for (sfu__section_row). */
 #if SFU_V1 + SFU_V2 + SFU_V3 == 1
 #define SFU__LAY(s) ((void)(s), &sfu__layouts[SFU_V1 ? 0 : SFU_V2 ? 1 : 2])
 #else
@@ -1746,7 +1746,7 @@ SFU__INLINE int sfu__bsearch(const sfu_section *s, const sfu_layout *L, uint64_t
 	return SFU_OK;
 }
 
-SFU__INLINE int sfu__find_fde_lb(const sfu_section *s, const sfu_layout *L, uint64_t pc, sfu_fde *f, uint32_t *idx,
+SFU__INLINE int sfu__search_fde(const sfu_section *s, const sfu_layout *L, uint64_t pc, sfu_fde *f, uint32_t *idx,
                                  bool big)
 {
 	uint32_t i, lo = 0, hi = s->num_fdes;
@@ -1798,18 +1798,13 @@ found:
 	return SFU_OK;
 }
 
-static int sfu__locate(const sfu_section *s, uint64_t pc, sfu_fde *f, uint32_t *idx, sfu_fre *fre);
-
-SFU__INLINE int sfu__find_fde(const sfu_section *s, uint64_t pc, sfu_fde *f, uint32_t *idx)
-{
-	return sfu__locate(s, pc, f, idx, NULL);
-}
+static int sfu__search(const sfu_section *s, uint64_t pc, sfu_fde *f, uint32_t *idx, sfu_fre *fre);
 
 SFU__FN int sfu_find_fde(const sfu_section *sec, uint64_t pc, sfu_fde *fde, uint32_t *idx)
 {
 	if (!sec || !fde)
 		return SFU_E_ARG;
-	return sfu__find_fde(sec, pc, fde, idx);
+	return sfu__search(sec, pc, fde, idx, NULL);
 }
 
 /* The FRE of f that applies at PC offset pcoff (2.4; 2.3.3.1 for the PC
@@ -1864,11 +1859,11 @@ SFU__INLINE int sfu__fre_scan(const sfu_section *s, const sfu_layout *L, const s
 /* The FDE covering pc (*idx: its index, if idx) and, if fre, its FRE for
  * pc (*fre; for a V3 FDE without FREs, which marks an outermost frame, one
  * without data words). */
-SFU__INLINE int sfu__locate_lb(const sfu_section *s, const sfu_layout *L, uint64_t pc, sfu_fde *f, uint32_t *idx,
+SFU__INLINE int sfu__search_fre(const sfu_section *s, const sfu_layout *L, uint64_t pc, sfu_fde *f, uint32_t *idx,
                                sfu_fre *fre, bool big)
 {
 	uint32_t pcoff;
-	int err = sfu__find_fde_lb(s, L, pc, f, idx, big);
+	int err = sfu__search_fde(s, L, pc, f, idx, big);
 	if (err || !fre)
 		return err;
 	if (f->num_fres == 0) {
@@ -1887,16 +1882,16 @@ SFU__INLINE int sfu__locate_lb(const sfu_section *s, const sfu_layout *L, uint64
 	return sfu__fre_scan(s, L, f, pcoff, sfu__addr_bytes(f->fre_type), big, fre);
 }
 
-static int sfu__locate(const sfu_section *s, uint64_t pc, sfu_fde *f, uint32_t *idx, sfu_fre *fre)
+static int sfu__search(const sfu_section *s, uint64_t pc, sfu_fde *f, uint32_t *idx, sfu_fre *fre)
 {
-	return sfu__locate_lb(s, SFU__LAY(s), pc, f, idx, fre, SFU__BIG(s));
+	return sfu__search_fre(s, SFU__LAY(s), pc, f, idx, fre, SFU__BIG(s));
 }
 
 static int sfu__find_row(const sfu_section *s, uint64_t pc, sfu_row *row)
 {
 	sfu_fde fde;
 	sfu_fre fre;
-	int err = sfu__locate(s, pc, &fde, NULL, &fre);
+	int err = sfu__search(s, pc, &fde, NULL, &fre);
 	return err ? err : sfu__row_from_fre(s, &fde, &fre, row);
 }
 
@@ -1931,28 +1926,30 @@ SFU__FN int sfu_find_row_n(const sfu_section *secs, size_t nsecs, uint64_t pc, s
 }
 
 /* The compact row for pc by the search: FDE, FRE, row, all in one piece
- * so the FDE stays in registers. */
-SFU__INLINE int sfu__find_crow_lb(const sfu_section *s, const sfu_layout *L, uint64_t pc, bool big, sfu_crow *r)
+ * so the FDE stays in registers.  Where size is asked for, through the one
+ * copy of the search (sfu__search), and L and big are read after it, not
+ * kept across the call (the caller passes none). */
+SFU__INLINE int sfu__search_row(const sfu_section *s, const sfu_layout *L, uint64_t pc, bool big, sfu_crow *r)
 {
 	sfu_fde fde;
 	sfu_fre fre;
-	int err = sfu__locate_lb(s, L, pc, &fde, NULL, &fre, big);
+	int err;
+#if SFU__SPECIALIZE
+	err = sfu__search_fre(s, L, pc, &fde, NULL, &fre, big);
+#else
+	err = sfu__search(s, pc, &fde, NULL, &fre);
+	L = SFU__LAY(s);
+	big = SFU__BIG(s);
+#endif
 	return err ? err : sfu__crow_fre(s, L, &fde, &fre, big, r);
 }
 
-#if SFU__SPECIALIZE
-/* One copy of the search per byte order... */
-SFU__INLINE int sfu__find_crow_l(const sfu_section *s, const sfu_layout *L, uint64_t pc, sfu_crow *r)
-{
-	if (SFU__BIG(s))
-		return sfu__find_crow_lb(s, L, pc, true, r);
-	return sfu__find_crow_lb(s, L, pc, false, r);
-}
-#endif
+/* The lowest version compiled in: the layout dispatch's fall-through. */
+#define SFU__LAY_LOW (&sfu__layouts[SFU_V1 ? 0 : SFU_V2 ? 1 : 2])
 
 /* The compact row for pc in one section: from its row index if it has
  * one, else by the search. */
-static SFU__NOINLINE int sfu__find_crow(const sfu_section *s, uint64_t pc, sfu_crow *r)
+static SFU__NOINLINE int sfu__section_row(const sfu_section *s, uint64_t pc, sfu_crow *r)
 {
 #if SFU_INDEX
 	/* Hook: a row index answers, or sends the lookup on (part 2). */
@@ -1962,36 +1959,30 @@ static SFU__NOINLINE int sfu__find_crow(const sfu_section *s, uint64_t pc, sfu_c
 			return err;
 	}
 #endif
-#if SFU__SPECIALIZE
-	/* ... and per layout: the version dispatch of the hot path, once per
-	 * lookup, on the table init chose from (the lowest version compiled
-	 * in is the fall-through). */
+	/* The one dispatch of the search, on the layout init chose and the
+	 * byte order: where speed is asked for, a copy per layout and order
+	 * compiled in, with those constants (SFU__SPECIALIZE). */
+	if (!SFU__SPECIALIZE)
+		return sfu__search_row(s, NULL, pc, false, r);
 	if (SFU_V3 && (SFU_V1 || SFU_V2) && s->version == SFU_VERSION_3)
-		return sfu__find_crow_l(s, &sfu__layouts[2], pc, r);
+		return SFU__BIG(s) ? sfu__search_row(s, &sfu__layouts[2], pc, true, r)
+		                   : sfu__search_row(s, &sfu__layouts[2], pc, false, r);
 	if (SFU_V2 && SFU_V1 && s->version == SFU_VERSION_2)
-		return sfu__find_crow_l(s, &sfu__layouts[1], pc, r);
-	return sfu__find_crow_l(s, &sfu__layouts[SFU_V1 ? 0 : SFU_V2 ? 1 : 2], pc, r);
-#else
-	{
-		/* -Os: the one copy of the search, and the row. */
-		sfu_fde fde;
-		sfu_fre fre;
-		int err = sfu__locate(s, pc, &fde, NULL, &fre);
-		return err ? err : sfu__crow_fre(s, SFU__LAY(s), &fde, &fre, SFU__BIG(s), r);
-	}
-#endif
+		return SFU__BIG(s) ? sfu__search_row(s, &sfu__layouts[1], pc, true, r)
+		                   : sfu__search_row(s, &sfu__layouts[1], pc, false, r);
+	return SFU__BIG(s) ? sfu__search_row(s, SFU__LAY_LOW, pc, true, r) : sfu__search_row(s, SFU__LAY_LOW, pc, false, r);
 }
 
 /* The row for pc as the walk uses it: compact, or marked SFU_CROW_GENERAL
  * (then sfu_find_row_n gives its rules), through the sections' indexes: the
  * same section, the same errors as sfu_find_row_n (the tests hold it to
  * that). */
-SFU__INLINE int sfu__find_crow_n(const sfu_section *secs, size_t nsecs, uint64_t pc, sfu_crow *r)
+SFU__INLINE int sfu__lookup_row(const sfu_section *secs, size_t nsecs, uint64_t pc, sfu_crow *r)
 {
 	size_t i;
 	int first_err = SFU_E_NOINFO;
 	for (i = 0; i < nsecs; i++) {
-		int err = sfu__find_crow(&secs[i], pc, r);
+		int err = sfu__section_row(&secs[i], pc, r);
 		if (err == SFU_OK) {
 			if (r->flags & SFU__CROW_FLEX)
 				r->cfa_off = (int32_t)i; /* where its words are */
@@ -2507,7 +2498,7 @@ SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu_crow *r)
 #endif
 	{
 		sfu__row_clear(t);
-		err = sfu__find_crow_n(c->secs, c->nsecs, pc, t);
+		err = sfu__lookup_row(c->secs, c->nsecs, pc, t);
 	}
 	r->cfa_off = t->cfa_off;
 	r->ra_off = t->ra_off;
@@ -3014,7 +3005,7 @@ static SFU__NOINLINE int sfu__cache_miss(sfu_cursor *c, sfu_cache_entry *s, uint
 {
 	int err;
 	c->cache->misses++;
-	err = sfu__find_crow_n(c->secs, c->nsecs, key - 1u, r);
+	err = sfu__lookup_row(c->secs, c->nsecs, key - 1u, r);
 	if (err == SFU_OK && sfu__pack(r, &s[c->cache->misses & 1u].row))
 		s[c->cache->misses & 1u].key = key;
 	return err;
