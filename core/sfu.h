@@ -1746,11 +1746,49 @@ SFU__INLINE int sfu__bsearch(const sfu_section *s, const sfu_layout *L, uint64_t
 	return SFU_OK;
 }
 
+/* Of a sorted section's FDEs [lo, hi), the last starting at or before pc
+ * (*i; compiled for both kinds of start where speed is asked for). */
+SFU__INLINE int sfu__sorted_fde(const sfu_section *s, const sfu_layout *L, uint64_t pc, uint32_t lo, uint32_t hi,
+                                bool big, uint32_t *i)
+{
+	int err;
+
+	if (SFU__SPECIALIZE && s->pcrel)
+		err = sfu__bsearch(s, L, pc, lo, hi, ~(uint64_t)0, big, i);
+	else if (SFU__SPECIALIZE)
+		err = sfu__bsearch(s, L, pc, lo, hi, 0, big, i);
+	else
+		err = sfu__bsearch(s, L, pc, lo, hi, sfu__pcrel_mask(s), big, i);
+	if (err)
+		return err;
+	if ((*i)-- == 0)
+		return SFU_E_NOINFO;
+	return SFU_OK;
+}
+
+/* Of an unsorted section's FDEs, the first whose range holds pc (*i): a
+ * cheap range test of each; the caller decodes (and checks) the match. */
+SFU__INLINE int sfu__scan_fdes(const sfu_section *s, const sfu_layout *L, uint64_t pc, bool big, uint32_t *i)
+{
+	uint64_t pcrel = sfu__pcrel_mask(s);
+	uint32_t k;
+
+	for (k = 0; k < s->num_fdes; k++) {
+		uint32_t rec = sfu__fde_rec(s, L, k);
+		uint64_t start = sfu__start_at(s, rec, L->start_size, pcrel, big);
+		if (pc - start < (uint64_t)sfu__ld32b(s->data, rec + L->size_at, big))
+			break;
+	}
+	*i = k;
+	return k == s->num_fdes ? SFU_E_NOINFO : SFU_OK;
+}
+
+/* The FDE covering pc (*f; *idx its index, if idx). */
 SFU__INLINE int sfu__search_fde(const sfu_section *s, const sfu_layout *L, uint64_t pc, sfu_fde *f, uint32_t *idx,
                                  bool big)
 {
 	uint32_t i, lo = 0, hi = s->num_fdes;
-	bool scan = !(s->flags & SFU_F_FDE_SORTED);
+	bool sorted = (s->flags & SFU_F_FDE_SORTED) != 0;
 	int err;
 
 #if SFU_INDEX
@@ -1759,35 +1797,12 @@ SFU__INLINE int sfu__search_fde(const sfu_section *s, const sfu_layout *L, uint6
 		err = sfu__index_fdes(s, pc, &lo, &hi);
 		if (err)
 			return err;
-		scan = false;
+		sorted = true;
 	}
 #endif
-	if (scan) {
-		uint64_t pcrel = sfu__pcrel_mask(s);
-		for (i = 0; i < s->num_fdes; i++) {
-			/* Cheap range test first; decode (and check) only a match. */
-			uint32_t rec = sfu__fde_rec(s, L, i);
-			uint64_t start = sfu__start_at(s, rec, L->start_size, pcrel, big);
-			if (pc - start < (uint64_t)sfu__ld32b(s->data, rec + L->size_at, big))
-				break;
-		}
-		if (i == s->num_fdes)
-			return SFU_E_NOINFO;
-		goto found;
-	}
-	/* Largest i with start(i) <= pc (compiled for both kinds of start
-	 * where speed is asked for). */
-	if (SFU__SPECIALIZE && s->pcrel)
-		err = sfu__bsearch(s, L, pc, lo, hi, ~(uint64_t)0, big, &i);
-	else if (SFU__SPECIALIZE)
-		err = sfu__bsearch(s, L, pc, lo, hi, 0, big, &i);
-	else
-		err = sfu__bsearch(s, L, pc, lo, hi, sfu__pcrel_mask(s), big, &i);
+	err = sorted ? sfu__sorted_fde(s, L, pc, lo, hi, big, &i) : sfu__scan_fdes(s, L, pc, big, &i);
 	if (err)
 		return err;
-	if (i-- == 0)
-		return SFU_E_NOINFO;
-found:
 	err = sfu__fde_decode(s, L, i, f, big);
 	if (err)
 		return err;
