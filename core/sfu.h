@@ -1304,23 +1304,25 @@ SFU__INLINE uint32_t sfu__addr_bytes(unsigned fre_type)
 	return fre_type == SFU_FRE_TYPE_ADDR1 ? 1u : fre_type == SFU_FRE_TYPE_ADDR2 ? 2u : 4u;
 }
 
-/* The one reader of an FRE header (2.4), in the two steps the search
- * (sfu__fre_scan) chooses between.  First the start offset (ab bytes) of
- * the FRE at section offset pos, once its header (start and info byte) is
- * known to lie in the FRE sub-section. */
-SFU__INLINE int sfu__fre_start(const sfu_section *s, uint32_t pos, uint32_t ab, bool big, uint32_t *start)
+/* The one reader of an FRE header (2.4), in the three steps the search
+ * (sfu__fre_scan) takes apart.  First the start offset (ab bytes) of the
+ * FRE at section offset pos, once its header (start and info byte) is
+ * known to lie in the FRE sub-section (pos is 64-bit: the scan adds FRE
+ * sizes to it before this check; signed, so that the compiler may move
+ * the sum to the loop-invariant side). */
+SFU__INLINE int sfu__fre_start(const sfu_section *s, int64_t pos, uint32_t ab, bool big, uint32_t *start)
 {
-	if (!sfu__in(s->fre_base + s->fre_len, pos, ab + 1u))
+	if (pos + ab + 1 > (int64_t)s->fre_base + s->fre_len)
 		return SFU_E_FRE_TRUNC;
-	*start = sfu__ldnb(s->data, pos, ab, big);
+	*start = sfu__ldnb(s->data, (uint32_t)pos, ab, big);
 	return SFU_OK;
 }
 
-/* Then the rest: the info byte (2.4.1), a word size the format defines,
- * and the data words inside the FRE sub-section. */
-SFU__INLINE int sfu__fre_words(const sfu_section *s, uint32_t pos, uint32_t ab, sfu_fre *fre)
+/* Then its info byte (2.4.1), a word size the format defines, and where
+ * its data words are. */
+SFU__INLINE int sfu__fre_info(const sfu_section *s, int64_t pos, uint32_t ab, sfu_fre *fre)
 {
-	uint32_t wc, len;
+	uint32_t wc;
 
 	fre->info = s->data[pos + ab];
 	wc = SFU_FRE_INFO_WSIZE(fre->info);
@@ -1328,8 +1330,16 @@ SFU__INLINE int sfu__fre_words(const sfu_section *s, uint32_t pos, uint32_t ab, 
 		return SFU_E_WORD_SIZE;
 	fre->wsize = (uint8_t)(1u << wc);
 	fre->count = (uint8_t)SFU_FRE_INFO_COUNT(fre->info);
-	fre->words = pos + ab + 1u;
-	len = (uint32_t)fre->count << wc;
+	fre->words = (uint32_t)pos + ab + 1u;
+	return SFU_OK;
+}
+
+/* Last, its data words inside the FRE sub-section; where the next FRE
+ * starts. */
+SFU__INLINE int sfu__fre_in(const sfu_section *s, sfu_fre *fre)
+{
+	uint32_t len = (uint32_t)fre->count << SFU_FRE_INFO_WSIZE(fre->info);
+
 	if (!sfu__in(s->fre_base + s->fre_len, fre->words, len))
 		return SFU_E_FRE_TRUNC;
 	fre->next = fre->words + len - s->fre_base;
@@ -1340,7 +1350,9 @@ SFU__INLINE int sfu__fre_words(const sfu_section *s, uint32_t pos, uint32_t ab, 
 SFU__INLINE int sfu__fre_read(const sfu_section *s, uint32_t pos, uint32_t ab, bool big, sfu_fre *fre)
 {
 	int err = sfu__fre_start(s, pos, ab, big, &fre->start);
-	return err ? err : sfu__fre_words(s, pos, ab, fre);
+	if (!err)
+		err = sfu__fre_info(s, pos, ab, fre);
+	return err ? err : sfu__fre_in(s, fre);
 }
 
 /* The FRE of a V3 FDE without FREs (2.3.2): no data words, the outermost
@@ -1827,17 +1839,20 @@ SFU__FN int sfu_find_fde(const sfu_section *sec, uint64_t pc, sfu_fde *fde, uint
  * PC-mask FDEs the last whose start is a mask of it ((pcoff & start) ==
  * start, V1 "The SFrame FDE types").  The scan reads each FRE's header with
  * the one reader, the start first, so it stops at the first FRE past
- * pcoff before reading on, and checks the order of every FRE it passes
- * (and, through the reader, its word size and its words in bounds).  ab:
- * bytes of an FRE start. */
+ * pcoff before reading on; it checks the order and word size of every FRE
+ * it passes, so it steps over them as sfu_fre_get would and a run past the
+ * end shows at the next header; the chosen FRE's words are checked last.
+ * ab: bytes of an FRE start. */
 SFU__INLINE int sfu__fre_scan(const sfu_section *s, const sfu_layout *L, const sfu_fde *f, uint32_t pcoff,
                               uint32_t ab, bool big, sfu_fre *fre)
 {
-	uint32_t k, start, prev = 0, best = 0, pos = s->fre_base + f->fre_off;
+	uint32_t k, start, prev = 0, best = 0;
+	int64_t pos = (int64_t)s->fre_base + f->fre_off;
 	bool bits = f->pctype == SFU_FDE_PCTYPE_MASK && (L->rules & SFU_LAYOUT_MASK_BITS);
 	int err;
 
 	for (k = f->num_fres; k; k--) {
+		sfu_fre h; /* this FRE's header, for its size */
 		err = sfu__fre_start(s, pos, ab, big, &start);
 		if (err)
 			return err;
@@ -1845,30 +1860,37 @@ SFU__INLINE int sfu__fre_scan(const sfu_section *s, const sfu_layout *L, const s
 			if (start < prev)
 				return SFU_E_FRE_ORDER;
 			if ((pcoff & start) == start)
-				best = pos;
+				best = (uint32_t)pos;
 		} else if (start - prev > pcoff - prev) {
 			/* One test for both ways out (prev <= pcoff holds). */
 			if (start < prev)
 				return SFU_E_FRE_ORDER;
-			break; /* past pcoff: *fre holds the one before */
+			break; /* past pcoff */
 		} else {
-			best = pos;
+			best = (uint32_t)pos;
 		}
-		fre->start = start;
-		err = sfu__fre_words(s, pos, ab, fre);
+		err = sfu__fre_info(s, pos, ab, &h);
+		/* A PC-mask scan reads every FRE and may choose none of the
+		 * last: each must fit whole. */
+		if (!err && bits)
+			err = sfu__fre_in(s, &h);
 		if (err)
 			return err;
 		prev = start;
-		pos = s->fre_base + fre->next;
+		pos += ab + 1u + ((uint32_t)h.count << SFU_FRE_INFO_WSIZE(h.info));
 	}
 	if (!best)
 		return SFU_E_NOINFO;
 	/* The chosen FRE lies inside the FRE sub-section: the scan checked it. */
 	SFU_ASSERT(best >= s->fre_base + f->fre_off && best < s->fre_base + s->fre_len);
-	/* A PC-mask scan may choose an FRE before the last one read. */
-	if (bits && best != fre->words - ab - 1u)
+	/* Only its offset was kept (what the loop carries costs on every FRE
+	 * passed): its header is read again, where a PC-mask scan chose it,
+	 * else as the last FRE passed, whose start is prev. */
+	if (bits)
 		return sfu__fre_read(s, best, ab, big, fre);
-	return SFU_OK;
+	fre->start = prev;
+	err = sfu__fre_info(s, best, ab, fre);
+	return err ? err : sfu__fre_in(s, fre);
 }
 
 /* The FDE covering pc (*idx: its index, if idx) and, if fre, its FRE for
