@@ -803,13 +803,49 @@ SFU_CODEGEN_BEGIN
 #define SFU__NOINLINE
 #define SFU__UNLIKELY(x) (x)
 #endif
-/* The larger pieces of the lookup that more than one caller shares: in
- * line where speed is asked for (each copy then specialises), once where
- * size is. */
+
+/* ---- the two code shapes ---------------------------------------------------
+ * The compiler's __OPTIMIZE_SIZE__ (-Os, -Oz) picks one of two shapes:
+ * small (a piece several callers share is called: one copy) or fast (it is
+ * copied into each caller and specialised there).  These are all the places
+ * the shapes differ.  Each stays because it pays; the figures (measured at
+ * 26d6afb) are what putting the other shape's form in its place costs:
+ * make size (gcc 12 -Os; .text smallest and full config, aarch64/x86_64;
+ * worst-case stack) and make bench (gcc -O2, x86_64, V3, depth 64;
+ * instructions per frame: the cold walk, the walk with the FDE index).
+ *   SFU__HOT         sfu__fde_decode, sfu__crow and the walk's sfu__step:
+ *                    one out-of-line copy at -Os, inlined at -O2.  Inlined
+ *                    at -Os: full +1696/+2012 B, stack +32/+40 B (smallest
+ *                    -176/-132 B); called at -O2: cold +183, FDE index +157.
+ *   SFU__LOAD        sfu__ld16b/32b/64b: called at -Os, inlined at -O2 (with
+ *                    strict alignment, SFU_SAFE_CODEGEN on aarch64, a 4-byte
+ *                    field is 4 loads and 3 shifts).  Inlined at -Os: full
+ *                    +288/+19 B, smallest +80/-196 B; called at -O2: cold
+ *                    +570.
+ *   sfu__ldnb        a 1-, 2- or 4-byte field: a byte loop at -Os, one load
+ *                    at -O2.  One load at -Os: smallest +60/+57 B, full
+ *                    +240/+207 B (stack -16/-8 B); the loop at -O2: cold
+ *                    +199, FDE index +231.
+ *   SFU__SPECIALIZE  the search: at -O2 a copy per layout and byte order
+ *                    (sfu__section_row), kind of start (sfu__sorted_fde) and
+ *                    FRE start size (sfu__search_fre), constants in each; at
+ *                    -Os one copy that reads them (sfu__search).  The copies
+ *                    at -Os: full +8116/+8907 B, smallest +220/+438 B; one
+ *                    copy at -O2: cold +235, FDE index +134.
+ *   sfu__lookup      (and sfu__row_clear; the walk, the speed part's code,
+ *                    not measured here): at -O2 the lookups fill a
+ *                    temporary row, so that the step's stays in registers;
+ *                    at -Os the step's own.
+ * (sfu__ld64b's byte loop at -Os went: it saved 16/9 B on full, cost 28 B
+ * on x86_64 smallest, and nothing on the stack.) */
 #ifdef __OPTIMIZE_SIZE__
 #define SFU__HOT static SFU__NOINLINE
+#define SFU__LOAD static SFU__NOINLINE
+#define SFU__SPECIALIZE 0
 #else
 #define SFU__HOT SFU__INLINE
+#define SFU__LOAD SFU__INLINE
+#define SFU__SPECIALIZE 1
 #endif
 
 /* Public functions are never inlined into their callers: a caller built
@@ -846,15 +882,8 @@ SFU__INLINE bool sfu__in(uint32_t end, uint32_t off, uint32_t n)
 #define SFU__GENERAL_STEP (SFU_FLEX || SFU_S390X || !SFU_COMPACT)
 
 /* Loads in a byte order given as a parameter: folded where it is a
- * constant (the lookup compiled once per order, a build with one order).
- * Where size is asked for they are called, not copied: with strict
- * alignment (SFU_SAFE_CODEGEN on aarch64) a 4-byte field is 4 loads and 3
- * shifts. */
-#if defined(__OPTIMIZE_SIZE__)
-#define SFU__LOAD static SFU__NOINLINE
-#else
-#define SFU__LOAD SFU__INLINE
-#endif
+ * constant (the lookup compiled once per order, a build with one order);
+ * called or inlined as the shape says (SFU__LOAD). */
 
 SFU__LOAD uint32_t sfu__ld16b(const uint8_t *d, uint32_t off, bool big)
 {
@@ -873,20 +902,11 @@ SFU__LOAD uint32_t sfu__ld32b(const uint8_t *d, uint32_t off, bool big)
 SFU__LOAD uint64_t sfu__ld64b(const uint8_t *d, uint32_t off, bool big)
 {
 	const uint8_t *p = d + off;
-#ifdef __OPTIMIZE_SIZE__
-	uint64_t v = 0; /* a loop that calls nothing */
-	unsigned i;
-	for (i = 0; i < 8; i++)
-		v |= (uint64_t)p[big ? 7u - i : i] << (8u * i);
-	return v;
-#else
 	uint64_t a = sfu__ld32b(p, 0, big), b = sfu__ld32b(p, 4, big); /* (p + 4: one 8-byte load) */
 	return big ? a << 32 | b : b << 32 | a;
-#endif
 }
 
-/* A 1-, 2- or 4-byte unsigned field (where size is asked for, a loop that
- * calls nothing: no frame on the deepest stack). */
+/* A 1-, 2- or 4-byte unsigned field (two shapes: see above). */
 #ifdef __OPTIMIZE_SIZE__
 static uint32_t sfu__ldnb(const uint8_t *d, uint32_t off, uint32_t n, bool big)
 {
@@ -1719,15 +1739,6 @@ static SFU__NOINLINE int sfu__cache_miss(sfu_cursor *c, sfu_cache_entry *s, uint
 #endif
 
 /* ---- lookup ------------------------------------------------------------------ */
-
-/* Where speed is asked for, the lookup is compiled once per byte order,
- * start field and FRE address size (constants in each copy); -Os keeps one
- * copy that reads them. */
-#ifdef __OPTIMIZE_SIZE__
-#define SFU__SPECIALIZE 0
-#else
-#define SFU__SPECIALIZE 1
-#endif
 
 /* Of the FDEs [lo, hi) of a sorted section, the number starting at or
  * before pc, plus lo (*cnt).  Every probe is checked against the starts
