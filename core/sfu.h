@@ -1895,12 +1895,13 @@ SFU__INLINE int sfu__fre_scan(const sfu_section *s, const sfu_layout *L, const s
 	/* The chosen FRE lies inside the FRE sub-section: the scan checked it. */
 	SFU_ASSERT(best >= s->fre_base + f->fre_off && best < s->fre_base + s->fre_len);
 	/* Only its offset was kept (what the loop carries costs on every FRE
-	 * passed): its header is read again, where a PC-mask scan chose it,
-	 * else as the last FRE passed, whose start is prev. */
-	if (bits)
-		return sfu__fre_read(s, best, ab, big, fre);
+	 * passed): its header is read again, from its start where a PC-mask
+	 * scan chose it, else from its info byte: it is the last FRE passed,
+	 * whose start is prev. */
+	err = bits ? sfu__fre_start(s, best, ab, big, &prev) : SFU_OK;
 	fre->start = prev;
-	err = sfu__fre_info(s, best, ab, fre);
+	if (!err)
+		err = sfu__fre_info(s, best, ab, fre);
 	return err ? err : sfu__fre_in(s, fre);
 }
 
