@@ -803,13 +803,49 @@ SFU_CODEGEN_BEGIN
 #define SFU__NOINLINE
 #define SFU__UNLIKELY(x) (x)
 #endif
-/* The larger pieces of the lookup that more than one caller shares: in
- * line where speed is asked for (each copy then specialises), once where
- * size is. */
+
+/* ---- the two code shapes ---------------------------------------------------
+ * The compiler's __OPTIMIZE_SIZE__ (-Os, -Oz) picks one of two shapes:
+ * small (a piece several callers share is called: one copy) or fast (it is
+ * copied into each caller and specialised there).  These are all the places
+ * the shapes differ.  Each stays because it pays; the figures (measured at
+ * 26d6afb) are what putting the other shape's form in its place costs:
+ * make size (gcc 12 -Os; .text smallest and full config, aarch64/x86_64;
+ * worst-case stack) and make bench (gcc -O2, x86_64, V3, depth 64;
+ * instructions per frame: the cold walk, the walk with the FDE index).
+ *   SFU__HOT         sfu__fde_decode, sfu__crow and the walk's sfu__step:
+ *                    one out-of-line copy at -Os, inlined at -O2.  Inlined
+ *                    at -Os: full +1696/+2012 B, stack +32/+40 B (smallest
+ *                    -176/-132 B); called at -O2: cold +183, FDE index +157.
+ *   SFU__LOAD        sfu__ld16b/32b/64b: called at -Os, inlined at -O2 (with
+ *                    strict alignment, SFU_SAFE_CODEGEN on aarch64, a 4-byte
+ *                    field is 4 loads and 3 shifts).  Inlined at -Os: full
+ *                    +288/+19 B, smallest +80/-196 B; called at -O2: cold
+ *                    +570.
+ *   sfu__ldnb        a 1-, 2- or 4-byte field: a byte loop at -Os, one load
+ *                    at -O2.  One load at -Os: smallest +60/+57 B, full
+ *                    +240/+207 B (stack -16/-8 B); the loop at -O2: cold
+ *                    +199, FDE index +231.
+ *   SFU__SPECIALIZE  the search: at -O2 a copy per layout and byte order
+ *                    (sfu__section_row), kind of start (sfu__sorted_fde) and
+ *                    FRE start size (sfu__search_fre), constants in each; at
+ *                    -Os one copy that reads them (sfu__search).  The copies
+ *                    at -Os: full +8116/+8907 B, smallest +220/+438 B; one
+ *                    copy at -O2: cold +235, FDE index +134.
+ *   sfu__lookup      (and sfu__row_clear; the walk, the speed part's code,
+ *                    not measured here): at -O2 the lookups fill a
+ *                    temporary row, so that the step's stays in registers;
+ *                    at -Os the step's own.
+ * (sfu__ld64b's byte loop at -Os went: it saved 16/9 B on full, cost 28 B
+ * on x86_64 smallest, and nothing on the stack.) */
 #ifdef __OPTIMIZE_SIZE__
 #define SFU__HOT static SFU__NOINLINE
+#define SFU__LOAD static SFU__NOINLINE
+#define SFU__SPECIALIZE 0
 #else
 #define SFU__HOT SFU__INLINE
+#define SFU__LOAD SFU__INLINE
+#define SFU__SPECIALIZE 1
 #endif
 
 /* Public functions are never inlined into their callers: a caller built
@@ -846,15 +882,8 @@ SFU__INLINE bool sfu__in(uint32_t end, uint32_t off, uint32_t n)
 #define SFU__GENERAL_STEP (SFU_FLEX || SFU_S390X || !SFU_COMPACT)
 
 /* Loads in a byte order given as a parameter: folded where it is a
- * constant (the lookup compiled once per order, a build with one order).
- * Where size is asked for they are called, not copied: with strict
- * alignment (SFU_SAFE_CODEGEN on aarch64) a 4-byte field is 4 loads and 3
- * shifts. */
-#if defined(__OPTIMIZE_SIZE__)
-#define SFU__LOAD static SFU__NOINLINE
-#else
-#define SFU__LOAD SFU__INLINE
-#endif
+ * constant (the lookup compiled once per order, a build with one order);
+ * called or inlined as the shape says (SFU__LOAD). */
 
 SFU__LOAD uint32_t sfu__ld16b(const uint8_t *d, uint32_t off, bool big)
 {
@@ -873,20 +902,11 @@ SFU__LOAD uint32_t sfu__ld32b(const uint8_t *d, uint32_t off, bool big)
 SFU__LOAD uint64_t sfu__ld64b(const uint8_t *d, uint32_t off, bool big)
 {
 	const uint8_t *p = d + off;
-#ifdef __OPTIMIZE_SIZE__
-	uint64_t v = 0; /* a loop that calls nothing */
-	unsigned i;
-	for (i = 0; i < 8; i++)
-		v |= (uint64_t)p[big ? 7u - i : i] << (8u * i);
-	return v;
-#else
 	uint64_t a = sfu__ld32b(p, 0, big), b = sfu__ld32b(p, 4, big); /* (p + 4: one 8-byte load) */
 	return big ? a << 32 | b : b << 32 | a;
-#endif
 }
 
-/* A 1-, 2- or 4-byte unsigned field (where size is asked for, a loop that
- * calls nothing: no frame on the deepest stack). */
+/* A 1-, 2- or 4-byte unsigned field (two shapes: see above). */
 #ifdef __OPTIMIZE_SIZE__
 static uint32_t sfu__ldnb(const uint8_t *d, uint32_t off, uint32_t n, bool big)
 {
@@ -952,7 +972,7 @@ static const sfu_layout sfu__layouts[3] = {
 /* The layout of section s.  With one version compiled in it is a constant
  * table entry, whose fields the compiler folds: the code for the other
  * layouts goes away.  The lookup is also compiled for each constant layout
- * where speed is asked for (sfu__find_crow). */
+ * where speed is asked for (sfu__section_row). */
 #if SFU_V1 + SFU_V2 + SFU_V3 == 1
 #define SFU__LAY(s) ((void)(s), &sfu__layouts[SFU_V1 ? 0 : SFU_V2 ? 1 : 2])
 #else
@@ -972,56 +992,43 @@ SFU__FN int sfu_section_init(sfu_section *sec, const void *data, size_t size, ui
 	return sfu_section_init_opt(sec, data, size, addr, 0);
 }
 
-SFU__FN int sfu_section_init_opt(sfu_section *sec, const void *data, size_t size, uint64_t addr, unsigned opts)
+/* The magic, which decides the byte order (2.1.1), and the version
+ * (2.1.2), which picks the layout FDEs and FREs are read through. */
+static int sfu__hdr_version(sfu_section *s)
 {
-	sfu_section *s = sec; /* filled in place: no struct copy (memcpy) */
-	const uint8_t *p = (const uint8_t *)data;
-	const sfu_layout *ly;
-	uint64_t fdeoff, freoff, hdr_end, fde_end, fre_end, nfdes, nfres, frelen;
-	unsigned valid_flags;
+	const uint8_t *p = s->data;
 
-	if (!sec || (!data && size))
-		return SFU_E_ARG; /* on any error *sec is left partly filled: do not use it */
-	if (size == 0)
-		return SFU_E_EMPTY;
-	if (size > 0xffffffffu)
-		return SFU_E_ARG; /* the format's offsets are 32-bit */
-	if (size < 4)
-		return SFU_E_TRUNC_HDR;
-
-	s->data = p;
-	s->size = (uint32_t)size;
-	s->addr = addr;
-	s->index = NULL;
-	if ((opts & ~SFU__OPTS) || (opts & SFU__OPTS) == SFU__OPTS)
-		return SFU_E_ARG; /* unknown, or both start encodings */
-	/* The magic decides the byte order (2.1.1). */
 	if (SFU_LITTLE && sfu__ld16b(p, 0, false) == SFU_MAGIC)
 		s->big = 0;
 	else if (SFU_BIG && sfu__ld16b(p, 0, true) == SFU_MAGIC)
 		s->big = 1;
 	else
 		return SFU_E_MAGIC;
-
 	s->version = p[SFU_HDR_VERSION];
 	if (!sfu__version_ok(s->version))
 		return SFU_E_VERSION;
-	if (size < SFU_HDR_SIZE)
+	if (s->size < SFU_HDR_SIZE)
 		return SFU_E_TRUNC_HDR;
-	/* The version picks the layout, through which FDEs and FREs are read;
-	 * elsewhere only the flags check below and sfu__find_crow's dispatch
-	 * (to a copy of the search made for one layout) test the version. */
-	ly = &sfu__layouts[s->version - 1u];
-	s->layout = ly;
+	/* Elsewhere only the flags check below and the lookup's dispatch (to
+	 * a copy of the search made for one layout) test the version. */
+	s->layout = &sfu__layouts[s->version - 1u];
+	return SFU_OK;
+}
 
-	s->flags = p[SFU_HDR_FLAGS];
+/* The flags (2.1.3), the ABI (2.2.1) and the fixed FP and RA offsets
+ * (2.2): known, compiled in, and what the ABI allows. */
+static int sfu__hdr_abi(sfu_section *s)
+{
+	const uint8_t *p = s->data;
 	/* FUNC_START_PCREL came with V2 (erratum 1); FRAME_POINTER is V1-V2
 	 * only, but it costs nothing to tolerate it in V3 and it changes
 	 * nothing we compute. */
-	valid_flags = SFU_F_FDE_SORTED | SFU_F_FRAME_POINTER | (s->version == SFU_VERSION_1 ? 0u : SFU_F_FDE_FUNC_START_PCREL);
+	unsigned valid_flags = SFU_F_FDE_SORTED | SFU_F_FRAME_POINTER |
+	                       (s->version == SFU_VERSION_1 ? 0u : SFU_F_FDE_FUNC_START_PCREL);
+
+	s->flags = p[SFU_HDR_FLAGS];
 	if (s->flags & ~valid_flags)
 		return SFU_E_FLAGS;
-
 	s->abi = p[SFU_HDR_ABI];
 	/* Known, compiled in, and in the byte order the ABI implies. */
 	if (!SFU__AMD64(s->abi) && !SFU__AARCH64(s->abi) && !SFU__S390X(s->abi))
@@ -1040,41 +1047,75 @@ SFU__FN int sfu_section_init_opt(sfu_section *sec, const void *data, size_t size
 	}
 	if (s->fixed_fp != 0)
 		return SFU_E_FIXED_OFF; /* no supported ABI fixes the FP slot */
+	return SFU_OK;
+}
 
-	s->aux_len = p[SFU_HDR_AUXLEN];
+/* The auxiliary header and the two sub-sections (2.2): inside the
+ * section, not overlapping, and large enough for the counts; then the
+ * section's bounds and counts are filled in. */
+static int sfu__hdr_bounds(sfu_section *s, unsigned opts)
+{
+	const sfu_layout *ly = s->layout;
+	uint64_t fdeoff, freoff, hdr_end, fde_end, fre_end, nfdes, nfres, frelen, size = s->size;
+
+	s->aux_len = s->data[SFU_HDR_AUXLEN];
 	hdr_end = (uint64_t)SFU_HDR_SIZE + s->aux_len;
 	if (hdr_end > size)
 		return SFU_E_AUXHDR;
-
 	nfdes = sfu__ld32(s, SFU_HDR_NUM_FDES);
 	nfres = sfu__ld32(s, SFU_HDR_NUM_FRES);
 	frelen = sfu__ld32(s, SFU_HDR_FRE_LEN);
-	fdeoff = sfu__ld32(s, SFU_HDR_FDEOFF);
-	freoff = sfu__ld32(s, SFU_HDR_FREOFF);
-
+	fdeoff = hdr_end + sfu__ld32(s, SFU_HDR_FDEOFF);
+	freoff = hdr_end + sfu__ld32(s, SFU_HDR_FREOFF);
 	/* 64-bit sums of 32-bit values: no overflow. */
-	fde_end = hdr_end + fdeoff + nfdes * ly->fde_size;
-	if (hdr_end + fdeoff > size || fde_end > size)
+	fde_end = fdeoff + nfdes * ly->fde_size;
+	if (fdeoff > size || fde_end > size)
 		return SFU_E_FDE_BOUNDS;
-	fre_end = hdr_end + freoff + frelen;
-	if (hdr_end + freoff > size || fre_end > size)
+	fre_end = freoff + frelen;
+	if (freoff > size || fre_end > size)
 		return SFU_E_FRE_BOUNDS;
 	/* The sub-sections tile the section (2.2): they must not overlap. */
-	if (nfdes && frelen && hdr_end + fdeoff < fre_end && hdr_end + freoff < fde_end)
+	if (nfdes && frelen && fdeoff < fre_end && freoff < fde_end)
 		return SFU_E_LAYOUT;
 	/* Each FRE takes at least 2 bytes (start offset + info), each FDE's
 	 * attribute (V3) its own bytes there. */
 	if (nfres * 2u + nfdes * ly->attr_size > frelen)
 		return SFU_E_FRE_COUNT;
-
 	s->num_fdes = (uint32_t)nfdes;
 	s->num_fres = (uint32_t)nfres;
 	s->fre_len = (uint32_t)frelen;
-	s->fde_base = (uint32_t)(hdr_end + fdeoff);
-	s->fre_base = (uint32_t)(hdr_end + freoff);
+	s->fde_base = (uint32_t)fdeoff;
+	s->fre_base = (uint32_t)freoff;
 	s->end = (uint32_t)(fre_end > fde_end ? fre_end : fde_end);
 	s->pcrel = (uint8_t)((s->flags & SFU_F_FDE_FUNC_START_PCREL) || (opts & SFU_OPT_START_PCREL));
 	return SFU_OK;
+}
+
+SFU__FN int sfu_section_init_opt(sfu_section *sec, const void *data, size_t size, uint64_t addr, unsigned opts)
+{
+	sfu_section *s = sec; /* filled in place: no struct copy (memcpy) */
+	int err;
+
+	if (!sec || (!data && size))
+		return SFU_E_ARG; /* on any error *sec is left partly filled: do not use it */
+	if (size == 0)
+		return SFU_E_EMPTY;
+	if (size > 0xffffffffu)
+		return SFU_E_ARG; /* the format's offsets are 32-bit */
+	if (size < 4)
+		return SFU_E_TRUNC_HDR;
+	s->data = (const uint8_t *)data;
+	s->size = (uint32_t)size;
+	s->addr = addr;
+	s->index = NULL;
+	if ((opts & ~SFU__OPTS) || (opts & SFU__OPTS) == SFU__OPTS)
+		return SFU_E_ARG; /* unknown, or both start encodings */
+	err = sfu__hdr_version(s);
+	if (!err)
+		err = sfu__hdr_abi(s);
+	if (!err)
+		err = sfu__hdr_bounds(s, opts);
+	return err;
 }
 
 /* ---- how the sections were linked ------------------------------------------
@@ -1283,29 +1324,71 @@ SFU__INLINE uint32_t sfu__addr_bytes(unsigned fre_type)
 	return fre_type == SFU_FRE_TYPE_ADDR1 ? 1u : fre_type == SFU_FRE_TYPE_ADDR2 ? 2u : 4u;
 }
 
-static int sfu__fre_get(const sfu_section *s, const sfu_fde *fde, uint32_t off, sfu_fre *fre)
+/* The one reader of an FRE header (2.4), in the three steps the search
+ * (sfu__fre_scan) takes apart.  First the start offset (ab bytes) of the
+ * FRE at section offset pos, once its header (start and info byte) is
+ * known to lie in the FRE sub-section (pos is 64-bit: the scan adds FRE
+ * sizes to it before this check; signed, so that the compiler may move
+ * the sum to the loop-invariant side). */
+SFU__INLINE int sfu__fre_start(const sfu_section *s, int64_t pos, uint32_t ab, bool big, uint32_t *start)
 {
-	uint32_t end = s->fre_base + s->fre_len, pos, ab, wc;
+	if (pos + ab + 1 > (int64_t)s->fre_base + s->fre_len)
+		return SFU_E_FRE_TRUNC;
+	*start = sfu__ldnb(s->data, (uint32_t)pos, ab, big);
+	return SFU_OK;
+}
 
-	if (off > s->fre_len)
-		return SFU_E_FRE_TRUNC;
-	pos = s->fre_base + off;
-	ab = sfu__addr_bytes(fde->fre_type);
-	if (!sfu__in(end, pos, ab + 1u))
-		return SFU_E_FRE_TRUNC;
-	fre->start = sfu__ldn(s, pos, ab);
+/* Then its info byte (2.4.1), a word size the format defines, and where
+ * its data words are. */
+SFU__INLINE int sfu__fre_info(const sfu_section *s, int64_t pos, uint32_t ab, sfu_fre *fre)
+{
+	uint32_t wc;
+
 	fre->info = s->data[pos + ab];
-	pos += ab + 1u;
 	wc = SFU_FRE_INFO_WSIZE(fre->info);
 	if (wc > SFU_FRE_WSIZE_4B)
 		return SFU_E_WORD_SIZE;
 	fre->wsize = (uint8_t)(1u << wc);
 	fre->count = (uint8_t)SFU_FRE_INFO_COUNT(fre->info);
-	if (!sfu__in(end, pos, (uint32_t)fre->count << wc))
-		return SFU_E_FRE_TRUNC;
-	fre->words = pos;
-	fre->next = pos + ((uint32_t)fre->count << wc) - s->fre_base;
+	fre->words = (uint32_t)pos + ab + 1u;
 	return SFU_OK;
+}
+
+/* Last, its data words inside the FRE sub-section; where the next FRE
+ * starts. */
+SFU__INLINE int sfu__fre_in(const sfu_section *s, sfu_fre *fre)
+{
+	uint32_t len = (uint32_t)fre->count << SFU_FRE_INFO_WSIZE(fre->info);
+
+	if (!sfu__in(s->fre_base + s->fre_len, fre->words, len))
+		return SFU_E_FRE_TRUNC;
+	fre->next = fre->words + len - s->fre_base;
+	return SFU_OK;
+}
+
+/* The whole header of the FRE at section offset pos. */
+SFU__INLINE int sfu__fre_read(const sfu_section *s, uint32_t pos, uint32_t ab, bool big, sfu_fre *fre)
+{
+	int err = sfu__fre_start(s, pos, ab, big, &fre->start);
+	if (!err)
+		err = sfu__fre_info(s, pos, ab, fre);
+	return err ? err : sfu__fre_in(s, fre);
+}
+
+/* The FRE of a V3 FDE without FREs (2.3.2): no data words, the outermost
+ * frame. */
+SFU__INLINE void sfu__fre_none(sfu_fre *fre)
+{
+	fre->start = fre->next = fre->words = 0;
+	fre->info = fre->count = 0;
+	fre->wsize = 1;
+}
+
+static int sfu__fre_get(const sfu_section *s, const sfu_fde *fde, uint32_t off, sfu_fre *fre)
+{
+	if (off > s->fre_len)
+		return SFU_E_FRE_TRUNC;
+	return sfu__fre_read(s, s->fre_base + off, sfu__addr_bytes(fde->fre_type), SFU__BIG(s), fre);
 }
 
 SFU__FN int sfu_fre_get(const sfu_section *sec, const sfu_fde *fde, uint32_t off, sfu_fre *fre)
@@ -1441,36 +1524,94 @@ SFU__INLINE bool sfu__s390x_reg_ok(int32_t w)
 	return w >= 0 && SFU_V2_S390X_WORD_REGNUM((uint32_t)w) <= SFU_REG_DWARF_MAX;
 }
 
-#if SFU_FIX_LD_PLTGOT
-/* Does the FRE whose data words start at section offset `words` (FRE
- * starts of fre_type) start at offset 0?  Its start lies just before its
- * info byte, in the header the caller checked.  For GNU ld's .plt.got FDE
- * (see PRODUCER ERRORS at the top); out of line, so that the lookup it is
- * part of keeps its registers. */
-static SFU__NOINLINE bool sfu__fre_at_0(const uint8_t *d, uint32_t words, unsigned fre_type)
+/* The data words of a DEFAULT FRE (3.1): word 0 the CFA offset; amd64:
+ * the RA at the header's fixed offset, word 1 the FP slot; aarch64 and
+ * s390x: word 1 the RA slot, word 2 the FP slot (s390x: sfu__crow_s390x
+ * then reads them its way). */
+SFU__INLINE int sfu__crow_words(const sfu_section *s, unsigned n, unsigned ws, uint32_t words, bool big,
+                                uint32_t *flags, sfu_crow *r)
 {
-	uint32_t ab = sfu__addr_bytes(fre_type);
-	return sfu__ldnb(d, words - 1u - ab, ab, false) == 0; /* (amd64 sections are little-endian) */
+	bool amd64 = SFU__AMD64(s->abi);
+
+	if (n > (amd64 ? 2u : 3u))
+		return SFU_E_FRE_WORDS;
+	r->cfa_off = sfu__wordb(s->data, words, ws, big);
+	if (amd64) {
+		*flags |= SFU_CROW_RA_SAVED;
+		r->ra_off = s->fixed_ra;
+	} else if (n >= 2) {
+		*flags |= SFU_CROW_RA_SAVED;
+		r->ra_off = sfu__wordb(s->data, words + ws, ws, big);
+	}
+	if (n == (amd64 ? 2u : 3u)) {
+		*flags |= SFU_CROW_FP_SAVED;
+		r->fp_off = sfu__wordb(s->data, words + (n - 1u) * ws, ws, big);
+	}
+	return SFU_OK;
+}
+
+/* An s390x RA or FP slot word w, read as saved: an RA word of 0 is padding,
+ * the RA not saved (is_ra); in V2 (regs) an odd word, (DWARF register << 1)
+ * | 1, names the register holding the value (reg) (3.1.3). */
+SFU__INLINE int sfu__s390x_word(int32_t w, bool regs, bool is_ra, uint32_t reg, uint32_t saved, uint32_t *flags)
+{
+	if (regs && SFU_V2_S390X_WORD_IS_REGNUM(w)) {
+		if (!sfu__s390x_reg_ok(w))
+			return SFU_E_FRE_WORDS;
+		*flags = (*flags & ~saved) | SFU_CROW_GENERAL | reg;
+	} else if (is_ra && w == SFU_S390X_RA_OFFSET_INVALID) {
+		*flags &= ~saved;
+	}
+	return SFU_OK;
+}
+
+/* The n data words of a DEFAULT s390x FRE, as sfu__crow_words read them
+ * (3.1.3): the CFA offset scaled and adjusted, the RA and FP words as
+ * sfu__s390x_word says. */
+SFU__INLINE int sfu__crow_s390x(const sfu_layout *L, unsigned n, uint32_t *flags, sfu_crow *r)
+{
+	bool regs = (L->rules & SFU_LAYOUT_S390X_REGS) != 0;
+	int err = sfu__s390x_cfa(r->cfa_off, &r->cfa_off);
+
+	if (!err && n >= 2)
+		err = sfu__s390x_word(r->ra_off, regs, true, SFU__CROW_RA_REG, SFU_CROW_RA_SAVED, flags);
+	if (!err && n == 3)
+		err = sfu__s390x_word(r->fp_off, regs, false, SFU__CROW_FP_REG, SFU_CROW_FP_SAVED, flags);
+	return err;
+}
+
+#if SFU_FIX_LD_PLTGOT
+/* GNU ld's .plt.got FDE (PRODUCER ERRORS at the top): a V2/V3 PC-mask FDE
+ * whose only FRE, fre, starts at 0 and says amd64's CFA = SP + 16 and
+ * nothing else (RA at the fixed CFA - 8; FP not saved, not mangled, no
+ * signal bit: flags RA_SAVED alone, which only amd64 rows can have, the
+ * others carry ALIGN16 or SP_S390X; FLEX FDEs never get here).  At a
+ * called stub's entry only the RA is on the stack: SP + 8.  The one test
+ * on the common path is marked unlikely. */
+SFU__INLINE void sfu__fix_pltgot(const sfu_layout *L, const sfu_fde *f, const sfu_fre *fre, sfu_crow *r)
+{
+	if (SFU__UNLIKELY(SFU_AMD64 && f->pctype == SFU_FDE_PCTYPE_MASK && L->rep_at) && r->flags == SFU_CROW_RA_SAVED &&
+	    r->cfa_off == 16 && r->ra_off == -8 && f->num_fres == 1 && fre->start == 0)
+		r->cfa_off = 8;
 }
 #endif
 
-/* The row of an FRE (info byte `info`, data words from section offset
- * `words` on, in bounds, just after its info byte) of FDE f, as a compact
- * row: every DEFAULT FDE row (3.1), in the one place that reads them, and
- * so the one place ld's .plt.got FDE is corrected (SFU_FIX_LD_PLTGOT).
+/* The row of FRE fre (read by the one reader: its data words in bounds)
+ * of FDE f, as a compact row: every DEFAULT FDE row (3.1), in the one
+ * place that reads them, and so the one place ld's .plt.got FDE is
+ * corrected (SFU_FIX_LD_PLTGOT).
  * FLEX rows and V2 s390x register rules are marked SFU_CROW_GENERAL (the
  * register rules checked here, the FLEX rules by the caller).  A row no
  * reader may accept gets its error (SFU_E_FRE_WORDS). */
-SFU__HOT int sfu__crow(const sfu_section *s, const sfu_layout *L, const sfu_fde *f, unsigned info, uint32_t words,
-                       bool big, sfu_crow *r)
+SFU__HOT int sfu__crow(const sfu_section *s, const sfu_layout *L, const sfu_fde *f, const sfu_fre *fre, bool big,
+                       sfu_crow *r)
 {
-	unsigned abi = s->abi, n = SFU_FRE_INFO_COUNT(info), ws = 1u << SFU_FRE_INFO_WSIZE(info);
-	bool s390x = SFU__S390X(abi), s390x_regs = s390x && (L->rules & SFU_LAYOUT_S390X_REGS);
+	unsigned info = fre->info, abi = s->abi, n = SFU_FRE_INFO_COUNT(info), ws = 1u << SFU_FRE_INFO_WSIZE(info);
+	uint32_t words = fre->words;
 	uint32_t flags;
-	int32_t w;
 	int err;
 
-	flags = (SFU__AARCH64(abi) ? SFU_CROW_ALIGN16 : 0u) | (s390x ? SFU_CROW_SP_S390X : 0u) |
+	flags = (SFU__AARCH64(abi) ? SFU_CROW_ALIGN16 : 0u) | (SFU__S390X(abi) ? SFU_CROW_SP_S390X : 0u) |
 	        (f->signal ? SFU_CROW_SIGNAL : 0u) | (SFU_FRE_INFO_MANGLED_RA(info) ? SFU_CROW_MANGLED : 0u) |
 	        (SFU_FRE_INFO_BASE_REG(info) == SFU_BASE_REG_SP ? 0u : SFU_CROW_CFA_FP);
 	r->cfa_off = r->ra_off = r->fp_off = 0;
@@ -1491,82 +1632,34 @@ SFU__HOT int sfu__crow(const sfu_section *s, const sfu_layout *L, const sfu_fde 
 		return SFU_OK;
 	}
 #endif
-	/* Word 0: the CFA offset (s390x: scaled and adjusted, 3.1.3).  amd64:
-	 * the RA at the header's fixed offset, word 1 the FP slot; aarch64 and
-	 * s390x: word 1 the RA slot (s390x: 0 is padding, the RA not saved),
-	 * word 2 the FP slot; V2 s390x: an odd RA/FP word is (DWARF register
-	 * << 1) | 1, the register holding the value. */
-	if (n > (SFU__AMD64(abi) ? 2u : 3u))
-		return SFU_E_FRE_WORDS;
-	w = sfu__wordb(s->data, words, ws, big);
-	if (s390x) {
-		err = sfu__s390x_cfa(w, &r->cfa_off);
-		if (err)
-			return err;
-	} else {
-		r->cfa_off = w;
-	}
-	if (SFU__AMD64(abi)) {
-		flags |= SFU_CROW_RA_SAVED;
-		r->ra_off = s->fixed_ra;
-	} else if (n >= 2) {
-		w = r->ra_off = sfu__wordb(s->data, words + ws, ws, big);
-		if (s390x_regs && SFU_V2_S390X_WORD_IS_REGNUM(w)) {
-			if (!sfu__s390x_reg_ok(w))
-				return SFU_E_FRE_WORDS;
-			flags |= SFU_CROW_GENERAL | SFU__CROW_RA_REG;
-		} else if (!s390x || w != SFU_S390X_RA_OFFSET_INVALID) {
-			flags |= SFU_CROW_RA_SAVED;
-		}
-	}
-	if (n == (SFU__AMD64(abi) ? 2u : 3u)) {
-		w = r->fp_off = sfu__wordb(s->data, words + (n - 1u) * ws, ws, big);
-		if (s390x_regs && SFU_V2_S390X_WORD_IS_REGNUM(w)) {
-			if (!sfu__s390x_reg_ok(w))
-				return SFU_E_FRE_WORDS;
-			flags |= SFU_CROW_GENERAL | SFU__CROW_FP_REG;
-		} else {
-			flags |= SFU_CROW_FP_SAVED;
-		}
-	}
+	err = sfu__crow_words(s, n, ws, words, big, &flags, r);
+	if (!err && SFU__S390X(abi))
+		err = sfu__crow_s390x(L, n, &flags, r);
+	if (err)
+		return err;
 	r->flags = flags;
 #if SFU_FIX_LD_PLTGOT
-	/* GNU ld's .plt.got FDE (PRODUCER ERRORS at the top): a V2/V3 PC-mask
-	 * FDE whose only FRE starts at 0 and says amd64's CFA = SP + 16 and
-	 * nothing else (RA at the fixed CFA - 8; FP not saved, not mangled, no
-	 * signal bit: flags RA_SAVED alone, which only amd64 rows can have,
-	 * the others carry ALIGN16 or SP_S390X; FLEX FDEs returned above).  At
-	 * a called stub's entry only the RA is on the stack: SP + 8.  The one
-	 * test on the common path is marked unlikely. */
-	if (SFU__UNLIKELY(SFU_AMD64 && f->pctype == SFU_FDE_PCTYPE_MASK && L->rep_at) && flags == SFU_CROW_RA_SAVED &&
-	    r->cfa_off == 16 && r->ra_off == -8 && f->num_fres == 1 && sfu__fre_at_0(s->data, words, f->fre_type))
-		r->cfa_off = 8;
+	sfu__fix_pltgot(L, f, fre, r);
 #endif
 	return SFU_OK;
 }
 
-/* The row of the FRE whose header is at section offset `at` (the lookup
- * checked the header is in the FRE sub-section; 0: a V3 FDE without FREs,
- * which marks an outermost frame), as the walk applies it. */
-SFU__INLINE int sfu__crow_at(const sfu_section *s, const sfu_layout *L, const sfu_fde *f, uint32_t at, bool big,
-                             sfu_crow *r)
+/* The row of FRE fre of FDE f as the walk applies it (fre NULL: the FDE
+ * has none, a V3 outermost frame; for the index build). */
+SFU__INLINE int sfu__crow_fre(const sfu_section *s, const sfu_layout *L, const sfu_fde *f, const sfu_fre *fre, bool big,
+                              sfu_crow *r)
 {
-	unsigned info = 0;
-	uint32_t words = 0;
+	sfu_fre none;
 	int err;
-	if (at) {
-		at += sfu__addr_bytes(f->fre_type);
-		info = s->data[at];
-		words = at + 1u;
-		if (SFU_FRE_INFO_WSIZE(info) > SFU_FRE_WSIZE_4B)
-			return SFU_E_WORD_SIZE;
-		if (!sfu__in(s->fre_base + s->fre_len, words, SFU_FRE_INFO_COUNT(info) << SFU_FRE_INFO_WSIZE(info)))
-			return SFU_E_FRE_TRUNC;
+
+	if (!fre) {
+		sfu__fre_none(&none);
+		fre = &none;
 	}
-	err = sfu__crow(s, L, f, info, words, big, r);
+	err = sfu__crow(s, L, f, fre, big, r);
 #if SFU_FLEX
 	if (!err && (r->flags & SFU__CROW_FLEX))
-		err = sfu__flex_rules(s, words, info, NULL, NULL, NULL); /* a row no reader may accept */
+		err = sfu__flex_rules(s, fre->words, fre->info, NULL, NULL, NULL); /* a row no reader may accept */
 #endif
 	if (!SFU_COMPACT)
 		r->flags |= SFU_CROW_GENERAL; /* the reference: everything through the rules */
@@ -1601,7 +1694,7 @@ SFU__INLINE void sfu__crow_rules(uint32_t f, int32_t cfa_off, int32_t ra_off, in
 static int sfu__row_from_fre(const sfu_section *s, const sfu_fde *fde, const sfu_fre *fre, sfu_row *row)
 {
 	sfu_crow c;
-	int err = sfu__crow(s, SFU__LAY(s), fde, fre->info, fre->words, SFU__BIG(s), &c);
+	int err = sfu__crow(s, SFU__LAY(s), fde, fre, SFU__BIG(s), &c);
 	if (err)
 		return err;
 	row->func_start = fde->start;
@@ -1647,15 +1740,6 @@ static SFU__NOINLINE int sfu__cache_miss(sfu_cursor *c, sfu_cache_entry *s, uint
 
 /* ---- lookup ------------------------------------------------------------------ */
 
-/* Where speed is asked for, the lookup is compiled once per byte order,
- * start field and FRE address size (constants in each copy); -Os keeps one
- * copy that reads them. */
-#ifdef __OPTIMIZE_SIZE__
-#define SFU__SPECIALIZE 0
-#else
-#define SFU__SPECIALIZE 1
-#endif
-
 /* Of the FDEs [lo, hi) of a sorted section, the number starting at or
  * before pc, plus lo (*cnt).  Every probe is checked against the starts
  * already seen: a section that lies about its order is reported
@@ -1685,11 +1769,49 @@ SFU__INLINE int sfu__bsearch(const sfu_section *s, const sfu_layout *L, uint64_t
 	return SFU_OK;
 }
 
-SFU__INLINE int sfu__find_fde_lb(const sfu_section *s, const sfu_layout *L, uint64_t pc, sfu_fde *f, uint32_t *idx,
+/* Of a sorted section's FDEs [lo, hi), the last starting at or before pc
+ * (*i; compiled for both kinds of start where speed is asked for). */
+SFU__INLINE int sfu__sorted_fde(const sfu_section *s, const sfu_layout *L, uint64_t pc, uint32_t lo, uint32_t hi,
+                                bool big, uint32_t *i)
+{
+	int err;
+
+	if (SFU__SPECIALIZE && s->pcrel)
+		err = sfu__bsearch(s, L, pc, lo, hi, ~(uint64_t)0, big, i);
+	else if (SFU__SPECIALIZE)
+		err = sfu__bsearch(s, L, pc, lo, hi, 0, big, i);
+	else
+		err = sfu__bsearch(s, L, pc, lo, hi, sfu__pcrel_mask(s), big, i);
+	if (err)
+		return err;
+	if ((*i)-- == 0)
+		return SFU_E_NOINFO;
+	return SFU_OK;
+}
+
+/* Of an unsorted section's FDEs, the first whose range holds pc (*i): a
+ * cheap range test of each; the caller decodes (and checks) the match. */
+SFU__INLINE int sfu__scan_fdes(const sfu_section *s, const sfu_layout *L, uint64_t pc, bool big, uint32_t *i)
+{
+	uint64_t pcrel = sfu__pcrel_mask(s);
+	uint32_t k;
+
+	for (k = 0; k < s->num_fdes; k++) {
+		uint32_t rec = sfu__fde_rec(s, L, k);
+		uint64_t start = sfu__start_at(s, rec, L->start_size, pcrel, big);
+		if (pc - start < (uint64_t)sfu__ld32b(s->data, rec + L->size_at, big))
+			break;
+	}
+	*i = k;
+	return k == s->num_fdes ? SFU_E_NOINFO : SFU_OK;
+}
+
+/* The FDE covering pc (*f; *idx its index, if idx). */
+SFU__INLINE int sfu__search_fde(const sfu_section *s, const sfu_layout *L, uint64_t pc, sfu_fde *f, uint32_t *idx,
                                  bool big)
 {
 	uint32_t i, lo = 0, hi = s->num_fdes;
-	bool scan = !(s->flags & SFU_F_FDE_SORTED);
+	bool sorted = (s->flags & SFU_F_FDE_SORTED) != 0;
 	int err;
 
 #if SFU_INDEX
@@ -1698,35 +1820,12 @@ SFU__INLINE int sfu__find_fde_lb(const sfu_section *s, const sfu_layout *L, uint
 		err = sfu__index_fdes(s, pc, &lo, &hi);
 		if (err)
 			return err;
-		scan = false;
+		sorted = true;
 	}
 #endif
-	if (scan) {
-		uint64_t pcrel = sfu__pcrel_mask(s);
-		for (i = 0; i < s->num_fdes; i++) {
-			/* Cheap range test first; decode (and check) only a match. */
-			uint32_t rec = sfu__fde_rec(s, L, i);
-			uint64_t start = sfu__start_at(s, rec, L->start_size, pcrel, big);
-			if (pc - start < (uint64_t)sfu__ld32b(s->data, rec + L->size_at, big))
-				break;
-		}
-		if (i == s->num_fdes)
-			return SFU_E_NOINFO;
-		goto found;
-	}
-	/* Largest i with start(i) <= pc (compiled for both kinds of start
-	 * where speed is asked for). */
-	if (SFU__SPECIALIZE && s->pcrel)
-		err = sfu__bsearch(s, L, pc, lo, hi, ~(uint64_t)0, big, &i);
-	else if (SFU__SPECIALIZE)
-		err = sfu__bsearch(s, L, pc, lo, hi, 0, big, &i);
-	else
-		err = sfu__bsearch(s, L, pc, lo, hi, sfu__pcrel_mask(s), big, &i);
+	err = sorted ? sfu__sorted_fde(s, L, pc, lo, hi, big, &i) : sfu__scan_fdes(s, L, pc, big, &i);
 	if (err)
 		return err;
-	if (i-- == 0)
-		return SFU_E_NOINFO;
-found:
 	err = sfu__fde_decode(s, L, i, f, big);
 	if (err)
 		return err;
@@ -1737,43 +1836,37 @@ found:
 	return SFU_OK;
 }
 
-static int sfu__locate(const sfu_section *s, uint64_t pc, sfu_fde *f, uint32_t *idx, uint32_t *at);
-
-SFU__INLINE int sfu__find_fde(const sfu_section *s, uint64_t pc, sfu_fde *f, uint32_t *idx)
-{
-	return sfu__locate(s, pc, f, idx, NULL);
-}
+static int sfu__search(const sfu_section *s, uint64_t pc, sfu_fde *f, uint32_t *idx, sfu_fre *fre);
 
 SFU__FN int sfu_find_fde(const sfu_section *sec, uint64_t pc, sfu_fde *fde, uint32_t *idx)
 {
 	if (!sec || !fde)
 		return SFU_E_ARG;
-	return sfu__find_fde(sec, pc, fde, idx);
+	return sfu__search(sec, pc, fde, idx, NULL);
 }
 
 /* The FRE of f that applies at PC offset pcoff (2.4; 2.3.3.1 for the PC
- * types): the last one starting at or before it; for V1 PC-mask FDEs the
- * last whose start is a mask of it ((pcoff & start) == start, V1 "The
- * SFrame FDE types").  The scan reads each FRE's start and info byte, each
- * header only after checking it lies in the FRE sub-section, checks the
- * order and word size of every FRE it passes (so it steps over them as
- * sfu_fre_get would, and a run past the end shows at the next header), and
- * stops at the first FRE past pcoff; the chosen FRE's data words are
- * checked where they are read.  ab: bytes of an FRE start.  *at: the chosen
- * FRE's section offset. */
+ * types), read into *fre: the last one starting at or before it; for V1
+ * PC-mask FDEs the last whose start is a mask of it ((pcoff & start) ==
+ * start, V1 "The SFrame FDE types").  The scan reads each FRE's header with
+ * the one reader, the start first, so it stops at the first FRE past
+ * pcoff before reading on; it checks the order and word size of every FRE
+ * it passes, so it steps over them as sfu_fre_get would and a run past the
+ * end shows at the next header; the chosen FRE's words are checked last.
+ * ab: bytes of an FRE start. */
 SFU__INLINE int sfu__fre_scan(const sfu_section *s, const sfu_layout *L, const sfu_fde *f, uint32_t pcoff,
-                              uint32_t ab, bool big, uint32_t *at)
+                              uint32_t ab, bool big, sfu_fre *fre)
 {
-	uint32_t k, start, prev = 0, best = 0, info, wc;
-	uint64_t pos = (uint64_t)s->fre_base + f->fre_off;
-	/* The last offset at which an FRE header still fits. */
-	int64_t last = (int64_t)s->fre_base + (int64_t)s->fre_len - (int64_t)(ab + 1u);
+	uint32_t k, start, prev = 0, best = 0;
+	int64_t pos = (int64_t)s->fre_base + f->fre_off;
 	bool bits = f->pctype == SFU_FDE_PCTYPE_MASK && (L->rules & SFU_LAYOUT_MASK_BITS);
+	int err;
 
 	for (k = f->num_fres; k; k--) {
-		if ((int64_t)pos > last)
-			return SFU_E_FRE_TRUNC;
-		start = sfu__ldnb(s->data, (uint32_t)pos, ab, big);
+		sfu_fre h; /* this FRE's header, for its size */
+		err = sfu__fre_start(s, pos, ab, big, &start);
+		if (err)
+			return err;
 		if (bits) {
 			if (start < prev)
 				return SFU_E_FRE_ORDER;
@@ -1787,76 +1880,68 @@ SFU__INLINE int sfu__fre_scan(const sfu_section *s, const sfu_layout *L, const s
 		} else {
 			best = (uint32_t)pos;
 		}
-		info = s->data[pos + ab];
-		wc = SFU_FRE_INFO_WSIZE(info);
-		if (wc > SFU_FRE_WSIZE_4B)
-			return SFU_E_WORD_SIZE;
-		prev = start;
-		pos += ab + 1u + (SFU_FRE_INFO_COUNT(info) << wc);
+		err = sfu__fre_info(s, pos, ab, &h);
 		/* A PC-mask scan reads every FRE and may choose none of the
 		 * last: each must fit whole. */
-		if (bits && (int64_t)pos > last + (int64_t)(ab + 1u))
-			return SFU_E_FRE_TRUNC;
+		if (!err && bits)
+			err = sfu__fre_in(s, &h);
+		if (err)
+			return err;
+		prev = start;
+		pos += ab + 1u + ((uint32_t)h.count << SFU_FRE_INFO_WSIZE(h.info));
 	}
 	if (!best)
 		return SFU_E_NOINFO;
 	/* The chosen FRE lies inside the FRE sub-section: the scan checked it. */
 	SFU_ASSERT(best >= s->fre_base + f->fre_off && best < s->fre_base + s->fre_len);
-	*at = best;
-	return SFU_OK;
+	/* Only its offset was kept (what the loop carries costs on every FRE
+	 * passed): its header is read again, from its start where a PC-mask
+	 * scan chose it, else from its info byte: it is the last FRE passed,
+	 * whose start is prev. */
+	err = bits ? sfu__fre_start(s, best, ab, big, &prev) : SFU_OK;
+	fre->start = prev;
+	if (!err)
+		err = sfu__fre_info(s, best, ab, fre);
+	return err ? err : sfu__fre_in(s, fre);
 }
 
-/* The FDE covering pc (*idx: its index, if idx) and, if at, its FRE for pc
- * (*at, its section offset; 0 for a V3 FDE without FREs, which marks an
- * outermost frame). */
-SFU__INLINE int sfu__locate_lb(const sfu_section *s, const sfu_layout *L, uint64_t pc, sfu_fde *f, uint32_t *idx,
-                               uint32_t *at, bool big)
+/* The FDE covering pc (*idx: its index, if idx) and, if fre, its FRE for
+ * pc (*fre; for a V3 FDE without FREs, which marks an outermost frame, one
+ * without data words). */
+SFU__INLINE int sfu__search_fre(const sfu_section *s, const sfu_layout *L, uint64_t pc, sfu_fde *f, uint32_t *idx,
+                               sfu_fre *fre, bool big)
 {
 	uint32_t pcoff;
-	int err = sfu__find_fde_lb(s, L, pc, f, idx, big);
-	if (err || !at)
+	int err = sfu__search_fde(s, L, pc, f, idx, big);
+	if (err || !fre)
 		return err;
 	if (f->num_fres == 0) {
-		*at = 0;
+		sfu__fre_none(fre);
 		return (L->rules & SFU_LAYOUT_EMPTY_OUTERMOST) ? SFU_OK : SFU_E_NOINFO;
 	}
 	pcoff = (uint32_t)(pc - f->start);
 	if (f->pctype == SFU_FDE_PCTYPE_MASK && f->rep_size)
 		pcoff %= f->rep_size;
 	if (SFU__SPECIALIZE && f->fre_type == SFU_FRE_TYPE_ADDR1)
-		return sfu__fre_scan(s, L, f, pcoff, 1, big, at);
+		return sfu__fre_scan(s, L, f, pcoff, 1, big, fre);
 	if (SFU__SPECIALIZE && f->fre_type == SFU_FRE_TYPE_ADDR2)
-		return sfu__fre_scan(s, L, f, pcoff, 2, big, at);
+		return sfu__fre_scan(s, L, f, pcoff, 2, big, fre);
 	if (SFU__SPECIALIZE)
-		return sfu__fre_scan(s, L, f, pcoff, 4, big, at);
-	return sfu__fre_scan(s, L, f, pcoff, sfu__addr_bytes(f->fre_type), big, at);
+		return sfu__fre_scan(s, L, f, pcoff, 4, big, fre);
+	return sfu__fre_scan(s, L, f, pcoff, sfu__addr_bytes(f->fre_type), big, fre);
 }
 
-static int sfu__locate(const sfu_section *s, uint64_t pc, sfu_fde *f, uint32_t *idx, uint32_t *at)
+static int sfu__search(const sfu_section *s, uint64_t pc, sfu_fde *f, uint32_t *idx, sfu_fre *fre)
 {
-	return sfu__locate_lb(s, SFU__LAY(s), pc, f, idx, at, SFU__BIG(s));
+	return sfu__search_fre(s, SFU__LAY(s), pc, f, idx, fre, SFU__BIG(s));
 }
 
 static int sfu__find_row(const sfu_section *s, uint64_t pc, sfu_row *row)
 {
 	sfu_fde fde;
 	sfu_fre fre;
-	uint32_t at;
-	int err = sfu__locate(s, pc, &fde, NULL, &at);
-	if (err)
-		return err;
-	if (at == 0) {
-		fre.start = 0;
-		fre.info = 0;
-		fre.count = 0;
-		fre.wsize = 1;
-		fre.words = 0;
-	} else {
-		err = sfu__fre_get(s, &fde, at - s->fre_base, &fre);
-		if (err)
-			return err;
-	}
-	return sfu__row_from_fre(s, &fde, &fre, row);
+	int err = sfu__search(s, pc, &fde, NULL, &fre);
+	return err ? err : sfu__row_from_fre(s, &fde, &fre, row);
 }
 
 SFU__FN int sfu_find_row(const sfu_section *sec, uint64_t pc, sfu_row *row)
@@ -1890,30 +1975,30 @@ SFU__FN int sfu_find_row_n(const sfu_section *secs, size_t nsecs, uint64_t pc, s
 }
 
 /* The compact row for pc by the search: FDE, FRE, row, all in one piece
- * so the FDE stays in registers. */
-SFU__INLINE int sfu__find_crow_lb(const sfu_section *s, const sfu_layout *L, uint64_t pc, bool big, sfu_crow *r)
+ * so the FDE stays in registers.  Where size is asked for, through the one
+ * copy of the search (sfu__search), and L and big are read after it, not
+ * kept across the call (the caller passes none). */
+SFU__INLINE int sfu__search_row(const sfu_section *s, const sfu_layout *L, uint64_t pc, bool big, sfu_crow *r)
 {
 	sfu_fde fde;
-	uint32_t at;
-	int err = sfu__locate_lb(s, L, pc, &fde, NULL, &at, big);
-	if (err)
-		return err;
-	return sfu__crow_at(s, L, &fde, at, big, r);
+	sfu_fre fre;
+	int err;
+#if SFU__SPECIALIZE
+	err = sfu__search_fre(s, L, pc, &fde, NULL, &fre, big);
+#else
+	err = sfu__search(s, pc, &fde, NULL, &fre);
+	L = SFU__LAY(s);
+	big = SFU__BIG(s);
+#endif
+	return err ? err : sfu__crow_fre(s, L, &fde, &fre, big, r);
 }
 
-#if SFU__SPECIALIZE
-/* One copy of the search per byte order... */
-SFU__INLINE int sfu__find_crow_l(const sfu_section *s, const sfu_layout *L, uint64_t pc, sfu_crow *r)
-{
-	if (SFU__BIG(s))
-		return sfu__find_crow_lb(s, L, pc, true, r);
-	return sfu__find_crow_lb(s, L, pc, false, r);
-}
-#endif
+/* The lowest version compiled in: the layout dispatch's fall-through. */
+#define SFU__LAY_LOW (&sfu__layouts[SFU_V1 ? 0 : SFU_V2 ? 1 : 2])
 
 /* The compact row for pc in one section: from its row index if it has
  * one, else by the search. */
-static SFU__NOINLINE int sfu__find_crow(const sfu_section *s, uint64_t pc, sfu_crow *r)
+static SFU__NOINLINE int sfu__section_row(const sfu_section *s, uint64_t pc, sfu_crow *r)
 {
 #if SFU_INDEX
 	/* Hook: a row index answers, or sends the lookup on (part 2). */
@@ -1923,38 +2008,30 @@ static SFU__NOINLINE int sfu__find_crow(const sfu_section *s, uint64_t pc, sfu_c
 			return err;
 	}
 #endif
-#if SFU__SPECIALIZE
-	/* ... and per layout: the version dispatch of the hot path, once per
-	 * lookup, on the table init chose from (the lowest version compiled
-	 * in is the fall-through). */
+	/* The one dispatch of the search, on the layout init chose and the
+	 * byte order: where speed is asked for, a copy per layout and order
+	 * compiled in, with those constants (SFU__SPECIALIZE). */
+	if (!SFU__SPECIALIZE)
+		return sfu__search_row(s, NULL, pc, false, r);
 	if (SFU_V3 && (SFU_V1 || SFU_V2) && s->version == SFU_VERSION_3)
-		return sfu__find_crow_l(s, &sfu__layouts[2], pc, r);
+		return SFU__BIG(s) ? sfu__search_row(s, &sfu__layouts[2], pc, true, r)
+		                   : sfu__search_row(s, &sfu__layouts[2], pc, false, r);
 	if (SFU_V2 && SFU_V1 && s->version == SFU_VERSION_2)
-		return sfu__find_crow_l(s, &sfu__layouts[1], pc, r);
-	return sfu__find_crow_l(s, &sfu__layouts[SFU_V1 ? 0 : SFU_V2 ? 1 : 2], pc, r);
-#else
-	{
-		/* -Os: the one copy of the search, and the row. */
-		sfu_fde fde;
-		uint32_t at;
-		int err = sfu__locate(s, pc, &fde, NULL, &at);
-		if (err)
-			return err;
-		return sfu__crow_at(s, SFU__LAY(s), &fde, at, SFU__BIG(s), r);
-	}
-#endif
+		return SFU__BIG(s) ? sfu__search_row(s, &sfu__layouts[1], pc, true, r)
+		                   : sfu__search_row(s, &sfu__layouts[1], pc, false, r);
+	return SFU__BIG(s) ? sfu__search_row(s, SFU__LAY_LOW, pc, true, r) : sfu__search_row(s, SFU__LAY_LOW, pc, false, r);
 }
 
 /* The row for pc as the walk uses it: compact, or marked SFU_CROW_GENERAL
  * (then sfu_find_row_n gives its rules), through the sections' indexes: the
  * same section, the same errors as sfu_find_row_n (the tests hold it to
  * that). */
-SFU__INLINE int sfu__find_crow_n(const sfu_section *secs, size_t nsecs, uint64_t pc, sfu_crow *r)
+SFU__INLINE int sfu__lookup_row(const sfu_section *secs, size_t nsecs, uint64_t pc, sfu_crow *r)
 {
 	size_t i;
 	int first_err = SFU_E_NOINFO;
 	for (i = 0; i < nsecs; i++) {
-		int err = sfu__find_crow(&secs[i], pc, r);
+		int err = sfu__section_row(&secs[i], pc, r);
 		if (err == SFU_OK) {
 			if (r->flags & SFU__CROW_FLEX)
 				r->cfa_off = (int32_t)i; /* where its words are */
@@ -2470,7 +2547,7 @@ SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu_crow *r)
 #endif
 	{
 		sfu__row_clear(t);
-		err = sfu__find_crow_n(c->secs, c->nsecs, pc, t);
+		err = sfu__lookup_row(c->secs, c->nsecs, pc, t);
 	}
 	r->cfa_off = t->cfa_off;
 	r->ra_off = t->ra_off;
@@ -2821,7 +2898,7 @@ static void sfu__compile(const sfu_section *s, uint64_t base, struct sfu__emit *
 			continue;
 		}
 		if (f.num_fres == 0) {
-			if ((SFU__LAY(s)->rules & SFU_LAYOUT_EMPTY_OUTERMOST) && sfu__crow_at(s, SFU__LAY(s), &f, 0, SFU__BIG(s), &r) == SFU_OK &&
+			if ((SFU__LAY(s)->rules & SFU_LAYOUT_EMPTY_OUTERMOST) && sfu__crow_fre(s, SFU__LAY(s), &f, NULL, SFU__BIG(s), &r) == SFU_OK &&
 			    sfu__pack(&r, &p))
 				sfu__emit(e, off, &p);
 			else
@@ -2836,7 +2913,7 @@ static void sfu__compile(const sfu_section *s, uint64_t base, struct sfu__emit *
 			f.fre_off = fre.next;
 			if (fre.start >= f.size)
 				break; /* covers nothing, nor do those after it */
-			if (sfu__crow_at(s, SFU__LAY(s), &f, s->fre_base + at, SFU__BIG(s), &r) == SFU_OK && sfu__pack(&r, &p))
+			if (sfu__crow_fre(s, SFU__LAY(s), &f, &fre, SFU__BIG(s), &r) == SFU_OK && sfu__pack(&r, &p))
 				sfu__emit(e, off + fre.start, &p);
 			else
 				sfu__emit(e, off + fre.start, &slow);
@@ -2977,7 +3054,7 @@ static SFU__NOINLINE int sfu__cache_miss(sfu_cursor *c, sfu_cache_entry *s, uint
 {
 	int err;
 	c->cache->misses++;
-	err = sfu__find_crow_n(c->secs, c->nsecs, key - 1u, r);
+	err = sfu__lookup_row(c->secs, c->nsecs, key - 1u, r);
 	if (err == SFU_OK && sfu__pack(r, &s[c->cache->misses & 1u].row))
 		s[c->cache->misses & 1u].key = key;
 	return err;

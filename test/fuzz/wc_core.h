@@ -31,7 +31,7 @@ struct wc_core {
 	int (*find_fde)(const sfu_section *, uint64_t, sfu_fde *, uint32_t *);
 	int (*find_row)(const sfu_section *, uint64_t, sfu_row *);
 	int (*find_row_n)(const sfu_section *, size_t, uint64_t, sfu_row *);
-	/* the walk's lookup, internal (sfu__find_crow_n): each core_*.c
+	/* the walk's lookup, internal (sfu__lookup_row): each core_*.c
 	 * includes the implementation, so the table reaches it */
 	int (*find_crow)(const sfu_section *, size_t, uint64_t, sfu_crow *);
 	int (*cursor_init)(sfu_cursor *, const sfu_section *, size_t, const sfu_port *, const sfu_regs *);
@@ -84,7 +84,7 @@ static int wc_backtrace_cached(const sfu_section *secs, size_t nsecs, void *cach
 		                     sfu_section_validate, sfu_fde_get,  sfu_fre_get,          \
 		                     sfu_fre_word,                                             \
 		                     sfu_row_from_fre, sfu_find_fde,     sfu_find_row,         \
-		                     sfu_find_row_n,  sfu__find_crow_n,  sfu_cursor_init,      \
+		                     sfu_find_row_n,  sfu__lookup_row,  sfu_cursor_init,      \
 		                     sfu_cursor_step, sfu_backtrace,     WC_BT_CACHED,         \
 		                     WC_INDEX,        sfu_section_check_code }
 

@@ -6,7 +6,7 @@
  *
  * Every fixture is looked up at every PC from 32 bytes before its first
  * function to 32 bytes after its last, with no index, an FDE index and a
- * row index, through the walk's lookup (sfu__find_crow_n, internal: the
+ * row index, through the walk's lookup (sfu__lookup_row, internal: the
  * test includes the implementation), sfu_find_row_n and sfu_find_fde; the
  * answers must be identical.  Fixtures: gaps, PC-mask FDEs (V1 masks and
  * V2/V3 repeat sizes), V3 outermost FDEs without FREs, zero-size FDEs, FREs
@@ -186,13 +186,13 @@ static void test_same_answers(int k)
 		sfu_row r0, r1;
 		sfu_fde f0, f1;
 		uint32_t i0 = 0, i1 = 0;
-		int e0 = sfu__find_crow_n(&plain, 1, pc, &c0), x0 = sfu_find_row_n(&plain, 1, pc, &r0);
+		int e0 = sfu__lookup_row(&plain, 1, pc, &c0), x0 = sfu_find_row_n(&plain, 1, pc, &r0);
 		int y0 = sfu_find_fde(&plain, pc, &f0, &i0);
 		EXPECT(e0 == x0, "pc %#llx: compact %s, general %s", (unsigned long long)pc, E(e0), E(x0));
 		EXPECT(e0 || tr_crow_is_row(&c0, &r0), "pc %#llx: the compact row (flags %#x) is not the general one",
 		       (unsigned long long)pc, c0.flags);
 		for (kind = 0; kind < 2; kind++) {
-			int e1 = sfu__find_crow_n(&idx[kind], 1, pc, &c1), x1 = sfu_find_row_n(&idx[kind], 1, pc, &r1);
+			int e1 = sfu__lookup_row(&idx[kind], 1, pc, &c1), x1 = sfu_find_row_n(&idx[kind], 1, pc, &r1);
 			int y1 = sfu_find_fde(&idx[kind], pc, &f1, &i1);
 			EXPECT(e1 == e0 && (e0 || tr_crow_eq(&c0, &c1)), "pc %#llx, %s index: compact %s (flags %#x), plain %s (%#x)",
 			       (unsigned long long)pc, kind ? "row" : "FDE", E(e1), c1.flags, E(e0), c0.flags);
@@ -237,12 +237,12 @@ UT_CASE(test_array)
 	EXPECT(!err, "setup failed");
 	for (pc = 0x0fff00; pc < 0x100300 && !err; pc++) {
 		sfu_crow a, c;
-		int ea = sfu__find_crow_n(plain, 3, pc, &a), ec = sfu__find_crow_n(idx, 3, pc, &c);
+		int ea = sfu__lookup_row(plain, 3, pc, &a), ec = sfu__lookup_row(idx, 3, pc, &c);
 		EXPECT(ea == ec && (ea || tr_crow_eq(&a, &c)), "pc %#llx: %s / %s", (unsigned long long)pc, E(ea), E(ec));
 	}
 	for (pc = 0x3fff00; pc < 0x400200 && !err; pc++) {
 		sfu_crow a, c;
-		int ea = sfu__find_crow_n(plain, 3, pc, &a), ec = sfu__find_crow_n(idx, 3, pc, &c);
+		int ea = sfu__lookup_row(plain, 3, pc, &a), ec = sfu__lookup_row(idx, 3, pc, &c);
 		EXPECT(ea == ec && (ea || tr_crow_eq(&a, &c)), "pc %#llx: %s / %s", (unsigned long long)pc, E(ea), E(ec));
 	}
 	end("index array-of-sections-mixed-kinds");
@@ -348,12 +348,12 @@ UT_CASE(test_compact)
 	       sizeof(sfu_packed_row));
 	fixture(4);
 	sfu_section_init(&sec, g_buf[4], g_n[4], g_s[4].addr);
-	err = sfu__find_crow_n(&sec, 1, 0x100018, &c);
+	err = sfu__lookup_row(&sec, 1, 0x100018, &c);
 	EXPECT(!err && (c.flags & SFU_CROW_GENERAL), "FLEX row: %s, flags %#x", E(err), c.flags);
-	err = sfu__find_crow_n(&sec, 1, 0x100004, &c);
+	err = sfu__lookup_row(&sec, 1, 0x100004, &c);
 	EXPECT(!err && !(c.flags & SFU_CROW_GENERAL) && c.cfa_off == 8 && (c.flags & SFU_CROW_RA_SAVED) && c.ra_off == -8,
 	       "default row: %s, flags %#x", E(err), c.flags);
-	EXPECT(sfu__find_crow_n(NULL, 0, 0, &c) == SFU_E_NOINFO, "no sections: no info");
+	EXPECT(sfu__lookup_row(NULL, 0, 0, &c) == SFU_E_NOINFO, "no sections: no info");
 	end("compact row-sizes-and-kinds");
 }
 

@@ -8,7 +8,7 @@
  * Sections built by sfb.h, like ld's (V2 and V3): PLT0 (a PC-increment FDE,
  * 0: SP+16, 6: SP+24), the .plt.got FDE (PC-mask, repeat size 8 or 16, one
  * FRE: 0: SP+16), a function.  Checked: the row at every byte of the stubs
- * through sfu_find_row, the walk's lookup (sfu__find_crow_n),
+ * through sfu_find_row, the walk's lookup (sfu__lookup_row),
  * sfu_row_from_fre, both indexes; a walk out of a stub (the RA read at SP,
  * the caller's SP + 8) plain, indexed and cached; validation; and that
  * shapes just outside (two FREs, CFA offset 24, a PC-increment FDE,
@@ -87,7 +87,7 @@ static int rows_at(sfu_section *plain, sfu_section idx[2], uint64_t pc, int32_t 
 	sfu_row r, ri;
 	sfu_crow c, ci;
 	unsigned k;
-	int e = sfu_find_row(plain, pc, &r), ec = sfu__find_crow_n(plain, 1, pc, &c);
+	int e = sfu_find_row(plain, pc, &r), ec = sfu__lookup_row(plain, 1, pc, &c);
 	*cfa = -1;
 	EXPECT(e == SFU_OK && ec == SFU_OK, "pc %#llx: %s / %s", (unsigned long long)pc, E(e), E(ec));
 	if (e || ec)
@@ -96,7 +96,7 @@ static int rows_at(sfu_section *plain, sfu_section idx[2], uint64_t pc, int32_t 
 	EXPECT((c.flags & SFU_CROW_GENERAL) ? !SFU_COMPACT : tr_crow_is_row(&c, &r),
 	       "pc %#llx: the compact row (flags %#x) is not the general one", (unsigned long long)pc, c.flags);
 	for (k = 0; k < 2; k++) {
-		e = sfu__find_crow_n(&idx[k], 1, pc, &ci);
+		e = sfu__lookup_row(&idx[k], 1, pc, &ci);
 		EXPECT(e == SFU_OK && tr_crow_eq(&c, &ci), "pc %#llx, %s index: %s, not the plain row",
 		       (unsigned long long)pc, k ? "row" : "FDE", E(e));
 		e = sfu_find_row(&idx[k], pc, &ri);
