@@ -2070,14 +2070,16 @@ SFU__INLINE int sfu__read(const sfu_cursor *c, uint64_t addr, uint64_t *out)
 }
 
 /* Make the stack holding sp the current one (c->stack_lo/hi).  False if
- * the port declares stacks and none holds sp: then nothing fits. */
+ * the port declares stacks and none holds sp: then nothing fits.  A port
+ * that declares none bounds nothing: every address is on its one stack
+ * (so the check per frame is the range test alone). */
 static bool sfu__pick_stack(sfu_cursor *c, uint64_t sp)
 {
 	const sfu_port *p = c->port;
 	size_t i;
 	c->bounded = (p->stack_lo || p->stack_hi || (p->stacks && p->nstacks)) ? 1 : 0;
-	c->stack_lo = 1; /* empty until found */
-	c->stack_hi = 0;
+	c->stack_lo = c->bounded; /* 1, 0: empty until found */
+	c->stack_hi = c->bounded ? 0u : UINT64_MAX;
 	if (!c->bounded)
 		return true;
 	if ((p->stack_lo || p->stack_hi) && sp >= p->stack_lo && sp <= p->stack_hi) {
@@ -2095,10 +2097,10 @@ static bool sfu__pick_stack(sfu_cursor *c, uint64_t sp)
 	return false;
 }
 
-/* Is sp on the current frame's stack? */
+/* Is sp on the current frame's stack?  (Unbounded: [0, UINT64_MAX].) */
 SFU__INLINE bool sfu__on_stack(const sfu_cursor *c, uint64_t sp)
 {
-	return !c->bounded || (sp >= c->stack_lo && sp <= c->stack_hi);
+	return sp >= c->stack_lo && sp <= c->stack_hi;
 }
 
 SFU__FN int sfu_cursor_init(sfu_cursor *c, const sfu_section *secs, size_t nsecs,
@@ -2164,14 +2166,18 @@ SFU__INLINE void sfu__commit(sfu_cursor *c, uint64_t pc, uint64_t sp, uint64_t f
 	c->regs.pc = pc;
 	c->regs.sp = sp;
 	c->regs.fp = fp;
-	c->regs.ra = 0;
-	c->regs.dwarf = NULL;
-	c->regs.ndwarf = 0;
-	c->regs.dwarf_map = NULL;
+	if (c->full) {
+		/* Cleared once, out of a frame that had them: every commit
+		 * leaves them cleared, so a caller frame's are already. */
+		c->regs.ra = 0;
+		c->regs.dwarf = NULL;
+		c->regs.ndwarf = 0;
+		c->regs.dwarf_map = NULL;
+		c->full = 0;
+	}
 	c->fp_ok = fp_ok;
 	c->cfa = cfa;
 	c->exact = exact;
-	c->full = 0;
 	c->how = (uint8_t)how;
 	c->depth++;
 	SFU_ASSERT(c->depth < SFU_DEPTH_CAP);
@@ -2491,12 +2497,16 @@ SFU__HOT int sfu__step(sfu_cursor *c)
 
 	if (c->user)
 		return SFU_END_USER;
-	if (c->depth + 1u >= SFU_DEPTH_CAP)
-		return SFU_E_DEPTH;
-	/* Every later frame's SP was checked when the walk got there; this
-	 * catches a first frame on none of the port's stacks. */
-	if (c->depth == 0 && !sfu__on_stack(c, c->regs.sp))
-		return SFU_E_STACK_BOUNDS;
+	/* One test for the first frame and the depth cap: depth - 1 wraps at
+	 * the first frame (SFU_DEPTH_CAP - 2 wraps if the cap is 1). */
+	if (SFU__UNLIKELY(c->depth - 1u >= SFU_DEPTH_CAP - 2u)) {
+		if (c->depth + 1u >= SFU_DEPTH_CAP)
+			return SFU_E_DEPTH;
+		/* Every later frame's SP was checked when the walk got there;
+		 * this catches a first frame on none of the port's stacks. */
+		if (c->depth == 0 && !sfu__on_stack(c, c->regs.sp))
+			return SFU_E_STACK_BOUNDS;
+	}
 	if (c->regs.pc == 0) {
 		/* PC 0 with all registers known (first frame, trap frame) is a
 		 * call through a null function pointer: the caller's return
@@ -2509,7 +2519,7 @@ SFU__HOT int sfu__step(sfu_cursor *c)
 	/* A return address may be the first byte of the next function (after a
 	 * call to a noreturn function): look the caller up at ra - 1.  The
 	 * first frame and interrupted frames have an exact PC. */
-	lpc = c->regs.pc - (c->exact ? 0u : 1u);
+	lpc = c->regs.pc - 1u + (c->exact != 0);
 	err = sfu__lookup(c, lpc, &r);
 	if (err == SFU_E_NOINFO) {
 		/* The vector code's call into its handler is reached as a
@@ -2541,6 +2551,19 @@ SFU__FN int sfu_cursor_step(sfu_cursor *c)
 	return sfu__step(c);
 }
 
+/* The frame the cursor is at, as the walk reports it.  The cursor's fields
+ * are read before the first store (a byte store may alias them). */
+SFU__INLINE void sfu__record(const sfu_cursor *c, sfu_frame *f)
+{
+	uint64_t pc = c->regs.pc, sp = c->regs.sp, cfa = c->cfa;
+	uint8_t how = c->how, flags = (uint8_t)(c->exact * SFU_FRAME_EXACT | c->user * SFU_FRAME_USER); /* (0 or 1 each) */
+	f->pc = pc;
+	f->sp = sp;
+	f->cfa = cfa;
+	f->how = how;
+	f->flags = flags;
+}
+
 /* The walk of sfu_backtrace and sfu_backtrace_cached (in line in each):
  * the cursor is in the public function's own frame, and each frame is
  * recorded before the step that leaves it. */
@@ -2561,19 +2584,17 @@ SFU__INLINE int sfu__walk(const sfu_section *secs, size_t nsecs, void *cache, co
 #else
 	(void)cache;
 #endif
-	for (;;) {
-		if (k == max)
-			return SFU_E_FULL;
-		frames[k].pc = c.regs.pc;
-		frames[k].sp = c.regs.sp;
-		frames[k].cfa = c.cfa;
-		frames[k].how = c.how;
-		frames[k].flags = (uint8_t)(c.exact * SFU_FRAME_EXACT | c.user * SFU_FRAME_USER); /* (0 or 1 each) */
-		*n = ++k;
+	do {
+		if (k == max) {
+			err = SFU_E_FULL;
+			break;
+		}
+		sfu__record(&c, &frames[k]);
+		k++;
 		err = sfu__step(&c);
-		if (err)
-			return err;
-	}
+	} while (!err);
+	*n = k; /* once, at the end: the walk returns only here */
+	return err;
 }
 
 SFU__FN int sfu_backtrace(const sfu_section *secs, size_t nsecs, const sfu_port *port,
