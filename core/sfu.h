@@ -601,6 +601,7 @@ typedef struct sfu_cache {
 	sfu_cache_entry *slots;
 	uint32_t mask; /* number of slots - 1 (a power of two, >= 2) */
 	uint32_t hits, misses;
+	uint32_t set_off; /* the hash's mask of set offsets in bytes (sfu_cache_init) */
 } sfu_cache;
 #endif
 
@@ -2962,18 +2963,25 @@ SFU__FN int sfu_index_build(sfu_section *sec, unsigned kind, void *mem, size_t b
 #endif /* SFU_INDEX */
 
 #if SFU_CACHE
-/* The set of two slots for key (lookup PC + 1; 0 marks an empty slot). */
+/* The set of two slots for key (lookup PC + 1; 0 marks an empty slot):
+ * slot (hash >> 40) & (mask - 1) of a multiplicative hash, computed as
+ * its byte offset (set_off: (mask - 1) * 16, of the 24 bits the hash
+ * gives). */
 SFU__INLINE sfu_cache_entry *sfu__cache_set(const sfu_cache *cache, uint64_t key)
 {
-	return &cache->slots[(uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 40) & (cache->mask - 1u)];
+	uint32_t off = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> (40 - 4)) & cache->set_off;
+	return (sfu_cache_entry *)(void *)((uint8_t *)cache->slots + off);
 }
 
 SFU__INLINE bool sfu__cache_hit(sfu_cache *cache, const sfu_cache_entry *s, uint64_t key, sfu_crow *r)
 {
-	if (s[0].key != key && s[1].key != key)
-		return false;
+	if (s[0].key != key) {
+		if (s[1].key != key)
+			return false;
+		s++;
+	}
 	cache->hits++;
-	sfu__unpack(&s[s[0].key == key ? 0 : 1].row, r);
+	sfu__unpack(&s->row, r);
 	return true;
 }
 
@@ -2986,21 +2994,32 @@ SFU__FN int sfu_cache_init(sfu_cache *cache, sfu_cache_entry *slots, size_t n)
 		p *= 2u;
 	cache->slots = slots;
 	cache->mask = (uint32_t)(p - 1u);
+	cache->set_off = ((cache->mask - 1u) & 0xffffffu) << 4; /* 16 bytes a slot */
 	cache->hits = cache->misses = 0;
 	for (i = 0; i < p; i++)
 		slots[i].key = 0;
 	return SFU_OK;
 }
 
-/* A miss: the lookup, and the row into the slot the miss counter points
- * at, if it packs. */
+/* A miss: the lookup, and the row, if it packs, into the set's first
+ * slot, the row there moving to the second (the older of the two goes):
+ * two PCs of one walk that share a set both stay. */
 static SFU__NOINLINE int sfu__cache_miss(sfu_cursor *c, sfu_cache_entry *s, uint64_t key, sfu_crow *r)
 {
+	sfu_packed_row p;
 	int err;
 	c->cache->misses++;
 	err = sfu__find_crow_n(c->secs, c->nsecs, key - 1u, r);
-	if (err == SFU_OK && sfu__pack(r, &s[c->cache->misses & 1u].row))
-		s[c->cache->misses & 1u].key = key;
+	if (err == SFU_OK && sfu__pack(r, &p)) {
+		s[1].key = s[0].key;
+		s[1].row.cfa = s[0].row.cfa;
+		s[1].row.ra_off = s[0].row.ra_off;
+		s[1].row.fp_off = s[0].row.fp_off;
+		s[0].key = key;
+		s[0].row.cfa = p.cfa;
+		s[0].row.ra_off = p.ra_off;
+		s[0].row.fp_off = p.fp_off;
+	}
 	return err;
 }
 #endif /* SFU_CACHE */
