@@ -1629,21 +1629,22 @@ SFU__FN int sfu_row_from_fre(const sfu_section *sec, const sfu_fde *fde, const s
 }
 
 /* ---- the speed part's hooks ------------------------------------------------
- * SFU_INDEX and SFU_CACHE plug into the lookup here and nowhere else: an
- * FDE index narrows the FDE search (sfu__index_fdes), a row index answers
- * for its section (sfu__index_row), the cache for the walk (sfu__cache_*).
- * Their code is part 2, at the end of this file; without those knobs the
- * panic path compiles and reads without it.  SFU__SEARCH: "search the
- * section as if there were no index". */
+ * SFU_INDEX and SFU_CACHE plug into the lookup here and nowhere else, one
+ * place per layer: an FDE index narrows the FDE search (sfu__index_fdes,
+ * in sfu__find_fde_lb), a row index answers for its section
+ * (sfu__index_row, in sfu__find_crow), and the walk's lookup asks the
+ * cache, or else the first section's row index, before any call
+ * (sfu__fast_row, in sfu__lookup).  Their code is part 2, at the end of
+ * this file; without those knobs the panic path compiles and reads
+ * without it.  SFU__SEARCH: "search the section as if there were no
+ * index". */
 #define SFU__SEARCH (-1)
 #if SFU_INDEX
 SFU__INLINE int sfu__index_fdes(const sfu_section *s, uint64_t pc, uint32_t *lo, uint32_t *hi);
 SFU__INLINE int sfu__index_row(const sfu_section *s, uint64_t pc, sfu_crow *r);
 #endif
-#if SFU_CACHE
-SFU__INLINE sfu_cache_entry *sfu__cache_set(const sfu_cache *cache, uint64_t key);
-SFU__INLINE bool sfu__cache_hit(sfu_cache *cache, const sfu_cache_entry *s, uint64_t key, sfu_crow *r);
-static SFU__NOINLINE int sfu__cache_miss(sfu_cursor *c, sfu_cache_entry *s, uint64_t key, sfu_crow *r);
+#if SFU_INDEX || SFU_CACHE
+SFU__INLINE int sfu__fast_row(sfu_cursor *c, uint64_t pc, sfu_crow *r, sfu_crow *t);
 #endif
 
 /* ---- lookup ------------------------------------------------------------------ */
@@ -2440,7 +2441,7 @@ static SFU__NOINLINE int sfu__from_fp(sfu_cursor *c)
 /* The scratch row of sfu__lookup where speed is asked for: a lookup that
  * fails leaves it, and it is copied all the same.  Zeroed field by field
  * (an initializer may become a call to memset, at -O0), only on the way
- * to a lookup (a cache hit does not touch it). */
+ * to a search (a cache hit or a row index does not touch it). */
 SFU__INLINE void sfu__row_clear(sfu_crow *t)
 {
 #ifdef __OPTIMIZE_SIZE__
@@ -2451,10 +2452,20 @@ SFU__INLINE void sfu__row_clear(sfu_crow *t)
 #endif
 }
 
-/* The row for lookup PC pc: through the cache (sets of two slots keyed
- * by pc + 1, 0 meaning empty), or from the sections.  (Where speed is
- * asked for, the out-of-line calls fill t, so that *r, the step's, can stay
- * in registers; where size is, they fill *r: less stack.) */
+/* *r = *t, field by field (a struct assignment may become memcpy). */
+SFU__INLINE void sfu__row_set(sfu_crow *r, const sfu_crow *t)
+{
+	r->cfa_off = t->cfa_off;
+	r->ra_off = t->ra_off;
+	r->fp_off = t->fp_off;
+	r->flags = t->flags;
+}
+
+/* The row for lookup PC pc: from the speed part if it answers (the hook:
+ * the cache, or the first section's row index, in line), else by the
+ * search of the sections.  (Where speed is asked for, the out-of-line
+ * calls fill the scratch row t, so that *r, the step's, can stay in
+ * registers; where size is, they fill *r: less stack.) */
 SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu_crow *r)
 {
 #ifdef __OPTIMIZE_SIZE__
@@ -2463,26 +2474,15 @@ SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu_crow *r)
 	sfu_crow tt, *t = &tt;
 #endif
 	int err;
-#if SFU_CACHE
-	sfu_cache *cache = c->cache;
-	uint64_t key = pc + 1u;
-	if (cache && key) { /* pc UINT64_MAX: its key would be the "empty" mark */
-		/* Hook: the cache (part 2). */
-		sfu_cache_entry *s = sfu__cache_set(cache, key);
-		if (sfu__cache_hit(cache, s, key, r))
-			return SFU_OK;
-		sfu__row_clear(t);
-		err = sfu__cache_miss(c, s, key, t);
-	} else
+#if SFU_INDEX || SFU_CACHE
+	/* Hook: the speed part (part 2). */
+	err = sfu__fast_row(c, pc, r, t);
+	if (err != SFU__SEARCH)
+		return err;
 #endif
-	{
-		sfu__row_clear(t);
-		err = sfu__find_crow_n(c->secs, c->nsecs, pc, t);
-	}
-	r->cfa_off = t->cfa_off;
-	r->ra_off = t->ra_off;
-	r->fp_off = t->fp_off;
-	r->flags = t->flags;
+	sfu__row_clear(t);
+	err = sfu__find_crow_n(c->secs, c->nsecs, pc, t);
+	sfu__row_set(r, t);
 	return err;
 }
 
@@ -2642,19 +2642,28 @@ SFU__FN const char *sfu_strerror(int err)
 #if SFU_INDEX || SFU_CACHE
 
 /* The head of an index, at the start of the caller's memory; then
- * (SFU_INDEX_ROWS) rows[n] and starts[n], then blocks[nblocks + 1].
- * Block b holds the code offsets [b << shift, (b + 1) << shift) from
- * base.  SFU_INDEX_FDES: blocks[b] is the number of FDEs starting at or
- * before the block's first byte, so the FDE covering a PC in block b is
- * among blocks[b] - 1 .. blocks[b + 1] - 1.  SFU_INDEX_ROWS: entry i
- * holds the row for offsets [starts[i], starts[i + 1]) (the last one up
- * to the end), and blocks[b] is the entry holding the block's first byte. */
+ * (SFU_INDEX_ROWS) entries[n], then blocks[nblocks + 1].  Block b holds
+ * the code offsets [b << shift, (b + 1) << shift) from base.
+ * SFU_INDEX_FDES: blocks[b] is the number of FDEs starting at or before
+ * the block's first byte, so the FDE covering a PC in block b is among
+ * blocks[b] - 1 .. blocks[b + 1] - 1.  SFU_INDEX_ROWS: entry i holds the
+ * row for offsets [entries[i].start, entries[i + 1].start) (the last one
+ * up to the end), and blocks[b] is the entry holding the block's first
+ * byte. */
 struct sfu_index {
 	uint64_t base;    /* lowest function start */
 	uint32_t span;    /* bytes of code from base that the FDEs cover */
 	uint32_t nblocks; /* blocks of 2^shift bytes covering the span */
 	uint32_t n;       /* SFU_INDEX_ROWS: entries; else 0 */
 	uint8_t kind, shift;
+};
+
+/* An entry of a row index: where its row starts, the row (12 bytes, so
+ * that the scan of a block reads its starts and then its row from one
+ * place). */
+struct sfu__ix_entry {
+	uint32_t start;
+	sfu_packed_row row;
 };
 
 /* A packed row that is no row: the lookup finds nothing here (NOINFO), or
@@ -2686,19 +2695,14 @@ static bool sfu__pack(const sfu_crow *r, sfu_packed_row *p)
 #endif /* SFU_INDEX || SFU_CACHE */
 
 #if SFU_INDEX
-SFU__INLINE const sfu_packed_row *sfu__ix_rows(const struct sfu_index *ix)
+SFU__INLINE const struct sfu__ix_entry *sfu__ix_entries(const struct sfu_index *ix)
 {
-	return (const sfu_packed_row *)(const void *)(ix + 1);
-}
-
-SFU__INLINE const uint32_t *sfu__ix_starts(const struct sfu_index *ix)
-{
-	return (const uint32_t *)(const void *)(sfu__ix_rows(ix) + ix->n);
+	return (const struct sfu__ix_entry *)(const void *)(ix + 1);
 }
 
 SFU__INLINE const uint32_t *sfu__ix_blocks(const struct sfu_index *ix)
 {
-	return sfu__ix_starts(ix) + ix->n;
+	return (const uint32_t *)(const void *)(sfu__ix_entries(ix) + ix->n);
 }
 
 /* An index (built only for FDEs in address order without overlap, where
@@ -2726,7 +2730,8 @@ SFU__INLINE int sfu__index_fdes(const sfu_section *s, uint64_t pc, uint32_t *lo,
 SFU__INLINE int sfu__index_row(const sfu_section *s, uint64_t pc, sfu_crow *r)
 {
 	const struct sfu_index *ix = s->index;
-	const uint32_t *starts = sfu__ix_starts(ix), *blk = sfu__ix_blocks(ix);
+	const struct sfu__ix_entry *e, *end;
+	const uint32_t *blk = sfu__ix_blocks(ix);
 	const sfu_packed_row *p;
 	uint64_t off = pc - ix->base;
 	uint32_t i, j, b;
@@ -2741,9 +2746,11 @@ SFU__INLINE int sfu__index_row(const sfu_section *s, uint64_t pc, sfu_crow *r)
 	 * first byte and the next block's. */
 	j = blk[b + 1u] < ix->n ? blk[b + 1u] : ix->n - 1u;
 	i = blk[b] < j ? blk[b] : j;
-	while (i < j && starts[i + 1u] <= off)
-		i++;
-	p = &sfu__ix_rows(ix)[i];
+	e = &sfu__ix_entries(ix)[i];
+	end = &sfu__ix_entries(ix)[j];
+	while (e < end && e[1].start <= off)
+		e++;
+	p = &e->row;
 	if ((p->cfa & 0xffu) != SFU__P_SPECIAL) {
 		sfu__unpack(p, r);
 		return SFU_OK;
@@ -2781,10 +2788,9 @@ static int sfu__index_span(const sfu_section *s, uint64_t *base, uint32_t *span)
 	return SFU_OK;
 }
 
-/* The entries of a row index, in offset order (e.rows NULL: only count). */
+/* The entries of a row index, in offset order (e.ents NULL: only count). */
 struct sfu__emit {
-	sfu_packed_row *rows;
-	uint32_t *starts;
+	struct sfu__ix_entry *ents;
 	uint32_t n, last_off;
 	sfu_packed_row last;
 };
@@ -2795,11 +2801,11 @@ static void sfu__emit(struct sfu__emit *e, uint32_t off, const sfu_packed_row *p
 		e->n--; /* a later FRE at the same offset replaces the row */
 	else if (e->n && e->last.cfa == p->cfa && e->last.ra_off == p->ra_off && e->last.fp_off == p->fp_off)
 		return; /* the same row goes on */
-	if (e->rows) {
-		e->rows[e->n].cfa = p->cfa;
-		e->rows[e->n].ra_off = p->ra_off;
-		e->rows[e->n].fp_off = p->fp_off;
-		e->starts[e->n] = off;
+	if (e->ents) {
+		e->ents[e->n].start = off;
+		e->ents[e->n].row.cfa = p->cfa;
+		e->ents[e->n].row.ra_off = p->ra_off;
+		e->ents[e->n].row.fp_off = p->fp_off;
 	}
 	e->last.cfa = p->cfa;
 	e->last.ra_off = p->ra_off;
@@ -2881,8 +2887,7 @@ static int sfu__index(const sfu_section *s, unsigned kind, struct sfu_index *ix,
 	err = sfu__index_span(s, &base, &span);
 	if (err)
 		return err;
-	e.rows = NULL;
-	e.starts = NULL;
+	e.ents = NULL;
 	if (kind == SFU_INDEX_ROWS) {
 		sfu__compile(s, base, &e);
 		n = e.n;
@@ -2895,7 +2900,7 @@ static int sfu__index(const sfu_section *s, unsigned kind, struct sfu_index *ix,
 	for (shift = 0; shift < 32u && span && (((uint64_t)span - 1u) >> shift) + 1u > target; shift++)
 		;
 	nb = span ? (uint32_t)(((uint64_t)span - 1u) >> shift) + 1u : 0u;
-	*bytes = sizeof *ix + (size_t)n * (sizeof(sfu_packed_row) + 4u) + ((size_t)nb + 1u) * 4u;
+	*bytes = sizeof *ix + (size_t)n * sizeof(struct sfu__ix_entry) + ((size_t)nb + 1u) * 4u;
 	if (!ix)
 		return SFU_OK;
 	ix->base = base;
@@ -2904,15 +2909,14 @@ static int sfu__index(const sfu_section *s, unsigned kind, struct sfu_index *ix,
 	ix->n = n;
 	ix->kind = (uint8_t)kind;
 	ix->shift = (uint8_t)shift;
-	e.rows = (sfu_packed_row *)(void *)(ix + 1);
-	e.starts = (uint32_t *)(void *)(e.rows + n);
-	blk = e.starts + n;
+	e.ents = (struct sfu__ix_entry *)(void *)(ix + 1);
+	blk = (uint32_t *)(void *)(e.ents + n);
 	if (kind == SFU_INDEX_ROWS) {
 		sfu__compile(s, base, &e);
 		SFU_ASSERT(e.n == n);
 		for (b = 0, j = 0; b <= nb; b++) {
 			uint64_t boff = (uint64_t)b << shift;
-			while (j + 1u < n && e.starts[j + 1u] <= boff)
+			while (j + 1u < n && e.ents[j + 1u].start <= boff)
 				j++;
 			blk[b] = j;
 		}
@@ -2963,6 +2967,8 @@ SFU__FN int sfu_index_build(sfu_section *sec, unsigned kind, void *mem, size_t b
 #endif /* SFU_INDEX */
 
 #if SFU_CACHE
+static SFU__NOINLINE int sfu__cache_miss(sfu_cursor *c, sfu_cache_entry *s, uint64_t key, sfu_crow *r);
+
 /* The set of two slots for key (lookup PC + 1; 0 marks an empty slot):
  * slot (hash >> 40) & (mask - 1) of a multiplicative hash, computed as
  * its byte offset (set_off: (mask - 1) * 16, of the 24 bits the hash
@@ -3023,6 +3029,38 @@ static SFU__NOINLINE int sfu__cache_miss(sfu_cursor *c, sfu_cache_entry *s, uint
 	return err;
 }
 #endif /* SFU_CACHE */
+
+#if SFU_INDEX || SFU_CACHE
+/* The hook of the walk's lookup (sfu__lookup): the row for lookup PC pc
+ * through the cache (sets of two slots keyed by pc + 1, 0 meaning empty;
+ * a miss searches into the scratch row t and fills the set), or else from
+ * the first section's row index when it has the row (any other answer
+ * leaves it to the search, which asks that index again and goes on to
+ * the next sections: the same row, the same errors).  SFU__SEARCH: no
+ * answer here. */
+SFU__INLINE int sfu__fast_row(sfu_cursor *c, uint64_t pc, sfu_crow *r, sfu_crow *t)
+{
+#if SFU_CACHE
+	uint64_t key = pc + 1u;
+	if (c->cache && pc != UINT64_MAX) { /* its key would be the "empty" mark */
+		sfu_cache_entry *s = sfu__cache_set(c->cache, key);
+		int err;
+		if (sfu__cache_hit(c->cache, s, key, r))
+			return SFU_OK;
+		sfu__row_clear(t);
+		err = sfu__cache_miss(c, s, key, t);
+		sfu__row_set(r, t);
+		return err;
+	}
+#endif
+#if SFU_INDEX
+	if (c->nsecs && c->secs->index && sfu__index_row(c->secs, pc, r) == SFU_OK)
+		return SFU_OK;
+#endif
+	(void)t;
+	return SFU__SEARCH;
+}
+#endif
 
 SFU_CODEGEN_END
 #endif /* SFU_IMPLEMENTATION_DONE */
