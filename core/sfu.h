@@ -2153,7 +2153,7 @@ SFU__INLINE int sfu__check_sp(const sfu_cursor *c, uint64_t sp, uint64_t cfa, un
 {
 	if (cfa & (align - 1u)) /* align: a power of two */
 		return SFU_E_ALIGN;
-	if (sp < c->regs.sp || (sp == c->regs.sp && !c->full))
+	if (sp <= c->regs.sp && (sp < c->regs.sp || !c->full)) /* (one compare where it moves on) */
 		return SFU_E_WRONG_WAY;
 	if (!sfu__on_stack(c, sp))
 		return SFU_E_STACK_BOUNDS;
