@@ -601,6 +601,7 @@ typedef struct sfu_cache {
 	sfu_cache_entry *slots;
 	uint32_t mask; /* number of slots - 1 (a power of two, >= 2) */
 	uint32_t hits, misses;
+	uint32_t set_off; /* the hash's mask of set offsets in bytes (sfu_cache_init) */
 } sfu_cache;
 #endif
 
@@ -1721,21 +1722,22 @@ SFU__FN int sfu_row_from_fre(const sfu_section *sec, const sfu_fde *fde, const s
 }
 
 /* ---- the speed part's hooks ------------------------------------------------
- * SFU_INDEX and SFU_CACHE plug into the lookup here and nowhere else: an
- * FDE index narrows the FDE search (sfu__index_fdes), a row index answers
- * for its section (sfu__index_row), the cache for the walk (sfu__cache_*).
- * Their code is part 2, at the end of this file; without those knobs the
- * panic path compiles and reads without it.  SFU__SEARCH: "search the
- * section as if there were no index". */
+ * SFU_INDEX and SFU_CACHE plug into the lookup here and nowhere else, one
+ * place per layer: an FDE index narrows the FDE search (sfu__index_fdes,
+ * in sfu__search_fde), a row index answers for its section
+ * (sfu__index_row, in sfu__section_row), and the walk's lookup asks the
+ * cache, or else the first section's row index, before any call
+ * (sfu__fast_row, in sfu__lookup).  Their code is part 2, at the end of
+ * this file; without those knobs the panic path compiles and reads
+ * without it.  SFU__SEARCH: "search the section as if there were no
+ * index". */
 #define SFU__SEARCH (-1)
 #if SFU_INDEX
 SFU__INLINE int sfu__index_fdes(const sfu_section *s, uint64_t pc, uint32_t *lo, uint32_t *hi);
 SFU__INLINE int sfu__index_row(const sfu_section *s, uint64_t pc, sfu_crow *r);
 #endif
-#if SFU_CACHE
-SFU__INLINE sfu_cache_entry *sfu__cache_set(const sfu_cache *cache, uint64_t key);
-SFU__INLINE bool sfu__cache_hit(sfu_cache *cache, const sfu_cache_entry *s, uint64_t key, sfu_crow *r);
-static SFU__NOINLINE int sfu__cache_miss(sfu_cursor *c, sfu_cache_entry *s, uint64_t key, sfu_crow *r);
+#if SFU_INDEX || SFU_CACHE
+SFU__INLINE int sfu__fast_row(sfu_cursor *c, uint64_t pc, sfu_crow *r, sfu_crow *t);
 #endif
 
 /* ---- lookup ------------------------------------------------------------------ */
@@ -2147,14 +2149,16 @@ SFU__INLINE int sfu__read(const sfu_cursor *c, uint64_t addr, uint64_t *out)
 }
 
 /* Make the stack holding sp the current one (c->stack_lo/hi).  False if
- * the port declares stacks and none holds sp: then nothing fits. */
+ * the port declares stacks and none holds sp: then nothing fits.  A port
+ * that declares none bounds nothing: every address is on its one stack
+ * (so the check per frame is the range test alone). */
 static bool sfu__pick_stack(sfu_cursor *c, uint64_t sp)
 {
 	const sfu_port *p = c->port;
 	size_t i;
 	c->bounded = (p->stack_lo || p->stack_hi || (p->stacks && p->nstacks)) ? 1 : 0;
-	c->stack_lo = 1; /* empty until found */
-	c->stack_hi = 0;
+	c->stack_lo = c->bounded; /* 1, 0: empty until found */
+	c->stack_hi = c->bounded ? 0u : UINT64_MAX;
 	if (!c->bounded)
 		return true;
 	if ((p->stack_lo || p->stack_hi) && sp >= p->stack_lo && sp <= p->stack_hi) {
@@ -2172,10 +2176,10 @@ static bool sfu__pick_stack(sfu_cursor *c, uint64_t sp)
 	return false;
 }
 
-/* Is sp on the current frame's stack? */
+/* Is sp on the current frame's stack?  (Unbounded: [0, UINT64_MAX].) */
 SFU__INLINE bool sfu__on_stack(const sfu_cursor *c, uint64_t sp)
 {
-	return !c->bounded || (sp >= c->stack_lo && sp <= c->stack_hi);
+	return sp >= c->stack_lo && sp <= c->stack_hi;
 }
 
 SFU__FN int sfu_cursor_init(sfu_cursor *c, const sfu_section *secs, size_t nsecs,
@@ -2226,7 +2230,7 @@ SFU__INLINE int sfu__check_sp(const sfu_cursor *c, uint64_t sp, uint64_t cfa, un
 {
 	if (cfa & (align - 1u)) /* align: a power of two */
 		return SFU_E_ALIGN;
-	if (sp < c->regs.sp || (sp == c->regs.sp && !c->full))
+	if (sp <= c->regs.sp && (sp < c->regs.sp || !c->full)) /* (one compare where it moves on) */
 		return SFU_E_WRONG_WAY;
 	if (!sfu__on_stack(c, sp))
 		return SFU_E_STACK_BOUNDS;
@@ -2241,14 +2245,18 @@ SFU__INLINE void sfu__commit(sfu_cursor *c, uint64_t pc, uint64_t sp, uint64_t f
 	c->regs.pc = pc;
 	c->regs.sp = sp;
 	c->regs.fp = fp;
-	c->regs.ra = 0;
-	c->regs.dwarf = NULL;
-	c->regs.ndwarf = 0;
-	c->regs.dwarf_map = NULL;
+	if (c->full) {
+		/* Cleared once, out of a frame that had them: every commit
+		 * leaves them cleared, so a caller frame's are already. */
+		c->regs.ra = 0;
+		c->regs.dwarf = NULL;
+		c->regs.ndwarf = 0;
+		c->regs.dwarf_map = NULL;
+		c->full = 0;
+	}
 	c->fp_ok = fp_ok;
 	c->cfa = cfa;
 	c->exact = exact;
-	c->full = 0;
 	c->how = (uint8_t)how;
 	c->depth++;
 	SFU_ASSERT(c->depth < SFU_DEPTH_CAP);
@@ -2510,7 +2518,7 @@ static SFU__NOINLINE int sfu__from_fp(sfu_cursor *c)
 /* The scratch row of sfu__lookup where speed is asked for: a lookup that
  * fails leaves it, and it is copied all the same.  Zeroed field by field
  * (an initializer may become a call to memset, at -O0), only on the way
- * to a lookup (a cache hit does not touch it). */
+ * to a search (a cache hit or a row index does not touch it). */
 SFU__INLINE void sfu__row_clear(sfu_crow *t)
 {
 #ifdef __OPTIMIZE_SIZE__
@@ -2521,10 +2529,20 @@ SFU__INLINE void sfu__row_clear(sfu_crow *t)
 #endif
 }
 
-/* The row for lookup PC pc: through the cache (sets of two slots keyed
- * by pc + 1, 0 meaning empty), or from the sections.  (Where speed is
- * asked for, the out-of-line calls fill t, so that *r, the step's, can stay
- * in registers; where size is, they fill *r: less stack.) */
+/* *r = *t, field by field (a struct assignment may become memcpy). */
+SFU__INLINE void sfu__row_set(sfu_crow *r, const sfu_crow *t)
+{
+	r->cfa_off = t->cfa_off;
+	r->ra_off = t->ra_off;
+	r->fp_off = t->fp_off;
+	r->flags = t->flags;
+}
+
+/* The row for lookup PC pc: from the speed part if it answers (the hook:
+ * the cache, or the first section's row index, in line), else by the
+ * search of the sections.  (Where speed is asked for, the out-of-line
+ * calls fill the scratch row t, so that *r, the step's, can stay in
+ * registers; where size is, they fill *r: less stack.) */
 SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu_crow *r)
 {
 #ifdef __OPTIMIZE_SIZE__
@@ -2533,26 +2551,15 @@ SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu_crow *r)
 	sfu_crow tt, *t = &tt;
 #endif
 	int err;
-#if SFU_CACHE
-	sfu_cache *cache = c->cache;
-	uint64_t key = pc + 1u;
-	if (cache && key) { /* pc UINT64_MAX: its key would be the "empty" mark */
-		/* Hook: the cache (part 2). */
-		sfu_cache_entry *s = sfu__cache_set(cache, key);
-		if (sfu__cache_hit(cache, s, key, r))
-			return SFU_OK;
-		sfu__row_clear(t);
-		err = sfu__cache_miss(c, s, key, t);
-	} else
+#if SFU_INDEX || SFU_CACHE
+	/* Hook: the speed part (part 2). */
+	err = sfu__fast_row(c, pc, r, t);
+	if (err != SFU__SEARCH)
+		return err;
 #endif
-	{
-		sfu__row_clear(t);
-		err = sfu__lookup_row(c->secs, c->nsecs, pc, t);
-	}
-	r->cfa_off = t->cfa_off;
-	r->ra_off = t->ra_off;
-	r->fp_off = t->fp_off;
-	r->flags = t->flags;
+	sfu__row_clear(t);
+	err = sfu__lookup_row(c->secs, c->nsecs, pc, t);
+	sfu__row_set(r, t);
 	return err;
 }
 
@@ -2568,12 +2575,16 @@ SFU__HOT int sfu__step(sfu_cursor *c)
 
 	if (c->user)
 		return SFU_END_USER;
-	if (c->depth + 1u >= SFU_DEPTH_CAP)
-		return SFU_E_DEPTH;
-	/* Every later frame's SP was checked when the walk got there; this
-	 * catches a first frame on none of the port's stacks. */
-	if (c->depth == 0 && !sfu__on_stack(c, c->regs.sp))
-		return SFU_E_STACK_BOUNDS;
+	/* One test for the first frame and the depth cap: depth - 1 wraps at
+	 * the first frame (SFU_DEPTH_CAP - 2 wraps if the cap is 1). */
+	if (SFU__UNLIKELY(c->depth - 1u >= SFU_DEPTH_CAP - 2u)) {
+		if (c->depth + 1u >= SFU_DEPTH_CAP)
+			return SFU_E_DEPTH;
+		/* Every later frame's SP was checked when the walk got there;
+		 * this catches a first frame on none of the port's stacks. */
+		if (c->depth == 0 && !sfu__on_stack(c, c->regs.sp))
+			return SFU_E_STACK_BOUNDS;
+	}
 	if (c->regs.pc == 0) {
 		/* PC 0 with all registers known (first frame, trap frame) is a
 		 * call through a null function pointer: the caller's return
@@ -2586,7 +2597,7 @@ SFU__HOT int sfu__step(sfu_cursor *c)
 	/* A return address may be the first byte of the next function (after a
 	 * call to a noreturn function): look the caller up at ra - 1.  The
 	 * first frame and interrupted frames have an exact PC. */
-	lpc = c->regs.pc - (c->exact ? 0u : 1u);
+	lpc = c->regs.pc - 1u + (c->exact != 0);
 	err = sfu__lookup(c, lpc, &r);
 	if (err == SFU_E_NOINFO) {
 		/* The vector code's call into its handler is reached as a
@@ -2618,6 +2629,19 @@ SFU__FN int sfu_cursor_step(sfu_cursor *c)
 	return sfu__step(c);
 }
 
+/* The frame the cursor is at, as the walk reports it.  The cursor's fields
+ * are read before the first store (a byte store may alias them). */
+SFU__INLINE void sfu__record(const sfu_cursor *c, sfu_frame *f)
+{
+	uint64_t pc = c->regs.pc, sp = c->regs.sp, cfa = c->cfa;
+	uint8_t how = c->how, flags = (uint8_t)(c->exact * SFU_FRAME_EXACT | c->user * SFU_FRAME_USER); /* (0 or 1 each) */
+	f->pc = pc;
+	f->sp = sp;
+	f->cfa = cfa;
+	f->how = how;
+	f->flags = flags;
+}
+
 /* The walk of sfu_backtrace and sfu_backtrace_cached (in line in each):
  * the cursor is in the public function's own frame, and each frame is
  * recorded before the step that leaves it. */
@@ -2638,19 +2662,17 @@ SFU__INLINE int sfu__walk(const sfu_section *secs, size_t nsecs, void *cache, co
 #else
 	(void)cache;
 #endif
-	for (;;) {
-		if (k == max)
-			return SFU_E_FULL;
-		frames[k].pc = c.regs.pc;
-		frames[k].sp = c.regs.sp;
-		frames[k].cfa = c.cfa;
-		frames[k].how = c.how;
-		frames[k].flags = (uint8_t)(c.exact * SFU_FRAME_EXACT | c.user * SFU_FRAME_USER); /* (0 or 1 each) */
-		*n = ++k;
+	do {
+		if (k == max) {
+			err = SFU_E_FULL;
+			break;
+		}
+		sfu__record(&c, &frames[k]);
+		k++;
 		err = sfu__step(&c);
-		if (err)
-			return err;
-	}
+	} while (!err);
+	*n = k; /* once, at the end: the walk returns only here */
+	return err;
 }
 
 SFU__FN int sfu_backtrace(const sfu_section *secs, size_t nsecs, const sfu_port *port,
@@ -2697,19 +2719,28 @@ SFU__FN const char *sfu_strerror(int err)
 #if SFU_INDEX || SFU_CACHE
 
 /* The head of an index, at the start of the caller's memory; then
- * (SFU_INDEX_ROWS) rows[n] and starts[n], then blocks[nblocks + 1].
- * Block b holds the code offsets [b << shift, (b + 1) << shift) from
- * base.  SFU_INDEX_FDES: blocks[b] is the number of FDEs starting at or
- * before the block's first byte, so the FDE covering a PC in block b is
- * among blocks[b] - 1 .. blocks[b + 1] - 1.  SFU_INDEX_ROWS: entry i
- * holds the row for offsets [starts[i], starts[i + 1]) (the last one up
- * to the end), and blocks[b] is the entry holding the block's first byte. */
+ * (SFU_INDEX_ROWS) entries[n], then blocks[nblocks + 1].  Block b holds
+ * the code offsets [b << shift, (b + 1) << shift) from base.
+ * SFU_INDEX_FDES: blocks[b] is the number of FDEs starting at or before
+ * the block's first byte, so the FDE covering a PC in block b is among
+ * blocks[b] - 1 .. blocks[b + 1] - 1.  SFU_INDEX_ROWS: entry i holds the
+ * row for offsets [entries[i].start, entries[i + 1].start) (the last one
+ * up to the end), and blocks[b] is the entry holding the block's first
+ * byte. */
 struct sfu_index {
 	uint64_t base;    /* lowest function start */
 	uint32_t span;    /* bytes of code from base that the FDEs cover */
 	uint32_t nblocks; /* blocks of 2^shift bytes covering the span */
 	uint32_t n;       /* SFU_INDEX_ROWS: entries; else 0 */
 	uint8_t kind, shift;
+};
+
+/* An entry of a row index: where its row starts, the row (12 bytes, so
+ * that the scan of a block reads its starts and then its row from one
+ * place). */
+struct sfu__ix_entry {
+	uint32_t start;
+	sfu_packed_row row;
 };
 
 /* A packed row that is no row: the lookup finds nothing here (NOINFO), or
@@ -2741,19 +2772,14 @@ static bool sfu__pack(const sfu_crow *r, sfu_packed_row *p)
 #endif /* SFU_INDEX || SFU_CACHE */
 
 #if SFU_INDEX
-SFU__INLINE const sfu_packed_row *sfu__ix_rows(const struct sfu_index *ix)
+SFU__INLINE const struct sfu__ix_entry *sfu__ix_entries(const struct sfu_index *ix)
 {
-	return (const sfu_packed_row *)(const void *)(ix + 1);
-}
-
-SFU__INLINE const uint32_t *sfu__ix_starts(const struct sfu_index *ix)
-{
-	return (const uint32_t *)(const void *)(sfu__ix_rows(ix) + ix->n);
+	return (const struct sfu__ix_entry *)(const void *)(ix + 1);
 }
 
 SFU__INLINE const uint32_t *sfu__ix_blocks(const struct sfu_index *ix)
 {
-	return sfu__ix_starts(ix) + ix->n;
+	return (const uint32_t *)(const void *)(sfu__ix_entries(ix) + ix->n);
 }
 
 /* An index (built only for FDEs in address order without overlap, where
@@ -2781,7 +2807,8 @@ SFU__INLINE int sfu__index_fdes(const sfu_section *s, uint64_t pc, uint32_t *lo,
 SFU__INLINE int sfu__index_row(const sfu_section *s, uint64_t pc, sfu_crow *r)
 {
 	const struct sfu_index *ix = s->index;
-	const uint32_t *starts = sfu__ix_starts(ix), *blk = sfu__ix_blocks(ix);
+	const struct sfu__ix_entry *e, *end;
+	const uint32_t *blk = sfu__ix_blocks(ix);
 	const sfu_packed_row *p;
 	uint64_t off = pc - ix->base;
 	uint32_t i, j, b;
@@ -2796,9 +2823,11 @@ SFU__INLINE int sfu__index_row(const sfu_section *s, uint64_t pc, sfu_crow *r)
 	 * first byte and the next block's. */
 	j = blk[b + 1u] < ix->n ? blk[b + 1u] : ix->n - 1u;
 	i = blk[b] < j ? blk[b] : j;
-	while (i < j && starts[i + 1u] <= off)
-		i++;
-	p = &sfu__ix_rows(ix)[i];
+	e = &sfu__ix_entries(ix)[i];
+	end = &sfu__ix_entries(ix)[j];
+	while (e < end && e[1].start <= off)
+		e++;
+	p = &e->row;
 	if ((p->cfa & 0xffu) != SFU__P_SPECIAL) {
 		sfu__unpack(p, r);
 		return SFU_OK;
@@ -2836,10 +2865,9 @@ static int sfu__index_span(const sfu_section *s, uint64_t *base, uint32_t *span)
 	return SFU_OK;
 }
 
-/* The entries of a row index, in offset order (e.rows NULL: only count). */
+/* The entries of a row index, in offset order (e.ents NULL: only count). */
 struct sfu__emit {
-	sfu_packed_row *rows;
-	uint32_t *starts;
+	struct sfu__ix_entry *ents;
 	uint32_t n, last_off;
 	sfu_packed_row last;
 };
@@ -2850,11 +2878,11 @@ static void sfu__emit(struct sfu__emit *e, uint32_t off, const sfu_packed_row *p
 		e->n--; /* a later FRE at the same offset replaces the row */
 	else if (e->n && e->last.cfa == p->cfa && e->last.ra_off == p->ra_off && e->last.fp_off == p->fp_off)
 		return; /* the same row goes on */
-	if (e->rows) {
-		e->rows[e->n].cfa = p->cfa;
-		e->rows[e->n].ra_off = p->ra_off;
-		e->rows[e->n].fp_off = p->fp_off;
-		e->starts[e->n] = off;
+	if (e->ents) {
+		e->ents[e->n].start = off;
+		e->ents[e->n].row.cfa = p->cfa;
+		e->ents[e->n].row.ra_off = p->ra_off;
+		e->ents[e->n].row.fp_off = p->fp_off;
 	}
 	e->last.cfa = p->cfa;
 	e->last.ra_off = p->ra_off;
@@ -2936,8 +2964,7 @@ static int sfu__index(const sfu_section *s, unsigned kind, struct sfu_index *ix,
 	err = sfu__index_span(s, &base, &span);
 	if (err)
 		return err;
-	e.rows = NULL;
-	e.starts = NULL;
+	e.ents = NULL;
 	if (kind == SFU_INDEX_ROWS) {
 		sfu__compile(s, base, &e);
 		n = e.n;
@@ -2950,7 +2977,7 @@ static int sfu__index(const sfu_section *s, unsigned kind, struct sfu_index *ix,
 	for (shift = 0; shift < 32u && span && (((uint64_t)span - 1u) >> shift) + 1u > target; shift++)
 		;
 	nb = span ? (uint32_t)(((uint64_t)span - 1u) >> shift) + 1u : 0u;
-	*bytes = sizeof *ix + (size_t)n * (sizeof(sfu_packed_row) + 4u) + ((size_t)nb + 1u) * 4u;
+	*bytes = sizeof *ix + (size_t)n * sizeof(struct sfu__ix_entry) + ((size_t)nb + 1u) * 4u;
 	if (!ix)
 		return SFU_OK;
 	ix->base = base;
@@ -2959,15 +2986,14 @@ static int sfu__index(const sfu_section *s, unsigned kind, struct sfu_index *ix,
 	ix->n = n;
 	ix->kind = (uint8_t)kind;
 	ix->shift = (uint8_t)shift;
-	e.rows = (sfu_packed_row *)(void *)(ix + 1);
-	e.starts = (uint32_t *)(void *)(e.rows + n);
-	blk = e.starts + n;
+	e.ents = (struct sfu__ix_entry *)(void *)(ix + 1);
+	blk = (uint32_t *)(void *)(e.ents + n);
 	if (kind == SFU_INDEX_ROWS) {
 		sfu__compile(s, base, &e);
 		SFU_ASSERT(e.n == n);
 		for (b = 0, j = 0; b <= nb; b++) {
 			uint64_t boff = (uint64_t)b << shift;
-			while (j + 1u < n && e.starts[j + 1u] <= boff)
+			while (j + 1u < n && e.ents[j + 1u].start <= boff)
 				j++;
 			blk[b] = j;
 		}
@@ -3018,18 +3044,27 @@ SFU__FN int sfu_index_build(sfu_section *sec, unsigned kind, void *mem, size_t b
 #endif /* SFU_INDEX */
 
 #if SFU_CACHE
-/* The set of two slots for key (lookup PC + 1; 0 marks an empty slot). */
+static SFU__NOINLINE int sfu__cache_miss(sfu_cursor *c, sfu_cache_entry *s, uint64_t key, sfu_crow *r);
+
+/* The set of two slots for key (lookup PC + 1; 0 marks an empty slot):
+ * slot (hash >> 40) & (mask - 1) of a multiplicative hash, computed as
+ * its byte offset (set_off: (mask - 1) * 16, of the 24 bits the hash
+ * gives). */
 SFU__INLINE sfu_cache_entry *sfu__cache_set(const sfu_cache *cache, uint64_t key)
 {
-	return &cache->slots[(uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 40) & (cache->mask - 1u)];
+	uint32_t off = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> (40 - 4)) & cache->set_off;
+	return (sfu_cache_entry *)(void *)((uint8_t *)cache->slots + off);
 }
 
 SFU__INLINE bool sfu__cache_hit(sfu_cache *cache, const sfu_cache_entry *s, uint64_t key, sfu_crow *r)
 {
-	if (s[0].key != key && s[1].key != key)
-		return false;
+	if (s[0].key != key) {
+		if (s[1].key != key)
+			return false;
+		s++;
+	}
 	cache->hits++;
-	sfu__unpack(&s[s[0].key == key ? 0 : 1].row, r);
+	sfu__unpack(&s->row, r);
 	return true;
 }
 
@@ -3042,24 +3077,67 @@ SFU__FN int sfu_cache_init(sfu_cache *cache, sfu_cache_entry *slots, size_t n)
 		p *= 2u;
 	cache->slots = slots;
 	cache->mask = (uint32_t)(p - 1u);
+	cache->set_off = ((cache->mask - 1u) & 0xffffffu) << 4; /* 16 bytes a slot */
 	cache->hits = cache->misses = 0;
 	for (i = 0; i < p; i++)
 		slots[i].key = 0;
 	return SFU_OK;
 }
 
-/* A miss: the lookup, and the row into the slot the miss counter points
- * at, if it packs. */
+/* A miss: the lookup, and the row, if it packs, into the set's first
+ * slot, the row there moving to the second (the older of the two goes):
+ * two PCs of one walk that share a set both stay. */
 static SFU__NOINLINE int sfu__cache_miss(sfu_cursor *c, sfu_cache_entry *s, uint64_t key, sfu_crow *r)
 {
+	sfu_packed_row p;
 	int err;
 	c->cache->misses++;
 	err = sfu__lookup_row(c->secs, c->nsecs, key - 1u, r);
-	if (err == SFU_OK && sfu__pack(r, &s[c->cache->misses & 1u].row))
-		s[c->cache->misses & 1u].key = key;
+	if (err == SFU_OK && sfu__pack(r, &p)) {
+		s[1].key = s[0].key;
+		s[1].row.cfa = s[0].row.cfa;
+		s[1].row.ra_off = s[0].row.ra_off;
+		s[1].row.fp_off = s[0].row.fp_off;
+		s[0].key = key;
+		s[0].row.cfa = p.cfa;
+		s[0].row.ra_off = p.ra_off;
+		s[0].row.fp_off = p.fp_off;
+	}
 	return err;
 }
 #endif /* SFU_CACHE */
+
+#if SFU_INDEX || SFU_CACHE
+/* The hook of the walk's lookup (sfu__lookup): the row for lookup PC pc
+ * through the cache (sets of two slots keyed by pc + 1, 0 meaning empty;
+ * a miss searches into the scratch row t and fills the set), or else from
+ * the first section's row index when it has the row (any other answer
+ * leaves it to the search, which asks that index again and goes on to
+ * the next sections: the same row, the same errors).  SFU__SEARCH: no
+ * answer here. */
+SFU__INLINE int sfu__fast_row(sfu_cursor *c, uint64_t pc, sfu_crow *r, sfu_crow *t)
+{
+#if SFU_CACHE
+	uint64_t key = pc + 1u;
+	if (c->cache && pc != UINT64_MAX) { /* its key would be the "empty" mark */
+		sfu_cache_entry *s = sfu__cache_set(c->cache, key);
+		int err;
+		if (sfu__cache_hit(c->cache, s, key, r))
+			return SFU_OK;
+		sfu__row_clear(t);
+		err = sfu__cache_miss(c, s, key, t);
+		sfu__row_set(r, t);
+		return err;
+	}
+#endif
+#if SFU_INDEX
+	if (c->nsecs && c->secs->index && sfu__index_row(c->secs, pc, r) == SFU_OK)
+		return SFU_OK;
+#endif
+	(void)t;
+	return SFU__SEARCH;
+}
+#endif
 
 SFU_CODEGEN_END
 #endif /* SFU_IMPLEMENTATION_DONE */

@@ -37,6 +37,20 @@ sfu_port codegen_port = SFU_PORT_INIT(NULL, 0, 0);
 static const struct sfu_port_range codegen_ram[] = { { 0x1000, 0x2000 } };
 static void codegen_write(const char *s, size_t n) { (void)s; (void)n; }
 struct sfu_dump codegen_dump = SFU_DUMP_INIT(codegen_dump, codegen_write, codegen_ram, 1, NULL, 0);
+#if !SFU_SAFE_CODEGEN
+/* The control's own sample of what the alignment check looks for (the
+ * core need not have one in every compiler's output: clang 21/22 merge
+ * none of its byte stores once the step stores fewer): two constant bytes
+ * at an odd offset, merged into one store, beside an aligned word. */
+struct codegen_odd { unsigned int w; unsigned char pad, a, b; };
+void codegen_odd_store(struct codegen_odd *s, unsigned int v);
+void codegen_odd_store(struct codegen_odd *s, unsigned int v)
+{
+	s->w = v;
+	s->a = 1;
+	s->b = 2;
+}
+#endif
 C
 done
 WARN="-Wall -Wextra -Wundef -Werror"
