@@ -335,33 +335,10 @@ enum sfu_error {
 
 /* ---- types ---------------------------------------------------------------- */
 
-/* Where one SFrame version keeps the fields of a function descriptor (spec
- * 2.3; V1/V2 "SFrame FDE").  sfu_section_init picks the version's from the
- * core's table once; every FDE decode reads it instead of testing the
- * version. */
-typedef struct sfu_layout {
-	uint8_t fde_size;   /* bytes per FDE record: 17 (V1), 20 (V2), 16 (V3) */
-	uint8_t start_size; /* function start field: 4 (int32) or 8 (int64) */
-	uint8_t size_at;    /* record offset of the function size */
-	uint8_t freoff_at;  /* record offset of the FRE offset */
-	uint8_t attr_at;    /* record offset of num_fres .. rep_size; 0: they
-	                     * sit in the FRE sub-section at the FRE offset,
-	                     * ahead of the FREs (the V3 attribute) */
-	uint8_t attr_size;  /* bytes of that attribute before the first FRE */
-	uint8_t nfres_size; /* num_fres field: 4 or 2 bytes */
-	uint8_t info_at;    /* attribute offset of the info byte */
-	uint8_t info2_at;   /* of info2 (V3); 0: none */
-	uint8_t rep_at;     /* of rep_size (V2, V3); 0: none */
-	uint8_t rules;      /* SFU_LAYOUT_*: what else differs by version */
-} sfu_layout;
-
-#define SFU_LAYOUT_EMPTY_OUTERMOST 0x1u /* an FDE without FREs is outermost (V3 2.3.3.2) */
-#define SFU_LAYOUT_MASK_BITS 0x2u       /* PC-mask FRE starts are bit masks (V1) */
-#define SFU_LAYOUT_SIGNAL 0x4u          /* info bit 7 marks signal frames (V3) */
-#define SFU_LAYOUT_S390X_REGS 0x8u      /* odd s390x RA/FP words are registers (V2) */
-
 /* An index of one section, in caller memory (sfu_index_build). */
 struct sfu_index;
+/* The FDE layout of one SFrame version (the core's own). */
+struct sfu__layout;
 
 /* One SFrame section, validated at the header level.  Caller-owned; filled by
  * sfu_section_init.  All offsets are from the first byte of the section. */
@@ -383,7 +360,7 @@ typedef struct sfu_section {
 	uint8_t aux_len;  /* auxiliary header bytes skipped */
 	uint8_t pcrel;    /* function starts are relative to their field */
 	uint32_t end;     /* offset just past the FRE sub-section */
-	const sfu_layout *layout; /* this version's FDE layout (the core's table) */
+	const struct sfu__layout *layout; /* this version's FDE layout (the core's table) */
 	const struct sfu_index *index; /* sfu_index_build's, or NULL */
 } sfu_section;
 
@@ -429,31 +406,6 @@ typedef struct sfu_fre {
 	uint8_t count;   /* data words */
 	uint8_t wsize;   /* bytes per data word: 1, 2 or 4 */
 } sfu_fre;
-
-/* The compact row: what every DEFAULT FDE row says, in 16 bytes (spec 3.1):
- * CFA = SP or FP + cfa_off; the RA saved at CFA + ra_off, still in the link
- * register, or undefined (outermost frame); the FP saved at CFA + fp_off or
- * unchanged.  The lookup returns it and the walk applies it.  Rows that need
- * more (V3 FLEX FDEs, V2 s390x register rules) carry SFU_CROW_GENERAL and go
- * through the general rules of sfu_row instead. */
-typedef struct sfu_crow {
-	int32_t cfa_off;
-	int32_t ra_off;
-	int32_t fp_off;
-	uint32_t flags; /* SFU_CROW_* */
-} sfu_crow;
-
-#define SFU_CROW_CFA_FP 0x01u   /* CFA = FP + cfa_off (else SP + cfa_off) */
-#define SFU_CROW_RA_SAVED 0x02u /* RA at CFA + ra_off (else in the link register) */
-#define SFU_CROW_RA_UNDEF 0x04u /* RA undefined: the outermost frame */
-#define SFU_CROW_FP_SAVED 0x08u /* FP at CFA + fp_off (else unchanged) */
-#define SFU_CROW_MANGLED 0x10u  /* the RA is signed (aarch64 PAC): strip it */
-#define SFU_CROW_SIGNAL 0x20u   /* a signal trampoline: the caller's PC is exact */
-#define SFU_CROW_ALIGN16 0x40u  /* the CFA is 16-byte aligned (aarch64), else 8 */
-#define SFU_CROW_SP_S390X 0x80u /* caller SP = CFA + SFU_S390X_SP_VAL_OFFSET, else CFA */
-#define SFU_CROW_GENERAL 0x100u /* not compact: use sfu_find_row's rules (a
-                                 * general row's offsets and other bits are
-                                 * the core's own business) */
 
 /* How one quantity (CFA, RA, FP) of the caller is recovered. */
 enum sfu_rule_kind {
@@ -579,15 +531,11 @@ static inline uint64_t sfu_frame_lookup_pc(const sfu_frame *f)
 	return (f->flags & SFU_FRAME_EXACT) ? f->pc : f->pc - 1u;
 }
 
-/* A compact row packed into 8 bytes, as the cache and the row index keep
- * it: the CFA offset (-2^23 .. 2^23 - 1, biased by 2^23) in the top 24
- * bits of cfa over the SFU_CROW_* flags in the low 8, and the RA and FP
- * offsets (-2^15 .. 2^15 - 1).  Rows that do not fit are not packed (the
- * cache skips them, the row index sends the lookup to the section). */
-typedef struct sfu_packed_row {
+/* The row a cache slot keeps (the core's own: sfu__packed_row). */
+struct sfu__packed_row {
 	uint32_t cfa;
 	int16_t ra_off, fp_off;
-} sfu_packed_row;
+};
 
 #if SFU_CACHE
 /* A lookup cache the caller owns (no heap): rows by lookup PC, 2-way set
@@ -595,7 +543,7 @@ typedef struct sfu_packed_row {
  * sfu_cache_init again when the sections change (a module loads). */
 typedef struct sfu_cache_entry {
 	uint64_t key; /* lookup PC + 1; 0 = empty */
-	sfu_packed_row row;
+	struct sfu__packed_row row;
 } sfu_cache_entry;
 typedef struct sfu_cache {
 	sfu_cache_entry *slots;
@@ -768,6 +716,65 @@ SFU_DEF const char *sfu_strerror(int err);
 #endif
 
 #endif /* SFU_H */
+
+/* ======================================================================== *
+ * The core's own types: the FDE layouts and the compact row the lookup
+ * returns and the step applies.  Not API: defined with the implementation,
+ * and for the test harnesses that compare sections and rows across builds
+ * without one (test/fuzz defines SFU__INTERNAL_TYPES).
+ * ======================================================================== */
+#if (defined(SFU_IMPLEMENTATION) || defined(SFU__INTERNAL_TYPES)) && !defined(SFU__INTERNAL_TYPES_DONE)
+#define SFU__INTERNAL_TYPES_DONE
+
+/* Where one SFrame version keeps the fields of a function descriptor (spec
+ * 2.3; V1/V2 "SFrame FDE").  sfu_section_init picks the version's from the
+ * core's table once; every FDE decode reads it instead of testing the
+ * version. */
+typedef struct sfu__layout {
+	uint8_t fde_size;   /* bytes per FDE record: 17 (V1), 20 (V2), 16 (V3) */
+	uint8_t start_size; /* function start field: 4 (int32) or 8 (int64) */
+	uint8_t size_at;    /* record offset of the function size */
+	uint8_t freoff_at;  /* record offset of the FRE offset */
+	uint8_t attr_at;    /* record offset of num_fres .. rep_size; 0: they
+	                     * sit in the FRE sub-section at the FRE offset,
+	                     * ahead of the FREs (the V3 attribute) */
+	uint8_t attr_size;  /* bytes of that attribute before the first FRE */
+	uint8_t nfres_size; /* num_fres field: 4 or 2 bytes */
+	uint8_t info_at;    /* attribute offset of the info byte */
+	uint8_t info2_at;   /* of info2 (V3); 0: none */
+	uint8_t rep_at;     /* of rep_size (V2, V3); 0: none */
+	uint8_t rules;      /* SFU__LAYOUT_*: what else differs by version */
+} sfu__layout;
+
+#define SFU__LAYOUT_EMPTY_OUTERMOST 0x1u /* an FDE without FREs is outermost (V3 2.3.3.2) */
+#define SFU__LAYOUT_MASK_BITS 0x2u       /* PC-mask FRE starts are bit masks (V1) */
+#define SFU__LAYOUT_SIGNAL 0x4u          /* info bit 7 marks signal frames (V3) */
+#define SFU__LAYOUT_S390X_REGS 0x8u      /* odd s390x RA/FP words are registers (V2) */
+
+/* The compact row: what every DEFAULT FDE row says, in 16 bytes (spec 3.1):
+ * CFA = SP or FP + cfa_off; the RA saved at CFA + ra_off, still in the link
+ * register, or undefined (outermost frame); the FP saved at CFA + fp_off or
+ * unchanged.  The lookup returns it and the walk applies it.  Rows that need
+ * more (V3 FLEX FDEs, V2 s390x register rules) carry SFU__CROW_GENERAL and go
+ * through the general rules of sfu_row instead. */
+typedef struct sfu__crow {
+	int32_t cfa_off;
+	int32_t ra_off;
+	int32_t fp_off;
+	uint32_t flags; /* SFU__CROW_* */
+} sfu__compact_row;
+
+#define SFU__CROW_CFA_FP 0x01u   /* CFA = FP + cfa_off (else SP + cfa_off) */
+#define SFU__CROW_RA_SAVED 0x02u /* RA at CFA + ra_off (else in the link register) */
+#define SFU__CROW_RA_UNDEF 0x04u /* RA undefined: the outermost frame */
+#define SFU__CROW_FP_SAVED 0x08u /* FP at CFA + fp_off (else unchanged) */
+#define SFU__CROW_MANGLED 0x10u  /* the RA is signed (aarch64 PAC): strip it */
+#define SFU__CROW_SIGNAL 0x20u   /* a signal trampoline: the caller's PC is exact */
+#define SFU__CROW_ALIGN16 0x40u  /* the CFA is 16-byte aligned (aarch64), else 8 */
+#define SFU__CROW_SP_S390X 0x80u /* caller SP = CFA + SFU_S390X_SP_VAL_OFFSET, else CFA */
+#define SFU__CROW_GENERAL 0x100u /* not compact: the step uses its general
+                                  * rules (sfu__from_general) */
+#endif
 
 /* ======================================================================== */
 #ifdef SFU_IMPLEMENTATION
@@ -956,18 +963,18 @@ SFU__INLINE int32_t sfu__wordb(const uint8_t *d, uint32_t off, uint32_t ws, bool
 
 /* ---- versions: the FDE layouts (V1 "SFrame FDE", V2 2.3, V3 2.3.1-2.3.2) -- */
 
-static const sfu_layout sfu__layouts[3] = {
+static const sfu__layout sfu__layouts[3] = {
 	/* V1: 17-byte records, everything in the record, PC-mask starts are
 	 * bit masks. */
 	{ SFU_V1_FDE_SIZE, 4, SFU_V12_FDE_SIZE_F, SFU_V12_FDE_FREOFF, SFU_V12_FDE_NFRES, 0, 4,
-	  SFU_V12_FDE_INFO - SFU_V12_FDE_NFRES, 0, 0, SFU_LAYOUT_MASK_BITS },
+	  SFU_V12_FDE_INFO - SFU_V12_FDE_NFRES, 0, 0, SFU__LAYOUT_MASK_BITS },
 	/* V2: 20-byte records adding the repeat size; s390x register rules. */
 	{ SFU_V2_FDE_SIZE, 4, SFU_V12_FDE_SIZE_F, SFU_V12_FDE_FREOFF, SFU_V12_FDE_NFRES, 0, 4,
-	  SFU_V12_FDE_INFO - SFU_V12_FDE_NFRES, 0, SFU_V2_FDE_REPSIZE - SFU_V12_FDE_NFRES, SFU_LAYOUT_S390X_REGS },
+	  SFU_V12_FDE_INFO - SFU_V12_FDE_NFRES, 0, SFU_V2_FDE_REPSIZE - SFU_V12_FDE_NFRES, SFU__LAYOUT_S390X_REGS },
 	/* V3: 16-byte index records with a 64-bit start; the attribute heads
 	 * the function's FREs; signal bit; an FDE without FREs is outermost. */
 	{ SFU_V3_FDE_SIZE, 8, SFU_V3_FDE_SIZE_F, SFU_V3_FDE_FREOFF, 0, SFU_V3_ATTR_SIZE, 2, SFU_V3_ATTR_INFO,
-	  SFU_V3_ATTR_INFO2, SFU_V3_ATTR_REPSIZE, SFU_LAYOUT_EMPTY_OUTERMOST | SFU_LAYOUT_SIGNAL },
+	  SFU_V3_ATTR_INFO2, SFU_V3_ATTR_REPSIZE, SFU__LAYOUT_EMPTY_OUTERMOST | SFU__LAYOUT_SIGNAL },
 };
 
 /* The layout of section s.  With one version compiled in it is a constant
@@ -1056,7 +1063,7 @@ static int sfu__hdr_abi(sfu_section *s)
  * section's bounds and counts are filled in. */
 static int sfu__hdr_bounds(sfu_section *s, unsigned opts)
 {
-	const sfu_layout *ly = s->layout;
+	const sfu__layout *ly = s->layout;
 	uint64_t fdeoff, freoff, hdr_end, fde_end, fre_end, nfdes, nfres, frelen, size = s->size;
 
 	s->aux_len = s->data[SFU_HDR_AUXLEN];
@@ -1247,7 +1254,7 @@ SFU__FN int sfu_section_count(size_t *n, const void *data, size_t size, uint64_t
 /* ---- FDEs (2.3) ---------------------------------------------------------------- */
 
 /* Section offset of FDE record idx (idx < num_fdes: bounded at init). */
-SFU__INLINE uint32_t sfu__fde_rec(const sfu_section *s, const sfu_layout *L, uint32_t idx)
+SFU__INLINE uint32_t sfu__fde_rec(const sfu_section *s, const sfu__layout *L, uint32_t idx)
 {
 	return s->fde_base + idx * (uint32_t)L->fde_size;
 }
@@ -1269,7 +1276,7 @@ SFU__INLINE uint64_t sfu__pcrel_mask(const sfu_section *s)
 	return s->pcrel ? ~(uint64_t)0 : 0u;
 }
 
-SFU__HOT int sfu__fde_decode(const sfu_section *s, const sfu_layout *L, uint32_t idx, sfu_fde *f, bool big)
+SFU__HOT int sfu__fde_decode(const sfu_section *s, const sfu__layout *L, uint32_t idx, sfu_fde *f, bool big)
 {
 	uint32_t rec = sfu__fde_rec(s, L, idx), fo, at;
 
@@ -1286,7 +1293,7 @@ SFU__HOT int sfu__fde_decode(const sfu_section *s, const sfu_layout *L, uint32_t
 	f->info2 = L->info2_at ? s->data[at + L->info2_at] : 0u;
 	f->rep_size = L->rep_at ? s->data[at + L->rep_at] : 0u;
 	f->fre_off = fo + L->attr_size;
-	f->signal = (uint8_t)((L->rules & SFU_LAYOUT_SIGNAL) ? SFU_FDE_INFO_SIGNAL(f->info) : 0u);
+	f->signal = (uint8_t)((L->rules & SFU__LAYOUT_SIGNAL) ? SFU_FDE_INFO_SIGNAL(f->info) : 0u);
 	f->fre_type = (uint8_t)SFU_FDE_INFO_FRE_TYPE(f->info);
 	f->pctype = (uint8_t)SFU_FDE_INFO_PCTYPE(f->info);
 	f->pauth_key = (uint8_t)SFU_FDE_INFO_PAUTH_KEY(f->info);
@@ -1426,7 +1433,14 @@ static int sfu__s390x_cfa(int32_t w, int32_t *off)
 
 /* ---- rows (3.1, 3.2) -------------------------------------------------------- */
 
-/* What a general row carries besides the SFU_CROW_* flags: a FLEX row
+/* A compact row packed into 8 bytes, as the cache and the row index keep
+ * it: the CFA offset (-2^23 .. 2^23 - 1, biased by 2^23) in the top 24
+ * bits of cfa over the SFU__CROW_* flags in the low 8, and the RA and FP
+ * offsets (-2^15 .. 2^15 - 1).  Rows that do not fit are not packed (the
+ * cache skips them, the row index sends the lookup to the section). */
+typedef struct sfu__packed_row sfu__packed_row; /* (its fields: in the public part, for sfu_cache_entry) */
+
+/* What a general row carries besides the SFU__CROW_* flags: a FLEX row
  * (then cfa_off is the index of its section among those searched, ra_off
  * the section offset of its data words, fp_off its FRE info byte), and V2
  * s390x RA / FP words naming the register that holds the value. */
@@ -1530,7 +1544,7 @@ SFU__INLINE bool sfu__s390x_reg_ok(int32_t w)
  * s390x: word 1 the RA slot, word 2 the FP slot (s390x: sfu__crow_s390x
  * then reads them its way). */
 SFU__INLINE int sfu__crow_words(const sfu_section *s, unsigned n, unsigned ws, uint32_t words, bool big,
-                                uint32_t *flags, sfu_crow *r)
+                                uint32_t *flags, sfu__compact_row *r)
 {
 	bool amd64 = SFU__AMD64(s->abi);
 
@@ -1538,14 +1552,14 @@ SFU__INLINE int sfu__crow_words(const sfu_section *s, unsigned n, unsigned ws, u
 		return SFU_E_FRE_WORDS;
 	r->cfa_off = sfu__wordb(s->data, words, ws, big);
 	if (amd64) {
-		*flags |= SFU_CROW_RA_SAVED;
+		*flags |= SFU__CROW_RA_SAVED;
 		r->ra_off = s->fixed_ra;
 	} else if (n >= 2) {
-		*flags |= SFU_CROW_RA_SAVED;
+		*flags |= SFU__CROW_RA_SAVED;
 		r->ra_off = sfu__wordb(s->data, words + ws, ws, big);
 	}
 	if (n == (amd64 ? 2u : 3u)) {
-		*flags |= SFU_CROW_FP_SAVED;
+		*flags |= SFU__CROW_FP_SAVED;
 		r->fp_off = sfu__wordb(s->data, words + (n - 1u) * ws, ws, big);
 	}
 	return SFU_OK;
@@ -1559,7 +1573,7 @@ SFU__INLINE int sfu__s390x_word(int32_t w, bool regs, bool is_ra, uint32_t reg, 
 	if (regs && SFU_V2_S390X_WORD_IS_REGNUM(w)) {
 		if (!sfu__s390x_reg_ok(w))
 			return SFU_E_FRE_WORDS;
-		*flags = (*flags & ~saved) | SFU_CROW_GENERAL | reg;
+		*flags = (*flags & ~saved) | SFU__CROW_GENERAL | reg;
 	} else if (is_ra && w == SFU_S390X_RA_OFFSET_INVALID) {
 		*flags &= ~saved;
 	}
@@ -1569,15 +1583,15 @@ SFU__INLINE int sfu__s390x_word(int32_t w, bool regs, bool is_ra, uint32_t reg, 
 /* The n data words of a DEFAULT s390x FRE, as sfu__crow_words read them
  * (3.1.3): the CFA offset scaled and adjusted, the RA and FP words as
  * sfu__s390x_word says. */
-SFU__INLINE int sfu__crow_s390x(const sfu_layout *L, unsigned n, uint32_t *flags, sfu_crow *r)
+SFU__INLINE int sfu__crow_s390x(const sfu__layout *L, unsigned n, uint32_t *flags, sfu__compact_row *r)
 {
-	bool regs = (L->rules & SFU_LAYOUT_S390X_REGS) != 0;
+	bool regs = (L->rules & SFU__LAYOUT_S390X_REGS) != 0;
 	int err = sfu__s390x_cfa(r->cfa_off, &r->cfa_off);
 
 	if (!err && n >= 2)
-		err = sfu__s390x_word(r->ra_off, regs, true, SFU__CROW_RA_REG, SFU_CROW_RA_SAVED, flags);
+		err = sfu__s390x_word(r->ra_off, regs, true, SFU__CROW_RA_REG, SFU__CROW_RA_SAVED, flags);
 	if (!err && n == 3)
-		err = sfu__s390x_word(r->fp_off, regs, false, SFU__CROW_FP_REG, SFU_CROW_FP_SAVED, flags);
+		err = sfu__s390x_word(r->fp_off, regs, false, SFU__CROW_FP_REG, SFU__CROW_FP_SAVED, flags);
 	return err;
 }
 
@@ -1589,9 +1603,9 @@ SFU__INLINE int sfu__crow_s390x(const sfu_layout *L, unsigned n, uint32_t *flags
  * others carry ALIGN16 or SP_S390X; FLEX FDEs never get here).  At a
  * called stub's entry only the RA is on the stack: SP + 8.  The one test
  * on the common path is marked unlikely. */
-SFU__INLINE void sfu__fix_pltgot(const sfu_layout *L, const sfu_fde *f, const sfu_fre *fre, sfu_crow *r)
+SFU__INLINE void sfu__fix_pltgot(const sfu__layout *L, const sfu_fde *f, const sfu_fre *fre, sfu__compact_row *r)
 {
-	if (SFU__UNLIKELY(SFU_AMD64 && f->pctype == SFU_FDE_PCTYPE_MASK && L->rep_at) && r->flags == SFU_CROW_RA_SAVED &&
+	if (SFU__UNLIKELY(SFU_AMD64 && f->pctype == SFU_FDE_PCTYPE_MASK && L->rep_at) && r->flags == SFU__CROW_RA_SAVED &&
 	    r->cfa_off == 16 && r->ra_off == -8 && f->num_fres == 1 && fre->start == 0)
 		r->cfa_off = 8;
 }
@@ -1601,26 +1615,26 @@ SFU__INLINE void sfu__fix_pltgot(const sfu_layout *L, const sfu_fde *f, const sf
  * of FDE f, as a compact row: every DEFAULT FDE row (3.1), in the one
  * place that reads them, and so the one place ld's .plt.got FDE is
  * corrected (SFU_FIX_LD_PLTGOT).
- * FLEX rows and V2 s390x register rules are marked SFU_CROW_GENERAL (the
+ * FLEX rows and V2 s390x register rules are marked SFU__CROW_GENERAL (the
  * register rules checked here, the FLEX rules by the caller).  A row no
  * reader may accept gets its error (SFU_E_FRE_WORDS). */
-SFU__HOT int sfu__crow(const sfu_section *s, const sfu_layout *L, const sfu_fde *f, const sfu_fre *fre, bool big,
-                       sfu_crow *r)
+SFU__HOT int sfu__crow(const sfu_section *s, const sfu__layout *L, const sfu_fde *f, const sfu_fre *fre, bool big,
+                       sfu__compact_row *r)
 {
 	unsigned info = fre->info, abi = s->abi, n = SFU_FRE_INFO_COUNT(info), ws = 1u << SFU_FRE_INFO_WSIZE(info);
 	uint32_t words = fre->words;
 	uint32_t flags;
 	int err;
 
-	flags = (SFU__AARCH64(abi) ? SFU_CROW_ALIGN16 : 0u) | (SFU__S390X(abi) ? SFU_CROW_SP_S390X : 0u) |
-	        (f->signal ? SFU_CROW_SIGNAL : 0u) | (SFU_FRE_INFO_MANGLED_RA(info) ? SFU_CROW_MANGLED : 0u) |
-	        (SFU_FRE_INFO_BASE_REG(info) == SFU_BASE_REG_SP ? 0u : SFU_CROW_CFA_FP);
+	flags = (SFU__AARCH64(abi) ? SFU__CROW_ALIGN16 : 0u) | (SFU__S390X(abi) ? SFU__CROW_SP_S390X : 0u) |
+	        (f->signal ? SFU__CROW_SIGNAL : 0u) | (SFU_FRE_INFO_MANGLED_RA(info) ? SFU__CROW_MANGLED : 0u) |
+	        (SFU_FRE_INFO_BASE_REG(info) == SFU_BASE_REG_SP ? 0u : SFU__CROW_CFA_FP);
 	r->cfa_off = r->ra_off = r->fp_off = 0;
 	r->flags = flags;
 	/* No data words: the RA is undefined, this is the outermost frame (V2
 	 * erratum 2; 2.4.1). */
 	if (n == 0) {
-		r->flags = flags | SFU_CROW_RA_UNDEF;
+		r->flags = flags | SFU__CROW_RA_UNDEF;
 		return SFU_OK;
 	}
 #if SFU_FLEX
@@ -1629,7 +1643,7 @@ SFU__HOT int sfu__crow(const sfu_section *s, const sfu_layout *L, const sfu_fde 
 		 * sfu__row_from_fre, which decodes them.) */
 		r->ra_off = (int32_t)words;
 		r->fp_off = (int32_t)info;
-		r->flags = flags | SFU_CROW_GENERAL | SFU__CROW_FLEX;
+		r->flags = flags | SFU__CROW_GENERAL | SFU__CROW_FLEX;
 		return SFU_OK;
 	}
 #endif
@@ -1647,8 +1661,8 @@ SFU__HOT int sfu__crow(const sfu_section *s, const sfu_layout *L, const sfu_fde 
 
 /* The row of FRE fre of FDE f as the walk applies it (fre NULL: the FDE
  * has none, a V3 outermost frame; for the index build). */
-SFU__INLINE int sfu__crow_fre(const sfu_section *s, const sfu_layout *L, const sfu_fde *f, const sfu_fre *fre, bool big,
-                              sfu_crow *r)
+SFU__INLINE int sfu__crow_fre(const sfu_section *s, const sfu__layout *L, const sfu_fde *f, const sfu_fre *fre, bool big,
+                              sfu__compact_row *r)
 {
 	sfu_fre none;
 	int err;
@@ -1663,7 +1677,7 @@ SFU__INLINE int sfu__crow_fre(const sfu_section *s, const sfu_layout *L, const s
 		err = sfu__flex_rules(s, fre->words, fre->info, NULL, NULL, NULL); /* a row no reader may accept */
 #endif
 	if (!SFU_COMPACT)
-		r->flags |= SFU_CROW_GENERAL; /* the reference: everything through the rules */
+		r->flags |= SFU__CROW_GENERAL; /* the reference: everything through the rules */
 	return err;
 }
 
@@ -1673,13 +1687,13 @@ SFU__INLINE void sfu__crow_rules(uint32_t f, int32_t cfa_off, int32_t ra_off, in
                             sfu_rule *fp)
 {
 	cfa->kind = SFU_RULE_OFF;
-	cfa->base = (f & SFU_CROW_CFA_FP) ? SFU_REG_FP : SFU_REG_SP;
+	cfa->base = (f & SFU__CROW_CFA_FP) ? SFU_REG_FP : SFU_REG_SP;
 	cfa->off = cfa_off;
-	ra->kind = (f & SFU_CROW_RA_UNDEF) ? SFU_RULE_UNDEF : (f & SFU_CROW_RA_SAVED) ? SFU_RULE_DEREF : SFU_RULE_SAME;
+	ra->kind = (f & SFU__CROW_RA_UNDEF) ? SFU_RULE_UNDEF : (f & SFU__CROW_RA_SAVED) ? SFU_RULE_DEREF : SFU_RULE_SAME;
 	ra->base = fp->base = SFU_REG_CFA;
-	ra->off = (f & SFU_CROW_RA_SAVED) ? ra_off : 0;
-	fp->kind = (f & SFU_CROW_FP_SAVED) ? SFU_RULE_DEREF : SFU_RULE_SAME;
-	fp->off = (f & SFU_CROW_FP_SAVED) ? fp_off : 0;
+	ra->off = (f & SFU__CROW_RA_SAVED) ? ra_off : 0;
+	fp->kind = (f & SFU__CROW_FP_SAVED) ? SFU_RULE_DEREF : SFU_RULE_SAME;
+	fp->off = (f & SFU__CROW_FP_SAVED) ? fp_off : 0;
 	if (f & SFU__CROW_RA_REG) {
 		ra->kind = SFU_RULE_OFF;
 		ra->base = (uint16_t)SFU_V2_S390X_WORD_REGNUM((uint32_t)ra_off);
@@ -1694,7 +1708,7 @@ SFU__INLINE void sfu__crow_rules(uint32_t f, int32_t cfa_off, int32_t ra_off, in
  * FLEX rules. */
 static int sfu__row_from_fre(const sfu_section *s, const sfu_fde *fde, const sfu_fre *fre, sfu_row *row)
 {
-	sfu_crow c;
+	sfu__compact_row c;
 	int err = sfu__crow(s, SFU__LAY(s), fde, fre, SFU__BIG(s), &c);
 	if (err)
 		return err;
@@ -1702,10 +1716,10 @@ static int sfu__row_from_fre(const sfu_section *s, const sfu_fde *fde, const sfu
 	row->func_size = fde->size;
 	row->fre_start = fre->start;
 	row->abi = s->abi;
-	row->mangled_ra = (c.flags & SFU_CROW_MANGLED) ? 1u : 0u;
+	row->mangled_ra = (c.flags & SFU__CROW_MANGLED) ? 1u : 0u;
 	row->signal = fde->signal;
 	row->flex = SFU_FLEX && fde->type == SFU_FDE_TYPE_FLEX;
-	row->sp_from_cfa = (int16_t)((c.flags & SFU_CROW_SP_S390X) ? SFU_S390X_SP_VAL_OFFSET : 0);
+	row->sp_from_cfa = (int16_t)((c.flags & SFU__CROW_SP_S390X) ? SFU_S390X_SP_VAL_OFFSET : 0);
 #if SFU_FLEX
 	if (c.flags & SFU__CROW_FLEX)
 		return sfu__flex_rules(s, fre->words, fre->info, &row->cfa, &row->ra, &row->fp);
@@ -1734,10 +1748,10 @@ SFU__FN int sfu_row_from_fre(const sfu_section *sec, const sfu_fde *fde, const s
 #define SFU__SEARCH (-1)
 #if SFU_INDEX
 SFU__INLINE int sfu__index_fdes(const sfu_section *s, uint64_t pc, uint32_t *lo, uint32_t *hi);
-SFU__INLINE int sfu__index_row(const sfu_section *s, uint64_t pc, sfu_crow *r);
+SFU__INLINE int sfu__index_row(const sfu_section *s, uint64_t pc, sfu__compact_row *r);
 #endif
 #if SFU_INDEX || SFU_CACHE
-SFU__INLINE int sfu__fast_row(sfu_cursor *c, uint64_t pc, sfu_crow *r, sfu_crow *t);
+SFU__INLINE int sfu__fast_row(sfu_cursor *c, uint64_t pc, sfu__compact_row *r, sfu__compact_row *t);
 #endif
 
 /* ---- lookup ------------------------------------------------------------------ */
@@ -1748,7 +1762,7 @@ SFU__INLINE int sfu__fast_row(sfu_cursor *c, uint64_t pc, sfu_crow *r, sfu_crow 
  * (SFU_E_UNSORTED), not half-searched.  A probe at or below pc only needs
  * the check against the lower start seen, one above pc only against the
  * upper. */
-SFU__INLINE int sfu__bsearch(const sfu_section *s, const sfu_layout *L, uint64_t pc, uint32_t lo, uint32_t hi,
+SFU__INLINE int sfu__bsearch(const sfu_section *s, const sfu__layout *L, uint64_t pc, uint32_t lo, uint32_t hi,
                              uint64_t pcrel, bool big, uint32_t *cnt)
 {
 	uint64_t lo_v = 0, hi_v = UINT64_MAX;
@@ -1773,7 +1787,7 @@ SFU__INLINE int sfu__bsearch(const sfu_section *s, const sfu_layout *L, uint64_t
 
 /* Of a sorted section's FDEs [lo, hi), the last starting at or before pc
  * (*i; compiled for both kinds of start where speed is asked for). */
-SFU__INLINE int sfu__sorted_fde(const sfu_section *s, const sfu_layout *L, uint64_t pc, uint32_t lo, uint32_t hi,
+SFU__INLINE int sfu__sorted_fde(const sfu_section *s, const sfu__layout *L, uint64_t pc, uint32_t lo, uint32_t hi,
                                 bool big, uint32_t *i)
 {
 	int err;
@@ -1793,7 +1807,7 @@ SFU__INLINE int sfu__sorted_fde(const sfu_section *s, const sfu_layout *L, uint6
 
 /* Of an unsorted section's FDEs, the first whose range holds pc (*i): a
  * cheap range test of each; the caller decodes (and checks) the match. */
-SFU__INLINE int sfu__scan_fdes(const sfu_section *s, const sfu_layout *L, uint64_t pc, bool big, uint32_t *i)
+SFU__INLINE int sfu__scan_fdes(const sfu_section *s, const sfu__layout *L, uint64_t pc, bool big, uint32_t *i)
 {
 	uint64_t pcrel = sfu__pcrel_mask(s);
 	uint32_t k;
@@ -1809,7 +1823,7 @@ SFU__INLINE int sfu__scan_fdes(const sfu_section *s, const sfu_layout *L, uint64
 }
 
 /* The FDE covering pc (*f; *idx its index, if idx). */
-SFU__INLINE int sfu__search_fde(const sfu_section *s, const sfu_layout *L, uint64_t pc, sfu_fde *f, uint32_t *idx,
+SFU__INLINE int sfu__search_fde(const sfu_section *s, const sfu__layout *L, uint64_t pc, sfu_fde *f, uint32_t *idx,
                                  bool big)
 {
 	uint32_t i, lo = 0, hi = s->num_fdes;
@@ -1856,12 +1870,12 @@ SFU__FN int sfu_find_fde(const sfu_section *sec, uint64_t pc, sfu_fde *fde, uint
  * it passes, so it steps over them as sfu_fre_get would and a run past the
  * end shows at the next header; the chosen FRE's words are checked last.
  * ab: bytes of an FRE start. */
-SFU__INLINE int sfu__fre_scan(const sfu_section *s, const sfu_layout *L, const sfu_fde *f, uint32_t pcoff,
+SFU__INLINE int sfu__fre_scan(const sfu_section *s, const sfu__layout *L, const sfu_fde *f, uint32_t pcoff,
                               uint32_t ab, bool big, sfu_fre *fre)
 {
 	uint32_t k, start, prev = 0, best = 0;
 	int64_t pos = (int64_t)s->fre_base + f->fre_off;
-	bool bits = f->pctype == SFU_FDE_PCTYPE_MASK && (L->rules & SFU_LAYOUT_MASK_BITS);
+	bool bits = f->pctype == SFU_FDE_PCTYPE_MASK && (L->rules & SFU__LAYOUT_MASK_BITS);
 	int err;
 
 	for (k = f->num_fres; k; k--) {
@@ -1910,7 +1924,7 @@ SFU__INLINE int sfu__fre_scan(const sfu_section *s, const sfu_layout *L, const s
 /* The FDE covering pc (*idx: its index, if idx) and, if fre, its FRE for
  * pc (*fre; for a V3 FDE without FREs, which marks an outermost frame, one
  * without data words). */
-SFU__INLINE int sfu__search_fre(const sfu_section *s, const sfu_layout *L, uint64_t pc, sfu_fde *f, uint32_t *idx,
+SFU__INLINE int sfu__search_fre(const sfu_section *s, const sfu__layout *L, uint64_t pc, sfu_fde *f, uint32_t *idx,
                                sfu_fre *fre, bool big)
 {
 	uint32_t pcoff;
@@ -1919,7 +1933,7 @@ SFU__INLINE int sfu__search_fre(const sfu_section *s, const sfu_layout *L, uint6
 		return err;
 	if (f->num_fres == 0) {
 		sfu__fre_none(fre);
-		return (L->rules & SFU_LAYOUT_EMPTY_OUTERMOST) ? SFU_OK : SFU_E_NOINFO;
+		return (L->rules & SFU__LAYOUT_EMPTY_OUTERMOST) ? SFU_OK : SFU_E_NOINFO;
 	}
 	pcoff = (uint32_t)(pc - f->start);
 	if (f->pctype == SFU_FDE_PCTYPE_MASK && f->rep_size)
@@ -1980,7 +1994,7 @@ SFU__FN int sfu_find_row_n(const sfu_section *secs, size_t nsecs, uint64_t pc, s
  * so the FDE stays in registers.  Where size is asked for, through the one
  * copy of the search (sfu__search), and L and big are read after it, not
  * kept across the call (the caller passes none). */
-SFU__INLINE int sfu__search_row(const sfu_section *s, const sfu_layout *L, uint64_t pc, bool big, sfu_crow *r)
+SFU__INLINE int sfu__search_row(const sfu_section *s, const sfu__layout *L, uint64_t pc, bool big, sfu__compact_row *r)
 {
 	sfu_fde fde;
 	sfu_fre fre;
@@ -2000,7 +2014,7 @@ SFU__INLINE int sfu__search_row(const sfu_section *s, const sfu_layout *L, uint6
 
 /* The compact row for pc in one section: from its row index if it has
  * one, else by the search. */
-static SFU__NOINLINE int sfu__section_row(const sfu_section *s, uint64_t pc, sfu_crow *r)
+static SFU__NOINLINE int sfu__section_row(const sfu_section *s, uint64_t pc, sfu__compact_row *r)
 {
 #if SFU_INDEX
 	/* Hook: a row index answers, or sends the lookup on (part 2). */
@@ -2024,11 +2038,11 @@ static SFU__NOINLINE int sfu__section_row(const sfu_section *s, uint64_t pc, sfu
 	return SFU__BIG(s) ? sfu__search_row(s, SFU__LAY_LOW, pc, true, r) : sfu__search_row(s, SFU__LAY_LOW, pc, false, r);
 }
 
-/* The row for pc as the walk uses it: compact, or marked SFU_CROW_GENERAL
+/* The row for pc as the walk uses it: compact, or marked SFU__CROW_GENERAL
  * (then sfu_find_row_n gives its rules), through the sections' indexes: the
  * same section, the same errors as sfu_find_row_n (the tests hold it to
  * that). */
-SFU__INLINE int sfu__lookup_row(const sfu_section *secs, size_t nsecs, uint64_t pc, sfu_crow *r)
+SFU__INLINE int sfu__lookup_row(const sfu_section *secs, size_t nsecs, uint64_t pc, sfu__compact_row *r)
 {
 	size_t i;
 	int first_err = SFU_E_NOINFO;
@@ -2263,20 +2277,20 @@ SFU__INLINE void sfu__commit(sfu_cursor *c, uint64_t pc, uint64_t sp, uint64_t f
 }
 
 /* Out of a frame by its SFrame row in compact form (3.1; appendix A). */
-SFU__INLINE int sfu__from_row(sfu_cursor *c, const sfu_crow *r)
+SFU__INLINE int sfu__from_row(sfu_cursor *c, const sfu__compact_row *r)
 {
 	uint32_t f = r->flags;
 	uint64_t cfa, sp, ra, fp;
 	bool fp_ok;
 	int err;
 
-	if (f & SFU_CROW_RA_UNDEF)
+	if (f & SFU__CROW_RA_UNDEF)
 		return SFU_END;
 	/* The RA still in the link register is known only where every
 	 * register is. */
-	if (!(f & SFU_CROW_RA_SAVED) && !c->full)
+	if (!(f & SFU__CROW_RA_SAVED) && !c->full)
 		return SFU_E_UNSAFE;
-	if (f & SFU_CROW_CFA_FP) {
+	if (f & SFU__CROW_CFA_FP) {
 		if (!c->fp_ok)
 			return SFU_E_UNSAFE; /* lost to a refused read earlier */
 		cfa = c->regs.fp;
@@ -2284,11 +2298,11 @@ SFU__INLINE int sfu__from_row(sfu_cursor *c, const sfu_crow *r)
 		cfa = c->regs.sp;
 	}
 	cfa += (uint64_t)(int64_t)r->cfa_off;
-	sp = cfa + ((f & SFU_CROW_SP_S390X) ? (uint64_t)(int64_t)SFU_S390X_SP_VAL_OFFSET : 0u);
-	err = sfu__check_sp(c, sp, cfa, 8u + ((f & SFU_CROW_ALIGN16) >> 3)); /* 16 or 8 */
+	sp = cfa + ((f & SFU__CROW_SP_S390X) ? (uint64_t)(int64_t)SFU_S390X_SP_VAL_OFFSET : 0u);
+	err = sfu__check_sp(c, sp, cfa, 8u + ((f & SFU__CROW_ALIGN16) >> 3)); /* 16 or 8 */
 	if (err)
 		return err;
-	if (f & SFU_CROW_RA_SAVED) {
+	if (f & SFU__CROW_RA_SAVED) {
 		err = sfu__read(c, cfa + (uint64_t)(int64_t)r->ra_off, &ra);
 		if (err)
 			return err;
@@ -2300,7 +2314,7 @@ SFU__INLINE int sfu__from_row(sfu_cursor *c, const sfu_crow *r)
 	 * epilogue keeps "FP at *(FP)" after the restore), so a refused FP
 	 * read does not end the walk: the FP becomes unknown, and a later rule
 	 * that needs it stops with SFU_E_UNSAFE. */
-	if (f & SFU_CROW_FP_SAVED) {
+	if (f & SFU__CROW_FP_SAVED) {
 		fp_ok = sfu__read(c, cfa + (uint64_t)(int64_t)r->fp_off, &fp) == SFU_OK;
 		if (!fp_ok)
 			fp = 0;
@@ -2308,12 +2322,12 @@ SFU__INLINE int sfu__from_row(sfu_cursor *c, const sfu_crow *r)
 		fp = c->regs.fp;
 		fp_ok = c->fp_ok;
 	}
-	if ((f & SFU_CROW_MANGLED) && c->port->strip_ra)
+	if ((f & SFU__CROW_MANGLED) && c->port->strip_ra)
 		ra = c->port->strip_ra(c->port->ctx, ra);
 	if (ra == 0)
 		return SFU_END; /* RA of 0: conventional end of the stack */
 	/* Out of a signal trampoline the caller was interrupted: exact PC. */
-	sfu__commit(c, ra, sp, fp, fp_ok, cfa, SFU_HOW_SFRAME, (f & SFU_CROW_SIGNAL) != 0);
+	sfu__commit(c, ra, sp, fp, fp_ok, cfa, SFU_HOW_SFRAME, (f & SFU__CROW_SIGNAL) != 0);
 	return SFU_OK;
 }
 
@@ -2376,7 +2390,7 @@ static SFU__NOINLINE int sfu__from_general(sfu_cursor *c, uint32_t flags, int32_
 	bool fp_ok = true;
 	int err;
 
-	if (flags & SFU_CROW_RA_UNDEF)
+	if (flags & SFU__CROW_RA_UNDEF)
 		return SFU_END;
 #if SFU_FLEX
 	if (flags & SFU__CROW_FLEX)
@@ -2393,8 +2407,8 @@ static SFU__NOINLINE int sfu__from_general(sfu_cursor *c, uint32_t flags, int32_
 	err = sfu__apply(c, &cfa_r, 0, &cfa);
 	if (err)
 		return err;
-	sp = cfa + ((flags & SFU_CROW_SP_S390X) ? (uint64_t)(int64_t)SFU_S390X_SP_VAL_OFFSET : 0u);
-	err = sfu__check_sp(c, sp, cfa, 8u + ((flags & SFU_CROW_ALIGN16) >> 3));
+	sp = cfa + ((flags & SFU__CROW_SP_S390X) ? (uint64_t)(int64_t)SFU_S390X_SP_VAL_OFFSET : 0u);
+	err = sfu__check_sp(c, sp, cfa, 8u + ((flags & SFU__CROW_ALIGN16) >> 3));
 	if (err)
 		return err;
 	if (ra_r.kind == SFU_RULE_SAME) {
@@ -2416,11 +2430,11 @@ static SFU__NOINLINE int sfu__from_general(sfu_cursor *c, uint32_t flags, int32_
 			return err;
 		}
 	}
-	if ((flags & SFU_CROW_MANGLED) && c->port->strip_ra)
+	if ((flags & SFU__CROW_MANGLED) && c->port->strip_ra)
 		ra = c->port->strip_ra(c->port->ctx, ra);
 	if (ra == 0)
 		return SFU_END;
-	sfu__commit(c, ra, sp, fp, fp_ok, cfa, SFU_HOW_SFRAME, (flags & SFU_CROW_SIGNAL) != 0);
+	sfu__commit(c, ra, sp, fp, fp_ok, cfa, SFU_HOW_SFRAME, (flags & SFU__CROW_SIGNAL) != 0);
 	return SFU_OK;
 }
 #endif
@@ -2519,7 +2533,7 @@ static SFU__NOINLINE int sfu__from_fp(sfu_cursor *c)
  * fails leaves it, and it is copied all the same.  Zeroed field by field
  * (an initializer may become a call to memset, at -O0), only on the way
  * to a search (a cache hit or a row index does not touch it). */
-SFU__INLINE void sfu__row_clear(sfu_crow *t)
+SFU__INLINE void sfu__row_clear(sfu__compact_row *t)
 {
 #ifdef __OPTIMIZE_SIZE__
 	(void)t; /* t is the step's own row */
@@ -2530,7 +2544,7 @@ SFU__INLINE void sfu__row_clear(sfu_crow *t)
 }
 
 /* *r = *t, field by field (a struct assignment may become memcpy). */
-SFU__INLINE void sfu__row_set(sfu_crow *r, const sfu_crow *t)
+SFU__INLINE void sfu__row_set(sfu__compact_row *r, const sfu__compact_row *t)
 {
 	r->cfa_off = t->cfa_off;
 	r->ra_off = t->ra_off;
@@ -2543,12 +2557,12 @@ SFU__INLINE void sfu__row_set(sfu_crow *r, const sfu_crow *t)
  * search of the sections.  (Where speed is asked for, the out-of-line
  * calls fill the scratch row t, so that *r, the step's, can stay in
  * registers; where size is, they fill *r: less stack.) */
-SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu_crow *r)
+SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu__compact_row *r)
 {
 #ifdef __OPTIMIZE_SIZE__
-	sfu_crow *t = r;
+	sfu__compact_row *t = r;
 #else
-	sfu_crow tt, *t = &tt;
+	sfu__compact_row tt, *t = &tt;
 #endif
 	int err;
 #if SFU_INDEX || SFU_CACHE
@@ -2569,7 +2583,7 @@ SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu_crow *r)
  * for, the walk's loop has its own copy (no call per frame). */
 SFU__HOT int sfu__step(sfu_cursor *c)
 {
-	sfu_crow r;
+	sfu__compact_row r;
 	uint64_t lpc;
 	int err;
 
@@ -2616,7 +2630,7 @@ SFU__HOT int sfu__step(sfu_cursor *c)
 	if (err)
 		return err;
 #if SFU__GENERAL_STEP
-	if (r.flags & SFU_CROW_GENERAL)
+	if (r.flags & SFU__CROW_GENERAL)
 		return sfu__from_general(c, r.flags, r.cfa_off, r.ra_off, r.fp_off);
 #endif
 	return sfu__from_row(c, &r);
@@ -2740,16 +2754,16 @@ struct sfu_index {
  * place). */
 struct sfu__ix_entry {
 	uint32_t start;
-	sfu_packed_row row;
+	sfu__packed_row row;
 };
 
 /* A packed row that is no row: the lookup finds nothing here (NOINFO), or
  * must ask the section (SLOW: PC-mask FDEs, rows that do not pack). */
-#define SFU__P_SPECIAL (SFU_CROW_RA_SAVED | SFU_CROW_RA_UNDEF)
+#define SFU__P_SPECIAL (SFU__CROW_RA_SAVED | SFU__CROW_RA_UNDEF)
 #define SFU__P_NOINFO 0
 #define SFU__P_SLOW 1
 
-SFU__INLINE void sfu__unpack(const sfu_packed_row *p, sfu_crow *r)
+SFU__INLINE void sfu__unpack(const sfu__packed_row *p, sfu__compact_row *r)
 {
 	r->cfa_off = (int32_t)(p->cfa >> 8) - 0x800000;
 	r->flags = p->cfa & 0xffu;
@@ -2758,7 +2772,7 @@ SFU__INLINE void sfu__unpack(const sfu_packed_row *p, sfu_crow *r)
 }
 
 /* Pack r; false if it does not fit. */
-static bool sfu__pack(const sfu_crow *r, sfu_packed_row *p)
+static bool sfu__pack(const sfu__compact_row *r, sfu__packed_row *p)
 {
 	if ((r->flags & ~0xffu) || r->cfa_off < -0x800000 || r->cfa_off > 0x7fffff || r->ra_off < -0x8000 ||
 	    r->ra_off > 0x7fff || r->fp_off < -0x8000 || r->fp_off > 0x7fff)
@@ -2804,12 +2818,12 @@ SFU__INLINE int sfu__index_fdes(const sfu_section *s, uint64_t pc, uint32_t *lo,
 
 /* The row for pc from a row index: SFU_OK, SFU_E_NOINFO, or SFU__SEARCH
  * (an FDE index, or an entry that sends the lookup to the section). */
-SFU__INLINE int sfu__index_row(const sfu_section *s, uint64_t pc, sfu_crow *r)
+SFU__INLINE int sfu__index_row(const sfu_section *s, uint64_t pc, sfu__compact_row *r)
 {
 	const struct sfu_index *ix = s->index;
 	const struct sfu__ix_entry *e, *end;
 	const uint32_t *blk = sfu__ix_blocks(ix);
-	const sfu_packed_row *p;
+	const sfu__packed_row *p;
 	uint64_t off = pc - ix->base;
 	uint32_t i, j, b;
 	if (ix->kind != SFU_INDEX_ROWS)
@@ -2869,10 +2883,10 @@ static int sfu__index_span(const sfu_section *s, uint64_t *base, uint32_t *span)
 struct sfu__emit {
 	struct sfu__ix_entry *ents;
 	uint32_t n, last_off;
-	sfu_packed_row last;
+	sfu__packed_row last;
 };
 
-static void sfu__emit(struct sfu__emit *e, uint32_t off, const sfu_packed_row *p)
+static void sfu__emit(struct sfu__emit *e, uint32_t off, const sfu__packed_row *p)
 {
 	if (e->n && e->last_off == off)
 		e->n--; /* a later FRE at the same offset replaces the row */
@@ -2891,7 +2905,7 @@ static void sfu__emit(struct sfu__emit *e, uint32_t off, const sfu_packed_row *p
 	e->n++;
 }
 
-SFU__INLINE void sfu__special(sfu_packed_row *p, int16_t what)
+SFU__INLINE void sfu__special(sfu__packed_row *p, int16_t what)
 {
 	p->cfa = SFU__P_SPECIAL;
 	p->ra_off = what;
@@ -2903,12 +2917,12 @@ SFU__INLINE void sfu__special(sfu_packed_row *p, int16_t what)
  * FDEs and rows that do not pack send the lookup to the section. */
 static void sfu__compile(const sfu_section *s, uint64_t base, struct sfu__emit *e)
 {
-	sfu_packed_row noinfo, slow, p;
+	sfu__packed_row noinfo, slow, p;
 	uint64_t prev_end = base;
 	uint32_t i, k, off;
 	sfu_fde f;
 	sfu_fre fre;
-	sfu_crow r;
+	sfu__compact_row r;
 
 	sfu__special(&noinfo, SFU__P_NOINFO);
 	sfu__special(&slow, SFU__P_SLOW);
@@ -2926,7 +2940,7 @@ static void sfu__compile(const sfu_section *s, uint64_t base, struct sfu__emit *
 			continue;
 		}
 		if (f.num_fres == 0) {
-			if ((SFU__LAY(s)->rules & SFU_LAYOUT_EMPTY_OUTERMOST) && sfu__crow_fre(s, SFU__LAY(s), &f, NULL, SFU__BIG(s), &r) == SFU_OK &&
+			if ((SFU__LAY(s)->rules & SFU__LAYOUT_EMPTY_OUTERMOST) && sfu__crow_fre(s, SFU__LAY(s), &f, NULL, SFU__BIG(s), &r) == SFU_OK &&
 			    sfu__pack(&r, &p))
 				sfu__emit(e, off, &p);
 			else
@@ -3044,7 +3058,7 @@ SFU__FN int sfu_index_build(sfu_section *sec, unsigned kind, void *mem, size_t b
 #endif /* SFU_INDEX */
 
 #if SFU_CACHE
-static SFU__NOINLINE int sfu__cache_miss(sfu_cursor *c, sfu_cache_entry *s, uint64_t key, sfu_crow *r);
+static SFU__NOINLINE int sfu__cache_miss(sfu_cursor *c, sfu_cache_entry *s, uint64_t key, sfu__compact_row *r);
 
 /* The set of two slots for key (lookup PC + 1; 0 marks an empty slot):
  * slot (hash >> 40) & (mask - 1) of a multiplicative hash, computed as
@@ -3056,7 +3070,7 @@ SFU__INLINE sfu_cache_entry *sfu__cache_set(const sfu_cache *cache, uint64_t key
 	return (sfu_cache_entry *)(void *)((uint8_t *)cache->slots + off);
 }
 
-SFU__INLINE bool sfu__cache_hit(sfu_cache *cache, const sfu_cache_entry *s, uint64_t key, sfu_crow *r)
+SFU__INLINE bool sfu__cache_hit(sfu_cache *cache, const sfu_cache_entry *s, uint64_t key, sfu__compact_row *r)
 {
 	if (s[0].key != key) {
 		if (s[1].key != key)
@@ -3087,9 +3101,9 @@ SFU__FN int sfu_cache_init(sfu_cache *cache, sfu_cache_entry *slots, size_t n)
 /* A miss: the lookup, and the row, if it packs, into the set's first
  * slot, the row there moving to the second (the older of the two goes):
  * two PCs of one walk that share a set both stay. */
-static SFU__NOINLINE int sfu__cache_miss(sfu_cursor *c, sfu_cache_entry *s, uint64_t key, sfu_crow *r)
+static SFU__NOINLINE int sfu__cache_miss(sfu_cursor *c, sfu_cache_entry *s, uint64_t key, sfu__compact_row *r)
 {
-	sfu_packed_row p;
+	sfu__packed_row p;
 	int err;
 	c->cache->misses++;
 	err = sfu__lookup_row(c->secs, c->nsecs, key - 1u, r);
@@ -3115,7 +3129,7 @@ static SFU__NOINLINE int sfu__cache_miss(sfu_cursor *c, sfu_cache_entry *s, uint
  * leaves it to the search, which asks that index again and goes on to
  * the next sections: the same row, the same errors).  SFU__SEARCH: no
  * answer here. */
-SFU__INLINE int sfu__fast_row(sfu_cursor *c, uint64_t pc, sfu_crow *r, sfu_crow *t)
+SFU__INLINE int sfu__fast_row(sfu_cursor *c, uint64_t pc, sfu__compact_row *r, sfu__compact_row *t)
 {
 #if SFU_CACHE
 	uint64_t key = pc + 1u;
