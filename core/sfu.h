@@ -2222,6 +2222,22 @@ static int sfu__apply(const sfu_cursor *c, const sfu_rule *r, uint64_t cfa, uint
 	return SFU_OK;
 }
 
+/* The CFA by a row's rule (g), or SP or FP + cfa_off (a compact row r). */
+SFU__INLINE int sfu__cfa(const sfu_cursor *c, uint32_t f, const sfu_crow *r, const sfu_rule *g, uint64_t *cfa)
+{
+	if (g)
+		return sfu__apply(c, &g[0], 0, cfa);
+	if (f & SFU_CROW_CFA_FP) {
+		if (!c->fp_ok)
+			return SFU_E_UNSAFE; /* lost to a refused read earlier */
+		*cfa = c->regs.fp;
+	} else {
+		*cfa = c->regs.sp;
+	}
+	*cfa += (uint64_t)(int64_t)r->cfa_off;
+	return SFU_OK;
+}
+
 /* Out of a frame by its SFrame row (3.1, 3.2; appendix A): the one
  * sequence of every row.  A compact row is r (g NULL): CFA = SP or FP +
  * cfa_off, the RA and the FP at CFA + their offsets or unchanged, as its
@@ -2243,20 +2259,9 @@ SFU__INLINE int sfu__unwind(sfu_cursor *c, uint32_t f, const sfu_crow *r, const 
 	 * the CFA. */
 	if ((!SFU__RULE(1, SFU_CROW_RA_SAVED) && !c->full) || (g && (sfu__unknown(c, &g[1]) || sfu__unknown(c, &g[2]))))
 		return SFU_E_UNSAFE;
-	if (g) {
-		err = sfu__apply(c, &g[0], 0, &cfa);
-		if (err)
-			return err;
-	} else {
-		if (f & SFU_CROW_CFA_FP) {
-			if (!c->fp_ok)
-				return SFU_E_UNSAFE; /* lost to a refused read earlier */
-			cfa = c->regs.fp;
-		} else {
-			cfa = c->regs.sp;
-		}
-		cfa += (uint64_t)(int64_t)r->cfa_off;
-	}
+	err = sfu__cfa(c, f, r, g, &cfa);
+	if (err)
+		return err;
 	sp = cfa + ((f & SFU_CROW_SP_S390X) ? (uint64_t)(int64_t)SFU_S390X_SP_VAL_OFFSET : 0u);
 	err = sfu__check_sp(c, sp, cfa, 8u + ((f & SFU_CROW_ALIGN16) >> 3)); /* 16 or 8 */
 	if (err)
