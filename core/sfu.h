@@ -335,33 +335,10 @@ enum sfu_error {
 
 /* ---- types ---------------------------------------------------------------- */
 
-/* Where one SFrame version keeps the fields of a function descriptor (spec
- * 2.3; V1/V2 "SFrame FDE").  sfu_section_init picks the version's from the
- * core's table once; every FDE decode reads it instead of testing the
- * version. */
-typedef struct sfu_layout {
-	uint8_t fde_size;   /* bytes per FDE record: 17 (V1), 20 (V2), 16 (V3) */
-	uint8_t start_size; /* function start field: 4 (int32) or 8 (int64) */
-	uint8_t size_at;    /* record offset of the function size */
-	uint8_t freoff_at;  /* record offset of the FRE offset */
-	uint8_t attr_at;    /* record offset of num_fres .. rep_size; 0: they
-	                     * sit in the FRE sub-section at the FRE offset,
-	                     * ahead of the FREs (the V3 attribute) */
-	uint8_t attr_size;  /* bytes of that attribute before the first FRE */
-	uint8_t nfres_size; /* num_fres field: 4 or 2 bytes */
-	uint8_t info_at;    /* attribute offset of the info byte */
-	uint8_t info2_at;   /* of info2 (V3); 0: none */
-	uint8_t rep_at;     /* of rep_size (V2, V3); 0: none */
-	uint8_t rules;      /* SFU_LAYOUT_*: what else differs by version */
-} sfu_layout;
-
-#define SFU_LAYOUT_EMPTY_OUTERMOST 0x1u /* an FDE without FREs is outermost (V3 2.3.3.2) */
-#define SFU_LAYOUT_MASK_BITS 0x2u       /* PC-mask FRE starts are bit masks (V1) */
-#define SFU_LAYOUT_SIGNAL 0x4u          /* info bit 7 marks signal frames (V3) */
-#define SFU_LAYOUT_S390X_REGS 0x8u      /* odd s390x RA/FP words are registers (V2) */
-
 /* An index of one section, in caller memory (sfu_index_build). */
 struct sfu_index;
+/* The FDE layout of one SFrame version (the core's own). */
+struct sfu__layout;
 
 /* One SFrame section, validated at the header level.  Caller-owned; filled by
  * sfu_section_init.  All offsets are from the first byte of the section. */
@@ -383,7 +360,7 @@ typedef struct sfu_section {
 	uint8_t aux_len;  /* auxiliary header bytes skipped */
 	uint8_t pcrel;    /* function starts are relative to their field */
 	uint32_t end;     /* offset just past the FRE sub-section */
-	const sfu_layout *layout; /* this version's FDE layout (the core's table) */
+	const struct sfu__layout *layout; /* this version's FDE layout (the core's table) */
 	const struct sfu_index *index; /* sfu_index_build's, or NULL */
 } sfu_section;
 
@@ -429,31 +406,6 @@ typedef struct sfu_fre {
 	uint8_t count;   /* data words */
 	uint8_t wsize;   /* bytes per data word: 1, 2 or 4 */
 } sfu_fre;
-
-/* The compact row: what every DEFAULT FDE row says, in 16 bytes (spec 3.1):
- * CFA = SP or FP + cfa_off; the RA saved at CFA + ra_off, still in the link
- * register, or undefined (outermost frame); the FP saved at CFA + fp_off or
- * unchanged.  The lookup returns it and the walk applies it.  Rows that need
- * more (V3 FLEX FDEs, V2 s390x register rules) carry SFU_CROW_GENERAL and go
- * through the general rules of sfu_row instead. */
-typedef struct sfu_crow {
-	int32_t cfa_off;
-	int32_t ra_off;
-	int32_t fp_off;
-	uint32_t flags; /* SFU_CROW_* */
-} sfu_crow;
-
-#define SFU_CROW_CFA_FP 0x01u   /* CFA = FP + cfa_off (else SP + cfa_off) */
-#define SFU_CROW_RA_SAVED 0x02u /* RA at CFA + ra_off (else in the link register) */
-#define SFU_CROW_RA_UNDEF 0x04u /* RA undefined: the outermost frame */
-#define SFU_CROW_FP_SAVED 0x08u /* FP at CFA + fp_off (else unchanged) */
-#define SFU_CROW_MANGLED 0x10u  /* the RA is signed (aarch64 PAC): strip it */
-#define SFU_CROW_SIGNAL 0x20u   /* a signal trampoline: the caller's PC is exact */
-#define SFU_CROW_ALIGN16 0x40u  /* the CFA is 16-byte aligned (aarch64), else 8 */
-#define SFU_CROW_SP_S390X 0x80u /* caller SP = CFA + SFU_S390X_SP_VAL_OFFSET, else CFA */
-#define SFU_CROW_GENERAL 0x100u /* not compact: use sfu_find_row's rules (a
-                                 * general row's offsets and other bits are
-                                 * the core's own business) */
 
 /* How one quantity (CFA, RA, FP) of the caller is recovered. */
 enum sfu_rule_kind {
@@ -579,15 +531,11 @@ static inline uint64_t sfu_frame_lookup_pc(const sfu_frame *f)
 	return (f->flags & SFU_FRAME_EXACT) ? f->pc : f->pc - 1u;
 }
 
-/* A compact row packed into 8 bytes, as the cache and the row index keep
- * it: the CFA offset (-2^23 .. 2^23 - 1, biased by 2^23) in the top 24
- * bits of cfa over the SFU_CROW_* flags in the low 8, and the RA and FP
- * offsets (-2^15 .. 2^15 - 1).  Rows that do not fit are not packed (the
- * cache skips them, the row index sends the lookup to the section). */
-typedef struct sfu_packed_row {
+/* The row a cache slot keeps (the core's own: sfu__packed_row). */
+struct sfu__packed_row {
 	uint32_t cfa;
 	int16_t ra_off, fp_off;
-} sfu_packed_row;
+};
 
 #if SFU_CACHE
 /* A lookup cache the caller owns (no heap): rows by lookup PC, 2-way set
@@ -595,7 +543,7 @@ typedef struct sfu_packed_row {
  * sfu_cache_init again when the sections change (a module loads). */
 typedef struct sfu_cache_entry {
 	uint64_t key; /* lookup PC + 1; 0 = empty */
-	sfu_packed_row row;
+	struct sfu__packed_row row;
 } sfu_cache_entry;
 typedef struct sfu_cache {
 	sfu_cache_entry *slots;
@@ -768,6 +716,65 @@ SFU_DEF const char *sfu_strerror(int err);
 
 #endif /* SFU_H */
 
+/* ======================================================================== *
+ * The core's own types: the FDE layouts and the compact row the lookup
+ * returns and the step applies.  Not API: defined with the implementation,
+ * and for the test harnesses that compare sections and rows across builds
+ * without one (test/fuzz defines SFU__INTERNAL_TYPES).
+ * ======================================================================== */
+#if (defined(SFU_IMPLEMENTATION) || defined(SFU__INTERNAL_TYPES)) && !defined(SFU__INTERNAL_TYPES_DONE)
+#define SFU__INTERNAL_TYPES_DONE
+
+/* Where one SFrame version keeps the fields of a function descriptor (spec
+ * 2.3; V1/V2 "SFrame FDE").  sfu_section_init picks the version's from the
+ * core's table once; every FDE decode reads it instead of testing the
+ * version. */
+typedef struct sfu__layout {
+	uint8_t fde_size;   /* bytes per FDE record: 17 (V1), 20 (V2), 16 (V3) */
+	uint8_t start_size; /* function start field: 4 (int32) or 8 (int64) */
+	uint8_t size_at;    /* record offset of the function size */
+	uint8_t freoff_at;  /* record offset of the FRE offset */
+	uint8_t attr_at;    /* record offset of num_fres .. rep_size; 0: they
+	                     * sit in the FRE sub-section at the FRE offset,
+	                     * ahead of the FREs (the V3 attribute) */
+	uint8_t attr_size;  /* bytes of that attribute before the first FRE */
+	uint8_t nfres_size; /* num_fres field: 4 or 2 bytes */
+	uint8_t info_at;    /* attribute offset of the info byte */
+	uint8_t info2_at;   /* of info2 (V3); 0: none */
+	uint8_t rep_at;     /* of rep_size (V2, V3); 0: none */
+	uint8_t rules;      /* SFU__LAYOUT_*: what else differs by version */
+} sfu__layout;
+
+#define SFU__LAYOUT_EMPTY_OUTERMOST 0x1u /* an FDE without FREs is outermost (V3 2.3.3.2) */
+#define SFU__LAYOUT_MASK_BITS 0x2u       /* PC-mask FRE starts are bit masks (V1) */
+#define SFU__LAYOUT_SIGNAL 0x4u          /* info bit 7 marks signal frames (V3) */
+#define SFU__LAYOUT_S390X_REGS 0x8u      /* odd s390x RA/FP words are registers (V2) */
+
+/* The compact row: what every DEFAULT FDE row says, in 16 bytes (spec 3.1):
+ * CFA = SP or FP + cfa_off; the RA saved at CFA + ra_off, still in the link
+ * register, or undefined (outermost frame); the FP saved at CFA + fp_off or
+ * unchanged.  The lookup returns it and the walk applies it.  Rows that need
+ * more (V3 FLEX FDEs, V2 s390x register rules) carry SFU__CROW_GENERAL and go
+ * through the general rules of sfu_row instead. */
+typedef struct sfu__crow {
+	int32_t cfa_off;
+	int32_t ra_off;
+	int32_t fp_off;
+	uint32_t flags; /* SFU__CROW_* */
+} sfu__compact_row;
+
+#define SFU__CROW_CFA_FP 0x01u   /* CFA = FP + cfa_off (else SP + cfa_off) */
+#define SFU__CROW_RA_SAVED 0x02u /* RA at CFA + ra_off (else in the link register) */
+#define SFU__CROW_RA_UNDEF 0x04u /* RA undefined: the outermost frame */
+#define SFU__CROW_FP_SAVED 0x08u /* FP at CFA + fp_off (else unchanged) */
+#define SFU__CROW_MANGLED 0x10u  /* the RA is signed (aarch64 PAC): strip it */
+#define SFU__CROW_SIGNAL 0x20u   /* a signal trampoline: the caller's PC is exact */
+#define SFU__CROW_ALIGN16 0x40u  /* the CFA is 16-byte aligned (aarch64), else 8 */
+#define SFU__CROW_SP_S390X 0x80u /* caller SP = CFA + SFU_S390X_SP_VAL_OFFSET, else CFA */
+#define SFU__CROW_GENERAL 0x100u /* not compact: the step uses its general
+                                  * rules (sfu__from_general) */
+#endif
+
 /* ======================================================================== */
 #ifdef SFU_IMPLEMENTATION
 #ifndef SFU_IMPLEMENTATION_DONE
@@ -935,18 +942,18 @@ SFU__INLINE int32_t sfu__wordb(const uint8_t *d, uint32_t off, uint32_t ws, bool
 
 /* ---- versions: the FDE layouts (V1 "SFrame FDE", V2 2.3, V3 2.3.1-2.3.2) -- */
 
-static const sfu_layout sfu__layouts[3] = {
+static const sfu__layout sfu__layouts[3] = {
 	/* V1: 17-byte records, everything in the record, PC-mask starts are
 	 * bit masks. */
 	{ SFU_V1_FDE_SIZE, 4, SFU_V12_FDE_SIZE_F, SFU_V12_FDE_FREOFF, SFU_V12_FDE_NFRES, 0, 4,
-	  SFU_V12_FDE_INFO - SFU_V12_FDE_NFRES, 0, 0, SFU_LAYOUT_MASK_BITS },
+	  SFU_V12_FDE_INFO - SFU_V12_FDE_NFRES, 0, 0, SFU__LAYOUT_MASK_BITS },
 	/* V2: 20-byte records adding the repeat size; s390x register rules. */
 	{ SFU_V2_FDE_SIZE, 4, SFU_V12_FDE_SIZE_F, SFU_V12_FDE_FREOFF, SFU_V12_FDE_NFRES, 0, 4,
-	  SFU_V12_FDE_INFO - SFU_V12_FDE_NFRES, 0, SFU_V2_FDE_REPSIZE - SFU_V12_FDE_NFRES, SFU_LAYOUT_S390X_REGS },
+	  SFU_V12_FDE_INFO - SFU_V12_FDE_NFRES, 0, SFU_V2_FDE_REPSIZE - SFU_V12_FDE_NFRES, SFU__LAYOUT_S390X_REGS },
 	/* V3: 16-byte index records with a 64-bit start; the attribute heads
 	 * the function's FREs; signal bit; an FDE without FREs is outermost. */
 	{ SFU_V3_FDE_SIZE, 8, SFU_V3_FDE_SIZE_F, SFU_V3_FDE_FREOFF, 0, SFU_V3_ATTR_SIZE, 2, SFU_V3_ATTR_INFO,
-	  SFU_V3_ATTR_INFO2, SFU_V3_ATTR_REPSIZE, SFU_LAYOUT_EMPTY_OUTERMOST | SFU_LAYOUT_SIGNAL },
+	  SFU_V3_ATTR_INFO2, SFU_V3_ATTR_REPSIZE, SFU__LAYOUT_EMPTY_OUTERMOST | SFU__LAYOUT_SIGNAL },
 };
 
 /* The layout of section s.  With one version compiled in it is a constant
@@ -976,7 +983,7 @@ SFU__FN int sfu_section_init_opt(sfu_section *sec, const void *data, size_t size
 {
 	sfu_section *s = sec; /* filled in place: no struct copy (memcpy) */
 	const uint8_t *p = (const uint8_t *)data;
-	const sfu_layout *ly;
+	const sfu__layout *ly;
 	uint64_t fdeoff, freoff, hdr_end, fde_end, fre_end, nfdes, nfres, frelen;
 	unsigned valid_flags;
 
@@ -1205,7 +1212,7 @@ SFU__FN int sfu_section_count(size_t *n, const void *data, size_t size, uint64_t
 /* ---- FDEs (2.3) ---------------------------------------------------------------- */
 
 /* Section offset of FDE record idx (idx < num_fdes: bounded at init). */
-SFU__INLINE uint32_t sfu__fde_rec(const sfu_section *s, const sfu_layout *L, uint32_t idx)
+SFU__INLINE uint32_t sfu__fde_rec(const sfu_section *s, const sfu__layout *L, uint32_t idx)
 {
 	return s->fde_base + idx * (uint32_t)L->fde_size;
 }
@@ -1227,7 +1234,7 @@ SFU__INLINE uint64_t sfu__pcrel_mask(const sfu_section *s)
 	return s->pcrel ? ~(uint64_t)0 : 0u;
 }
 
-SFU__HOT int sfu__fde_decode(const sfu_section *s, const sfu_layout *L, uint32_t idx, sfu_fde *f, bool big)
+SFU__HOT int sfu__fde_decode(const sfu_section *s, const sfu__layout *L, uint32_t idx, sfu_fde *f, bool big)
 {
 	uint32_t rec = sfu__fde_rec(s, L, idx), fo, at;
 
@@ -1244,7 +1251,7 @@ SFU__HOT int sfu__fde_decode(const sfu_section *s, const sfu_layout *L, uint32_t
 	f->info2 = L->info2_at ? s->data[at + L->info2_at] : 0u;
 	f->rep_size = L->rep_at ? s->data[at + L->rep_at] : 0u;
 	f->fre_off = fo + L->attr_size;
-	f->signal = (uint8_t)((L->rules & SFU_LAYOUT_SIGNAL) ? SFU_FDE_INFO_SIGNAL(f->info) : 0u);
+	f->signal = (uint8_t)((L->rules & SFU__LAYOUT_SIGNAL) ? SFU_FDE_INFO_SIGNAL(f->info) : 0u);
 	f->fre_type = (uint8_t)SFU_FDE_INFO_FRE_TYPE(f->info);
 	f->pctype = (uint8_t)SFU_FDE_INFO_PCTYPE(f->info);
 	f->pauth_key = (uint8_t)SFU_FDE_INFO_PAUTH_KEY(f->info);
@@ -1342,7 +1349,14 @@ static int sfu__s390x_cfa(int32_t w, int32_t *off)
 
 /* ---- rows (3.1, 3.2) -------------------------------------------------------- */
 
-/* What a general row carries besides the SFU_CROW_* flags: a FLEX row
+/* A compact row packed into 8 bytes, as the cache and the row index keep
+ * it: the CFA offset (-2^23 .. 2^23 - 1, biased by 2^23) in the top 24
+ * bits of cfa over the SFU__CROW_* flags in the low 8, and the RA and FP
+ * offsets (-2^15 .. 2^15 - 1).  Rows that do not fit are not packed (the
+ * cache skips them, the row index sends the lookup to the section). */
+typedef struct sfu__packed_row sfu__packed_row; /* (its fields: in the public part, for sfu_cache_entry) */
+
+/* What a general row carries besides the SFU__CROW_* flags: a FLEX row
  * (then cfa_off is the index of its section among those searched, ra_off
  * the section offset of its data words, fp_off its FRE info byte), and V2
  * s390x RA / FP words naming the register that holds the value. */
@@ -1458,27 +1472,27 @@ static SFU__NOINLINE bool sfu__fre_at_0(const uint8_t *d, uint32_t words, unsign
  * `words` on, in bounds, just after its info byte) of FDE f, as a compact
  * row: every DEFAULT FDE row (3.1), in the one place that reads them, and
  * so the one place ld's .plt.got FDE is corrected (SFU_FIX_LD_PLTGOT).
- * FLEX rows and V2 s390x register rules are marked SFU_CROW_GENERAL (the
+ * FLEX rows and V2 s390x register rules are marked SFU__CROW_GENERAL (the
  * register rules checked here, the FLEX rules by the caller).  A row no
  * reader may accept gets its error (SFU_E_FRE_WORDS). */
-SFU__HOT int sfu__crow(const sfu_section *s, const sfu_layout *L, const sfu_fde *f, unsigned info, uint32_t words,
-                       bool big, sfu_crow *r)
+SFU__HOT int sfu__crow(const sfu_section *s, const sfu__layout *L, const sfu_fde *f, unsigned info, uint32_t words,
+                       bool big, sfu__compact_row *r)
 {
 	unsigned abi = s->abi, n = SFU_FRE_INFO_COUNT(info), ws = 1u << SFU_FRE_INFO_WSIZE(info);
-	bool s390x = SFU__S390X(abi), s390x_regs = s390x && (L->rules & SFU_LAYOUT_S390X_REGS);
+	bool s390x = SFU__S390X(abi), s390x_regs = s390x && (L->rules & SFU__LAYOUT_S390X_REGS);
 	uint32_t flags;
 	int32_t w;
 	int err;
 
-	flags = (SFU__AARCH64(abi) ? SFU_CROW_ALIGN16 : 0u) | (s390x ? SFU_CROW_SP_S390X : 0u) |
-	        (f->signal ? SFU_CROW_SIGNAL : 0u) | (SFU_FRE_INFO_MANGLED_RA(info) ? SFU_CROW_MANGLED : 0u) |
-	        (SFU_FRE_INFO_BASE_REG(info) == SFU_BASE_REG_SP ? 0u : SFU_CROW_CFA_FP);
+	flags = (SFU__AARCH64(abi) ? SFU__CROW_ALIGN16 : 0u) | (s390x ? SFU__CROW_SP_S390X : 0u) |
+	        (f->signal ? SFU__CROW_SIGNAL : 0u) | (SFU_FRE_INFO_MANGLED_RA(info) ? SFU__CROW_MANGLED : 0u) |
+	        (SFU_FRE_INFO_BASE_REG(info) == SFU_BASE_REG_SP ? 0u : SFU__CROW_CFA_FP);
 	r->cfa_off = r->ra_off = r->fp_off = 0;
 	r->flags = flags;
 	/* No data words: the RA is undefined, this is the outermost frame (V2
 	 * erratum 2; 2.4.1). */
 	if (n == 0) {
-		r->flags = flags | SFU_CROW_RA_UNDEF;
+		r->flags = flags | SFU__CROW_RA_UNDEF;
 		return SFU_OK;
 	}
 #if SFU_FLEX
@@ -1487,7 +1501,7 @@ SFU__HOT int sfu__crow(const sfu_section *s, const sfu_layout *L, const sfu_fde 
 		 * sfu__row_from_fre, which decodes them.) */
 		r->ra_off = (int32_t)words;
 		r->fp_off = (int32_t)info;
-		r->flags = flags | SFU_CROW_GENERAL | SFU__CROW_FLEX;
+		r->flags = flags | SFU__CROW_GENERAL | SFU__CROW_FLEX;
 		return SFU_OK;
 	}
 #endif
@@ -1507,16 +1521,16 @@ SFU__HOT int sfu__crow(const sfu_section *s, const sfu_layout *L, const sfu_fde 
 		r->cfa_off = w;
 	}
 	if (SFU__AMD64(abi)) {
-		flags |= SFU_CROW_RA_SAVED;
+		flags |= SFU__CROW_RA_SAVED;
 		r->ra_off = s->fixed_ra;
 	} else if (n >= 2) {
 		w = r->ra_off = sfu__wordb(s->data, words + ws, ws, big);
 		if (s390x_regs && SFU_V2_S390X_WORD_IS_REGNUM(w)) {
 			if (!sfu__s390x_reg_ok(w))
 				return SFU_E_FRE_WORDS;
-			flags |= SFU_CROW_GENERAL | SFU__CROW_RA_REG;
+			flags |= SFU__CROW_GENERAL | SFU__CROW_RA_REG;
 		} else if (!s390x || w != SFU_S390X_RA_OFFSET_INVALID) {
-			flags |= SFU_CROW_RA_SAVED;
+			flags |= SFU__CROW_RA_SAVED;
 		}
 	}
 	if (n == (SFU__AMD64(abi) ? 2u : 3u)) {
@@ -1524,9 +1538,9 @@ SFU__HOT int sfu__crow(const sfu_section *s, const sfu_layout *L, const sfu_fde 
 		if (s390x_regs && SFU_V2_S390X_WORD_IS_REGNUM(w)) {
 			if (!sfu__s390x_reg_ok(w))
 				return SFU_E_FRE_WORDS;
-			flags |= SFU_CROW_GENERAL | SFU__CROW_FP_REG;
+			flags |= SFU__CROW_GENERAL | SFU__CROW_FP_REG;
 		} else {
-			flags |= SFU_CROW_FP_SAVED;
+			flags |= SFU__CROW_FP_SAVED;
 		}
 	}
 	r->flags = flags;
@@ -1538,7 +1552,7 @@ SFU__HOT int sfu__crow(const sfu_section *s, const sfu_layout *L, const sfu_fde 
 	 * the others carry ALIGN16 or SP_S390X; FLEX FDEs returned above).  At
 	 * a called stub's entry only the RA is on the stack: SP + 8.  The one
 	 * test on the common path is marked unlikely. */
-	if (SFU__UNLIKELY(SFU_AMD64 && f->pctype == SFU_FDE_PCTYPE_MASK && L->rep_at) && flags == SFU_CROW_RA_SAVED &&
+	if (SFU__UNLIKELY(SFU_AMD64 && f->pctype == SFU_FDE_PCTYPE_MASK && L->rep_at) && flags == SFU__CROW_RA_SAVED &&
 	    r->cfa_off == 16 && r->ra_off == -8 && f->num_fres == 1 && sfu__fre_at_0(s->data, words, f->fre_type))
 		r->cfa_off = 8;
 #endif
@@ -1548,8 +1562,8 @@ SFU__HOT int sfu__crow(const sfu_section *s, const sfu_layout *L, const sfu_fde 
 /* The row of the FRE whose header is at section offset `at` (the lookup
  * checked the header is in the FRE sub-section; 0: a V3 FDE without FREs,
  * which marks an outermost frame), as the walk applies it. */
-SFU__INLINE int sfu__crow_at(const sfu_section *s, const sfu_layout *L, const sfu_fde *f, uint32_t at, bool big,
-                             sfu_crow *r)
+SFU__INLINE int sfu__crow_at(const sfu_section *s, const sfu__layout *L, const sfu_fde *f, uint32_t at, bool big,
+                             sfu__compact_row *r)
 {
 	unsigned info = 0;
 	uint32_t words = 0;
@@ -1569,7 +1583,7 @@ SFU__INLINE int sfu__crow_at(const sfu_section *s, const sfu_layout *L, const sf
 		err = sfu__flex_rules(s, words, info, NULL, NULL, NULL); /* a row no reader may accept */
 #endif
 	if (!SFU_COMPACT)
-		r->flags |= SFU_CROW_GENERAL; /* the reference: everything through the rules */
+		r->flags |= SFU__CROW_GENERAL; /* the reference: everything through the rules */
 	return err;
 }
 
@@ -1579,13 +1593,13 @@ SFU__INLINE void sfu__crow_rules(uint32_t f, int32_t cfa_off, int32_t ra_off, in
                             sfu_rule *fp)
 {
 	cfa->kind = SFU_RULE_OFF;
-	cfa->base = (f & SFU_CROW_CFA_FP) ? SFU_REG_FP : SFU_REG_SP;
+	cfa->base = (f & SFU__CROW_CFA_FP) ? SFU_REG_FP : SFU_REG_SP;
 	cfa->off = cfa_off;
-	ra->kind = (f & SFU_CROW_RA_UNDEF) ? SFU_RULE_UNDEF : (f & SFU_CROW_RA_SAVED) ? SFU_RULE_DEREF : SFU_RULE_SAME;
+	ra->kind = (f & SFU__CROW_RA_UNDEF) ? SFU_RULE_UNDEF : (f & SFU__CROW_RA_SAVED) ? SFU_RULE_DEREF : SFU_RULE_SAME;
 	ra->base = fp->base = SFU_REG_CFA;
-	ra->off = (f & SFU_CROW_RA_SAVED) ? ra_off : 0;
-	fp->kind = (f & SFU_CROW_FP_SAVED) ? SFU_RULE_DEREF : SFU_RULE_SAME;
-	fp->off = (f & SFU_CROW_FP_SAVED) ? fp_off : 0;
+	ra->off = (f & SFU__CROW_RA_SAVED) ? ra_off : 0;
+	fp->kind = (f & SFU__CROW_FP_SAVED) ? SFU_RULE_DEREF : SFU_RULE_SAME;
+	fp->off = (f & SFU__CROW_FP_SAVED) ? fp_off : 0;
 	if (f & SFU__CROW_RA_REG) {
 		ra->kind = SFU_RULE_OFF;
 		ra->base = (uint16_t)SFU_V2_S390X_WORD_REGNUM((uint32_t)ra_off);
@@ -1600,7 +1614,7 @@ SFU__INLINE void sfu__crow_rules(uint32_t f, int32_t cfa_off, int32_t ra_off, in
  * FLEX rules. */
 static int sfu__row_from_fre(const sfu_section *s, const sfu_fde *fde, const sfu_fre *fre, sfu_row *row)
 {
-	sfu_crow c;
+	sfu__compact_row c;
 	int err = sfu__crow(s, SFU__LAY(s), fde, fre->info, fre->words, SFU__BIG(s), &c);
 	if (err)
 		return err;
@@ -1608,10 +1622,10 @@ static int sfu__row_from_fre(const sfu_section *s, const sfu_fde *fde, const sfu
 	row->func_size = fde->size;
 	row->fre_start = fre->start;
 	row->abi = s->abi;
-	row->mangled_ra = (c.flags & SFU_CROW_MANGLED) ? 1u : 0u;
+	row->mangled_ra = (c.flags & SFU__CROW_MANGLED) ? 1u : 0u;
 	row->signal = fde->signal;
 	row->flex = SFU_FLEX && fde->type == SFU_FDE_TYPE_FLEX;
-	row->sp_from_cfa = (int16_t)((c.flags & SFU_CROW_SP_S390X) ? SFU_S390X_SP_VAL_OFFSET : 0);
+	row->sp_from_cfa = (int16_t)((c.flags & SFU__CROW_SP_S390X) ? SFU_S390X_SP_VAL_OFFSET : 0);
 #if SFU_FLEX
 	if (c.flags & SFU__CROW_FLEX)
 		return sfu__flex_rules(s, fre->words, fre->info, &row->cfa, &row->ra, &row->fp);
@@ -1637,12 +1651,12 @@ SFU__FN int sfu_row_from_fre(const sfu_section *sec, const sfu_fde *fde, const s
 #define SFU__SEARCH (-1)
 #if SFU_INDEX
 SFU__INLINE int sfu__index_fdes(const sfu_section *s, uint64_t pc, uint32_t *lo, uint32_t *hi);
-SFU__INLINE int sfu__index_row(const sfu_section *s, uint64_t pc, sfu_crow *r);
+SFU__INLINE int sfu__index_row(const sfu_section *s, uint64_t pc, sfu__compact_row *r);
 #endif
 #if SFU_CACHE
 SFU__INLINE sfu_cache_entry *sfu__cache_set(const sfu_cache *cache, uint64_t key);
-SFU__INLINE bool sfu__cache_hit(sfu_cache *cache, const sfu_cache_entry *s, uint64_t key, sfu_crow *r);
-static SFU__NOINLINE int sfu__cache_miss(sfu_cursor *c, sfu_cache_entry *s, uint64_t key, sfu_crow *r);
+SFU__INLINE bool sfu__cache_hit(sfu_cache *cache, const sfu_cache_entry *s, uint64_t key, sfu__compact_row *r);
+static SFU__NOINLINE int sfu__cache_miss(sfu_cursor *c, sfu_cache_entry *s, uint64_t key, sfu__compact_row *r);
 #endif
 
 /* ---- lookup ------------------------------------------------------------------ */
@@ -1662,7 +1676,7 @@ static SFU__NOINLINE int sfu__cache_miss(sfu_cursor *c, sfu_cache_entry *s, uint
  * (SFU_E_UNSORTED), not half-searched.  A probe at or below pc only needs
  * the check against the lower start seen, one above pc only against the
  * upper. */
-SFU__INLINE int sfu__bsearch(const sfu_section *s, const sfu_layout *L, uint64_t pc, uint32_t lo, uint32_t hi,
+SFU__INLINE int sfu__bsearch(const sfu_section *s, const sfu__layout *L, uint64_t pc, uint32_t lo, uint32_t hi,
                              uint64_t pcrel, bool big, uint32_t *cnt)
 {
 	uint64_t lo_v = 0, hi_v = UINT64_MAX;
@@ -1685,7 +1699,7 @@ SFU__INLINE int sfu__bsearch(const sfu_section *s, const sfu_layout *L, uint64_t
 	return SFU_OK;
 }
 
-SFU__INLINE int sfu__find_fde_lb(const sfu_section *s, const sfu_layout *L, uint64_t pc, sfu_fde *f, uint32_t *idx,
+SFU__INLINE int sfu__find_fde_lb(const sfu_section *s, const sfu__layout *L, uint64_t pc, sfu_fde *f, uint32_t *idx,
                                  bool big)
 {
 	uint32_t i, lo = 0, hi = s->num_fdes;
@@ -1761,14 +1775,14 @@ SFU__FN int sfu_find_fde(const sfu_section *sec, uint64_t pc, sfu_fde *fde, uint
  * stops at the first FRE past pcoff; the chosen FRE's data words are
  * checked where they are read.  ab: bytes of an FRE start.  *at: the chosen
  * FRE's section offset. */
-SFU__INLINE int sfu__fre_scan(const sfu_section *s, const sfu_layout *L, const sfu_fde *f, uint32_t pcoff,
+SFU__INLINE int sfu__fre_scan(const sfu_section *s, const sfu__layout *L, const sfu_fde *f, uint32_t pcoff,
                               uint32_t ab, bool big, uint32_t *at)
 {
 	uint32_t k, start, prev = 0, best = 0, info, wc;
 	uint64_t pos = (uint64_t)s->fre_base + f->fre_off;
 	/* The last offset at which an FRE header still fits. */
 	int64_t last = (int64_t)s->fre_base + (int64_t)s->fre_len - (int64_t)(ab + 1u);
-	bool bits = f->pctype == SFU_FDE_PCTYPE_MASK && (L->rules & SFU_LAYOUT_MASK_BITS);
+	bool bits = f->pctype == SFU_FDE_PCTYPE_MASK && (L->rules & SFU__LAYOUT_MASK_BITS);
 
 	for (k = f->num_fres; k; k--) {
 		if ((int64_t)pos > last)
@@ -1809,7 +1823,7 @@ SFU__INLINE int sfu__fre_scan(const sfu_section *s, const sfu_layout *L, const s
 /* The FDE covering pc (*idx: its index, if idx) and, if at, its FRE for pc
  * (*at, its section offset; 0 for a V3 FDE without FREs, which marks an
  * outermost frame). */
-SFU__INLINE int sfu__locate_lb(const sfu_section *s, const sfu_layout *L, uint64_t pc, sfu_fde *f, uint32_t *idx,
+SFU__INLINE int sfu__locate_lb(const sfu_section *s, const sfu__layout *L, uint64_t pc, sfu_fde *f, uint32_t *idx,
                                uint32_t *at, bool big)
 {
 	uint32_t pcoff;
@@ -1818,7 +1832,7 @@ SFU__INLINE int sfu__locate_lb(const sfu_section *s, const sfu_layout *L, uint64
 		return err;
 	if (f->num_fres == 0) {
 		*at = 0;
-		return (L->rules & SFU_LAYOUT_EMPTY_OUTERMOST) ? SFU_OK : SFU_E_NOINFO;
+		return (L->rules & SFU__LAYOUT_EMPTY_OUTERMOST) ? SFU_OK : SFU_E_NOINFO;
 	}
 	pcoff = (uint32_t)(pc - f->start);
 	if (f->pctype == SFU_FDE_PCTYPE_MASK && f->rep_size)
@@ -1891,7 +1905,7 @@ SFU__FN int sfu_find_row_n(const sfu_section *secs, size_t nsecs, uint64_t pc, s
 
 /* The compact row for pc by the search: FDE, FRE, row, all in one piece
  * so the FDE stays in registers. */
-SFU__INLINE int sfu__find_crow_lb(const sfu_section *s, const sfu_layout *L, uint64_t pc, bool big, sfu_crow *r)
+SFU__INLINE int sfu__find_crow_lb(const sfu_section *s, const sfu__layout *L, uint64_t pc, bool big, sfu__compact_row *r)
 {
 	sfu_fde fde;
 	uint32_t at;
@@ -1903,7 +1917,7 @@ SFU__INLINE int sfu__find_crow_lb(const sfu_section *s, const sfu_layout *L, uin
 
 #if SFU__SPECIALIZE
 /* One copy of the search per byte order... */
-SFU__INLINE int sfu__find_crow_l(const sfu_section *s, const sfu_layout *L, uint64_t pc, sfu_crow *r)
+SFU__INLINE int sfu__find_crow_l(const sfu_section *s, const sfu__layout *L, uint64_t pc, sfu__compact_row *r)
 {
 	if (SFU__BIG(s))
 		return sfu__find_crow_lb(s, L, pc, true, r);
@@ -1913,7 +1927,7 @@ SFU__INLINE int sfu__find_crow_l(const sfu_section *s, const sfu_layout *L, uint
 
 /* The compact row for pc in one section: from its row index if it has
  * one, else by the search. */
-static SFU__NOINLINE int sfu__find_crow(const sfu_section *s, uint64_t pc, sfu_crow *r)
+static SFU__NOINLINE int sfu__find_crow(const sfu_section *s, uint64_t pc, sfu__compact_row *r)
 {
 #if SFU_INDEX
 	/* Hook: a row index answers, or sends the lookup on (part 2). */
@@ -1945,11 +1959,11 @@ static SFU__NOINLINE int sfu__find_crow(const sfu_section *s, uint64_t pc, sfu_c
 #endif
 }
 
-/* The row for pc as the walk uses it: compact, or marked SFU_CROW_GENERAL
+/* The row for pc as the walk uses it: compact, or marked SFU__CROW_GENERAL
  * (then sfu_find_row_n gives its rules), through the sections' indexes: the
  * same section, the same errors as sfu_find_row_n (the tests hold it to
  * that). */
-SFU__INLINE int sfu__find_crow_n(const sfu_section *secs, size_t nsecs, uint64_t pc, sfu_crow *r)
+SFU__INLINE int sfu__find_crow_n(const sfu_section *secs, size_t nsecs, uint64_t pc, sfu__compact_row *r)
 {
 	size_t i;
 	int first_err = SFU_E_NOINFO;
@@ -2223,11 +2237,11 @@ static int sfu__apply(const sfu_cursor *c, const sfu_rule *r, uint64_t cfa, uint
 }
 
 /* The CFA by a row's rule (g), or SP or FP + cfa_off (a compact row r). */
-SFU__INLINE int sfu__cfa(const sfu_cursor *c, uint32_t f, const sfu_crow *r, const sfu_rule *g, uint64_t *cfa)
+SFU__INLINE int sfu__cfa(const sfu_cursor *c, uint32_t f, const sfu__compact_row *r, const sfu_rule *g, uint64_t *cfa)
 {
 	if (g)
 		return sfu__apply(c, &g[0], 0, cfa);
-	if (f & SFU_CROW_CFA_FP) {
+	if (f & SFU__CROW_CFA_FP) {
 		if (!c->fp_ok)
 			return SFU_E_UNSAFE; /* lost to a refused read earlier */
 		*cfa = c->regs.fp;
@@ -2245,28 +2259,28 @@ SFU__INLINE int sfu__cfa(const sfu_cursor *c, uint32_t f, const sfu_crow *r, con
  * The flags f give the rest (RA undefined, alignment, s390x SP, mangled
  * RA, signal).  In line in both callers, where r or g is a constant. */
 #define SFU__RULE(i, saved) (g ? g[i].kind != SFU_RULE_SAME : (f & (saved)) != 0) /* RA (1) or FP (2) not unchanged */
-SFU__INLINE int sfu__unwind(sfu_cursor *c, uint32_t f, const sfu_crow *r, const sfu_rule *g)
+SFU__INLINE int sfu__unwind(sfu_cursor *c, uint32_t f, const sfu__compact_row *r, const sfu_rule *g)
 {
 	uint64_t cfa, sp, ra, fp;
 	bool fp_ok;
 	int err;
 
-	if (f & SFU_CROW_RA_UNDEF)
+	if (f & SFU__CROW_RA_UNDEF)
 		return SFU_END; /* the outermost frame */
 	/* The RA still in the link register is known only where every
 	 * register is; a rule that needs a register this frame does not have
 	 * is the reason the walk stops, whatever the stack check would say of
 	 * the CFA. */
-	if ((!SFU__RULE(1, SFU_CROW_RA_SAVED) && !c->full) || (g && (sfu__unknown(c, &g[1]) || sfu__unknown(c, &g[2]))))
+	if ((!SFU__RULE(1, SFU__CROW_RA_SAVED) && !c->full) || (g && (sfu__unknown(c, &g[1]) || sfu__unknown(c, &g[2]))))
 		return SFU_E_UNSAFE;
 	err = sfu__cfa(c, f, r, g, &cfa);
 	if (err)
 		return err;
-	sp = cfa + ((f & SFU_CROW_SP_S390X) ? (uint64_t)(int64_t)SFU_S390X_SP_VAL_OFFSET : 0u);
-	err = sfu__check_sp(c, sp, cfa, 8u + ((f & SFU_CROW_ALIGN16) >> 3)); /* 16 or 8 */
+	sp = cfa + ((f & SFU__CROW_SP_S390X) ? (uint64_t)(int64_t)SFU_S390X_SP_VAL_OFFSET : 0u);
+	err = sfu__check_sp(c, sp, cfa, 8u + ((f & SFU__CROW_ALIGN16) >> 3)); /* 16 or 8 */
 	if (err)
 		return err;
-	if (SFU__RULE(1, SFU_CROW_RA_SAVED)) {
+	if (SFU__RULE(1, SFU__CROW_RA_SAVED)) {
 		err = g ? sfu__apply(c, &g[1], cfa, &ra) : sfu__read(c, cfa + (uint64_t)(int64_t)r->ra_off, &ra);
 		if (err)
 			return err;
@@ -2278,7 +2292,7 @@ SFU__INLINE int sfu__unwind(sfu_cursor *c, uint32_t f, const sfu_crow *r, const 
 	 * epilogue keeps "FP at *(FP)" after the restore), so a refused FP
 	 * read does not end the walk: the FP becomes unknown, and a later rule
 	 * that needs it stops with SFU_E_UNSAFE. */
-	if (SFU__RULE(2, SFU_CROW_FP_SAVED)) {
+	if (SFU__RULE(2, SFU__CROW_FP_SAVED)) {
 		err = g ? sfu__apply(c, &g[2], cfa, &fp) : sfu__read(c, cfa + (uint64_t)(int64_t)r->fp_off, &fp);
 		if (err && err != SFU_E_READ && err != SFU_E_ALIGN)
 			return err;
@@ -2289,18 +2303,18 @@ SFU__INLINE int sfu__unwind(sfu_cursor *c, uint32_t f, const sfu_crow *r, const 
 		fp = c->regs.fp;
 		fp_ok = c->fp_ok;
 	}
-	if ((f & SFU_CROW_MANGLED) && c->port->strip_ra)
+	if ((f & SFU__CROW_MANGLED) && c->port->strip_ra)
 		ra = c->port->strip_ra(c->port->ctx, ra);
 	if (ra == 0)
 		return SFU_END; /* RA of 0: conventional end of the stack */
 	/* Out of a signal trampoline the caller was interrupted: exact PC. */
-	sfu__commit(c, ra, sp, fp, fp_ok, cfa, SFU_HOW_SFRAME, (f & SFU_CROW_SIGNAL) != 0);
+	sfu__commit(c, ra, sp, fp, fp_ok, cfa, SFU_HOW_SFRAME, (f & SFU__CROW_SIGNAL) != 0);
 	return SFU_OK;
 }
 #undef SFU__RULE
 
 /* Out of a frame by its compact row (3.1). */
-SFU__INLINE int sfu__from_row(sfu_cursor *c, const sfu_crow *r)
+SFU__INLINE int sfu__from_row(sfu_cursor *c, const sfu__compact_row *r)
 {
 	return sfu__unwind(c, r->flags, r, NULL);
 }
@@ -2421,7 +2435,7 @@ static SFU__NOINLINE int sfu__from_fp(sfu_cursor *c)
  * fails leaves it, and it is copied all the same.  Zeroed field by field
  * (an initializer may become a call to memset, at -O0), only on the way
  * to a lookup (a cache hit does not touch it). */
-SFU__INLINE void sfu__row_clear(sfu_crow *t)
+SFU__INLINE void sfu__row_clear(sfu__compact_row *t)
 {
 #ifdef __OPTIMIZE_SIZE__
 	(void)t; /* t is the step's own row */
@@ -2435,12 +2449,12 @@ SFU__INLINE void sfu__row_clear(sfu_crow *t)
  * by pc + 1, 0 meaning empty), or from the sections.  (Where speed is
  * asked for, the out-of-line calls fill t, so that *r, the step's, can stay
  * in registers; where size is, they fill *r: less stack.) */
-SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu_crow *r)
+SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu__compact_row *r)
 {
 #ifdef __OPTIMIZE_SIZE__
-	sfu_crow *t = r;
+	sfu__compact_row *t = r;
 #else
-	sfu_crow tt, *t = &tt;
+	sfu__compact_row tt, *t = &tt;
 #endif
 	int err;
 #if SFU_CACHE
@@ -2472,7 +2486,7 @@ SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu_crow *r)
  * for, the walk's loop has its own copy (no call per frame). */
 SFU__HOT int sfu__step(sfu_cursor *c)
 {
-	sfu_crow r;
+	sfu__compact_row r;
 	uint64_t lpc;
 	int err;
 
@@ -2515,7 +2529,7 @@ SFU__HOT int sfu__step(sfu_cursor *c)
 	if (err)
 		return err;
 #if SFU__GENERAL_STEP
-	if (r.flags & SFU_CROW_GENERAL)
+	if (r.flags & SFU__CROW_GENERAL)
 		return sfu__from_general(c, r.flags, r.cfa_off, r.ra_off, r.fp_off);
 #endif
 	return sfu__from_row(c, &r);
@@ -2624,11 +2638,11 @@ struct sfu_index {
 
 /* A packed row that is no row: the lookup finds nothing here (NOINFO), or
  * must ask the section (SLOW: PC-mask FDEs, rows that do not pack). */
-#define SFU__P_SPECIAL (SFU_CROW_RA_SAVED | SFU_CROW_RA_UNDEF)
+#define SFU__P_SPECIAL (SFU__CROW_RA_SAVED | SFU__CROW_RA_UNDEF)
 #define SFU__P_NOINFO 0
 #define SFU__P_SLOW 1
 
-SFU__INLINE void sfu__unpack(const sfu_packed_row *p, sfu_crow *r)
+SFU__INLINE void sfu__unpack(const sfu__packed_row *p, sfu__compact_row *r)
 {
 	r->cfa_off = (int32_t)(p->cfa >> 8) - 0x800000;
 	r->flags = p->cfa & 0xffu;
@@ -2637,7 +2651,7 @@ SFU__INLINE void sfu__unpack(const sfu_packed_row *p, sfu_crow *r)
 }
 
 /* Pack r; false if it does not fit. */
-static bool sfu__pack(const sfu_crow *r, sfu_packed_row *p)
+static bool sfu__pack(const sfu__compact_row *r, sfu__packed_row *p)
 {
 	if ((r->flags & ~0xffu) || r->cfa_off < -0x800000 || r->cfa_off > 0x7fffff || r->ra_off < -0x8000 ||
 	    r->ra_off > 0x7fff || r->fp_off < -0x8000 || r->fp_off > 0x7fff)
@@ -2651,9 +2665,9 @@ static bool sfu__pack(const sfu_crow *r, sfu_packed_row *p)
 #endif /* SFU_INDEX || SFU_CACHE */
 
 #if SFU_INDEX
-SFU__INLINE const sfu_packed_row *sfu__ix_rows(const struct sfu_index *ix)
+SFU__INLINE const sfu__packed_row *sfu__ix_rows(const struct sfu_index *ix)
 {
-	return (const sfu_packed_row *)(const void *)(ix + 1);
+	return (const sfu__packed_row *)(const void *)(ix + 1);
 }
 
 SFU__INLINE const uint32_t *sfu__ix_starts(const struct sfu_index *ix)
@@ -2688,11 +2702,11 @@ SFU__INLINE int sfu__index_fdes(const sfu_section *s, uint64_t pc, uint32_t *lo,
 
 /* The row for pc from a row index: SFU_OK, SFU_E_NOINFO, or SFU__SEARCH
  * (an FDE index, or an entry that sends the lookup to the section). */
-SFU__INLINE int sfu__index_row(const sfu_section *s, uint64_t pc, sfu_crow *r)
+SFU__INLINE int sfu__index_row(const sfu_section *s, uint64_t pc, sfu__compact_row *r)
 {
 	const struct sfu_index *ix = s->index;
 	const uint32_t *starts = sfu__ix_starts(ix), *blk = sfu__ix_blocks(ix);
-	const sfu_packed_row *p;
+	const sfu__packed_row *p;
 	uint64_t off = pc - ix->base;
 	uint32_t i, j, b;
 	if (ix->kind != SFU_INDEX_ROWS)
@@ -2748,13 +2762,13 @@ static int sfu__index_span(const sfu_section *s, uint64_t *base, uint32_t *span)
 
 /* The entries of a row index, in offset order (e.rows NULL: only count). */
 struct sfu__emit {
-	sfu_packed_row *rows;
+	sfu__packed_row *rows;
 	uint32_t *starts;
 	uint32_t n, last_off;
-	sfu_packed_row last;
+	sfu__packed_row last;
 };
 
-static void sfu__emit(struct sfu__emit *e, uint32_t off, const sfu_packed_row *p)
+static void sfu__emit(struct sfu__emit *e, uint32_t off, const sfu__packed_row *p)
 {
 	if (e->n && e->last_off == off)
 		e->n--; /* a later FRE at the same offset replaces the row */
@@ -2773,7 +2787,7 @@ static void sfu__emit(struct sfu__emit *e, uint32_t off, const sfu_packed_row *p
 	e->n++;
 }
 
-SFU__INLINE void sfu__special(sfu_packed_row *p, int16_t what)
+SFU__INLINE void sfu__special(sfu__packed_row *p, int16_t what)
 {
 	p->cfa = SFU__P_SPECIAL;
 	p->ra_off = what;
@@ -2785,12 +2799,12 @@ SFU__INLINE void sfu__special(sfu_packed_row *p, int16_t what)
  * FDEs and rows that do not pack send the lookup to the section. */
 static void sfu__compile(const sfu_section *s, uint64_t base, struct sfu__emit *e)
 {
-	sfu_packed_row noinfo, slow, p;
+	sfu__packed_row noinfo, slow, p;
 	uint64_t prev_end = base;
 	uint32_t i, k, off;
 	sfu_fde f;
 	sfu_fre fre;
-	sfu_crow r;
+	sfu__compact_row r;
 
 	sfu__special(&noinfo, SFU__P_NOINFO);
 	sfu__special(&slow, SFU__P_SLOW);
@@ -2808,7 +2822,7 @@ static void sfu__compile(const sfu_section *s, uint64_t base, struct sfu__emit *
 			continue;
 		}
 		if (f.num_fres == 0) {
-			if ((SFU__LAY(s)->rules & SFU_LAYOUT_EMPTY_OUTERMOST) && sfu__crow_at(s, SFU__LAY(s), &f, 0, SFU__BIG(s), &r) == SFU_OK &&
+			if ((SFU__LAY(s)->rules & SFU__LAYOUT_EMPTY_OUTERMOST) && sfu__crow_at(s, SFU__LAY(s), &f, 0, SFU__BIG(s), &r) == SFU_OK &&
 			    sfu__pack(&r, &p))
 				sfu__emit(e, off, &p);
 			else
@@ -2860,7 +2874,7 @@ static int sfu__index(const sfu_section *s, unsigned kind, struct sfu_index *ix,
 	for (shift = 0; shift < 32u && span && (((uint64_t)span - 1u) >> shift) + 1u > target; shift++)
 		;
 	nb = span ? (uint32_t)(((uint64_t)span - 1u) >> shift) + 1u : 0u;
-	*bytes = sizeof *ix + (size_t)n * (sizeof(sfu_packed_row) + 4u) + ((size_t)nb + 1u) * 4u;
+	*bytes = sizeof *ix + (size_t)n * (sizeof(sfu__packed_row) + 4u) + ((size_t)nb + 1u) * 4u;
 	if (!ix)
 		return SFU_OK;
 	ix->base = base;
@@ -2869,7 +2883,7 @@ static int sfu__index(const sfu_section *s, unsigned kind, struct sfu_index *ix,
 	ix->n = n;
 	ix->kind = (uint8_t)kind;
 	ix->shift = (uint8_t)shift;
-	e.rows = (sfu_packed_row *)(void *)(ix + 1);
+	e.rows = (sfu__packed_row *)(void *)(ix + 1);
 	e.starts = (uint32_t *)(void *)(e.rows + n);
 	blk = e.starts + n;
 	if (kind == SFU_INDEX_ROWS) {
@@ -2934,7 +2948,7 @@ SFU__INLINE sfu_cache_entry *sfu__cache_set(const sfu_cache *cache, uint64_t key
 	return &cache->slots[(uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 40) & (cache->mask - 1u)];
 }
 
-SFU__INLINE bool sfu__cache_hit(sfu_cache *cache, const sfu_cache_entry *s, uint64_t key, sfu_crow *r)
+SFU__INLINE bool sfu__cache_hit(sfu_cache *cache, const sfu_cache_entry *s, uint64_t key, sfu__compact_row *r)
 {
 	if (s[0].key != key && s[1].key != key)
 		return false;
@@ -2960,7 +2974,7 @@ SFU__FN int sfu_cache_init(sfu_cache *cache, sfu_cache_entry *slots, size_t n)
 
 /* A miss: the lookup, and the row into the slot the miss counter points
  * at, if it packs. */
-static SFU__NOINLINE int sfu__cache_miss(sfu_cursor *c, sfu_cache_entry *s, uint64_t key, sfu_crow *r)
+static SFU__NOINLINE int sfu__cache_miss(sfu_cursor *c, sfu_cache_entry *s, uint64_t key, sfu__compact_row *r)
 {
 	int err;
 	c->cache->misses++;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* rows.h - comparing rows, for the tests: general rows field by field, and
- * compact rows (sfu_crow) with each other and with the general rows they
+ * compact rows (sfu__compact_row) with each other and with the general rows they
  * stand for.  Host test code; include after core/sfu.h. */
 #ifndef TEST_ROWS_H
 #define TEST_ROWS_H
@@ -31,36 +31,36 @@ static inline int tr_row_eq(const sfu_row *a, const sfu_row *b)
 
 /* The documented part of a compact row: its flags and, where they say so,
  * its offsets (a general row's offsets are the core's own business). */
-static inline int tr_crow_eq(const sfu_crow *a, const sfu_crow *b)
+static inline int tr_crow_eq(const sfu__compact_row *a, const sfu__compact_row *b)
 {
 	if ((a->flags & 0x1ffu) != (b->flags & 0x1ffu))
 		return 0;
-	if (a->flags & SFU_CROW_GENERAL)
+	if (a->flags & SFU__CROW_GENERAL)
 		return 1;
-	return a->cfa_off == b->cfa_off && (!(a->flags & SFU_CROW_RA_SAVED) || a->ra_off == b->ra_off) &&
-	       (!(a->flags & SFU_CROW_FP_SAVED) || a->fp_off == b->fp_off);
+	return a->cfa_off == b->cfa_off && (!(a->flags & SFU__CROW_RA_SAVED) || a->ra_off == b->ra_off) &&
+	       (!(a->flags & SFU__CROW_FP_SAVED) || a->fp_off == b->fp_off);
 }
 
 /* A compact row is the general row written short; a general one is a FLEX
  * row or a V2 s390x register rule. */
-static inline int tr_crow_is_row(const sfu_crow *c, const sfu_row *r)
+static inline int tr_crow_is_row(const sfu__compact_row *c, const sfu_row *r)
 {
 	uint32_t f = c->flags;
-	if (f & SFU_CROW_GENERAL)
+	if (f & SFU__CROW_GENERAL)
 		return r->flex || (r->abi == SFU_ABI_S390X_BE && (r->ra.kind == SFU_RULE_OFF || r->fp.kind == SFU_RULE_OFF));
-	if (((f & SFU_CROW_RA_UNDEF) != 0) != (r->ra.kind == SFU_RULE_UNDEF))
+	if (((f & SFU__CROW_RA_UNDEF) != 0) != (r->ra.kind == SFU_RULE_UNDEF))
 		return 0;
-	if (f & SFU_CROW_RA_UNDEF)
+	if (f & SFU__CROW_RA_UNDEF)
 		return 1;
-	return r->cfa.kind == SFU_RULE_OFF && r->cfa.base == ((f & SFU_CROW_CFA_FP) ? SFU_REG_FP : SFU_REG_SP) &&
+	return r->cfa.kind == SFU_RULE_OFF && r->cfa.base == ((f & SFU__CROW_CFA_FP) ? SFU_REG_FP : SFU_REG_SP) &&
 	       r->cfa.off == c->cfa_off &&
-	       ((f & SFU_CROW_RA_SAVED) ? r->ra.kind == SFU_RULE_DEREF && r->ra.base == SFU_REG_CFA && r->ra.off == c->ra_off
+	       ((f & SFU__CROW_RA_SAVED) ? r->ra.kind == SFU_RULE_DEREF && r->ra.base == SFU_REG_CFA && r->ra.off == c->ra_off
 	                                : r->ra.kind == SFU_RULE_SAME) &&
-	       ((f & SFU_CROW_FP_SAVED) ? r->fp.kind == SFU_RULE_DEREF && r->fp.base == SFU_REG_CFA && r->fp.off == c->fp_off
+	       ((f & SFU__CROW_FP_SAVED) ? r->fp.kind == SFU_RULE_DEREF && r->fp.base == SFU_REG_CFA && r->fp.off == c->fp_off
 	                                : r->fp.kind == SFU_RULE_SAME) &&
-	       !!(f & SFU_CROW_MANGLED) == !!r->mangled_ra && !!(f & SFU_CROW_SIGNAL) == !!r->signal &&
-	       (r->sp_from_cfa != 0) == !!(f & SFU_CROW_SP_S390X) &&
-	       !!(f & SFU_CROW_ALIGN16) == (r->abi == SFU_ABI_AARCH64_LE || r->abi == SFU_ABI_AARCH64_BE) && !r->flex;
+	       !!(f & SFU__CROW_MANGLED) == !!r->mangled_ra && !!(f & SFU__CROW_SIGNAL) == !!r->signal &&
+	       (r->sp_from_cfa != 0) == !!(f & SFU__CROW_SP_S390X) &&
+	       !!(f & SFU__CROW_ALIGN16) == (r->abi == SFU_ABI_AARCH64_LE || r->abi == SFU_ABI_AARCH64_BE) && !r->flex;
 }
 
 #endif

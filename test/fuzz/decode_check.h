@@ -428,7 +428,7 @@ static inline void dc_check_args(void)
 	FZ_REQUIRE(c->backtrace(&sec, 1, &port, &regs, NULL, 0, &n) == SFU_E_FULL && n == 0,
 	           "sfu_backtrace with no room: SFU_E_FULL and no frame");
 	{
-		sfu_crow cr;
+		sfu__compact_row cr;
 		size_t bytes;
 		uint64_t mem[8];
 		FZ_REQUIRE(c->find_crow(NULL, 0, 0, &cr) == SFU_E_NOINFO, "the walk's lookup with no section");
@@ -481,7 +481,7 @@ static inline void dc_check_compact_and_index(const sfu_section *sec, int verr, 
 		built[k] = 1;
 	}
 	for (p = 0; p < npcs; p++) {
-		sfu_crow c, ci;
+		sfu__compact_row c, ci;
 		sfu_row r, ri;
 		sfu_fde f, fi;
 		uint32_t i0 = 0, i1 = 0;

@@ -501,14 +501,14 @@ static inline const char *wc_other_ways(const struct wc_env *e, const struct wc_
 		int d;
 		for (d = -1; d <= 1; d++) {
 			uint64_t pc = pc0 + (uint64_t)(int64_t)d;
-			sfu_crow c, ci;
+			sfu__compact_row c, ci;
 			sfu_row r;
 			int ec = e->core->find_crow(e->secs, e->nsecs, pc, &c);
 			int er = e->core->find_row_n(e->secs, e->nsecs, pc, &r);
 			if (ec != er)
 				return "the walk's lookup and sfu_find_row_n disagree";
 			if (ec == SFU_OK && !tr_crow_is_row(&c, &r))
-				return (c.flags & SFU_CROW_GENERAL) ? "a row marked general has only default rules"
+				return (c.flags & SFU__CROW_GENERAL) ? "a row marked general has only default rules"
 				                                     : "a compact row is not its general row";
 			for (kk = 0; kk < 2; kk++) {
 				int ei = ic->find_crow(x[kk].secs, x[kk].n, pc, &ci);

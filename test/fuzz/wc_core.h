@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define SFU__INTERNAL_TYPES /* the layouts and the compact row, compared below */
 #include "sfu.h"
 
 struct wc_core {
@@ -33,7 +34,7 @@ struct wc_core {
 	int (*find_row_n)(const sfu_section *, size_t, uint64_t, sfu_row *);
 	/* the walk's lookup, internal (sfu__find_crow_n): each core_*.c
 	 * includes the implementation, so the table reaches it */
-	int (*find_crow)(const sfu_section *, size_t, uint64_t, sfu_crow *);
+	int (*find_crow)(const sfu_section *, size_t, uint64_t, sfu__compact_row *);
 	int (*cursor_init)(sfu_cursor *, const sfu_section *, size_t, const sfu_port *, const sfu_regs *);
 	int (*cursor_step)(sfu_cursor *);
 	int (*backtrace)(const sfu_section *, size_t, const sfu_port *, const sfu_regs *, sfu_frame *, size_t,

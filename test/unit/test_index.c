@@ -182,7 +182,7 @@ static void test_same_answers(int k)
 		EXPECT(plain.index == NULL, "building on a copy touched the original");
 	}
 	for (pc = lo - 32; pc < hi + 32 && !err && !g_fail; pc++) {
-		sfu_crow c0, c1;
+		sfu__compact_row c0, c1;
 		sfu_row r0, r1;
 		sfu_fde f0, f1;
 		uint32_t i0 = 0, i1 = 0;
@@ -236,12 +236,12 @@ UT_CASE(test_array)
 	}
 	EXPECT(!err, "setup failed");
 	for (pc = 0x0fff00; pc < 0x100300 && !err; pc++) {
-		sfu_crow a, c;
+		sfu__compact_row a, c;
 		int ea = sfu__find_crow_n(plain, 3, pc, &a), ec = sfu__find_crow_n(idx, 3, pc, &c);
 		EXPECT(ea == ec && (ea || tr_crow_eq(&a, &c)), "pc %#llx: %s / %s", (unsigned long long)pc, E(ea), E(ec));
 	}
 	for (pc = 0x3fff00; pc < 0x400200 && !err; pc++) {
-		sfu_crow a, c;
+		sfu__compact_row a, c;
 		int ea = sfu__find_crow_n(plain, 3, pc, &a), ec = sfu__find_crow_n(idx, 3, pc, &c);
 		EXPECT(ea == ec && (ea || tr_crow_eq(&a, &c)), "pc %#llx: %s / %s", (unsigned long long)pc, E(ea), E(ec));
 	}
@@ -340,18 +340,18 @@ UT_CASE(test_memory)
 UT_CASE(test_compact)
 {
 	sfu_section sec;
-	sfu_crow c;
+	sfu__compact_row c;
 	int err;
 	begin();
-	EXPECT(sizeof(sfu_cache_entry) == 16 && sizeof(sfu_crow) == 16 && sizeof(sfu_packed_row) == 8,
-	       "sizes: cache entry %zu, compact row %zu, packed row %zu", sizeof(sfu_cache_entry), sizeof(sfu_crow),
-	       sizeof(sfu_packed_row));
+	EXPECT(sizeof(sfu_cache_entry) == 16 && sizeof(sfu__compact_row) == 16 && sizeof(sfu__packed_row) == 8,
+	       "sizes: cache entry %zu, compact row %zu, packed row %zu", sizeof(sfu_cache_entry), sizeof(sfu__compact_row),
+	       sizeof(sfu__packed_row));
 	fixture(4);
 	sfu_section_init(&sec, g_buf[4], g_n[4], g_s[4].addr);
 	err = sfu__find_crow_n(&sec, 1, 0x100018, &c);
-	EXPECT(!err && (c.flags & SFU_CROW_GENERAL), "FLEX row: %s, flags %#x", E(err), c.flags);
+	EXPECT(!err && (c.flags & SFU__CROW_GENERAL), "FLEX row: %s, flags %#x", E(err), c.flags);
 	err = sfu__find_crow_n(&sec, 1, 0x100004, &c);
-	EXPECT(!err && !(c.flags & SFU_CROW_GENERAL) && c.cfa_off == 8 && (c.flags & SFU_CROW_RA_SAVED) && c.ra_off == -8,
+	EXPECT(!err && !(c.flags & SFU__CROW_GENERAL) && c.cfa_off == 8 && (c.flags & SFU__CROW_RA_SAVED) && c.ra_off == -8,
 	       "default row: %s, flags %#x", E(err), c.flags);
 	EXPECT(sfu__find_crow_n(NULL, 0, 0, &c) == SFU_E_NOINFO, "no sections: no info");
 	end("compact row-sizes-and-kinds");

@@ -85,7 +85,7 @@ static int build(sfu_section *sec)
 static int rows_at(sfu_section *plain, sfu_section idx[2], uint64_t pc, int32_t *cfa)
 {
 	sfu_row r, ri;
-	sfu_crow c, ci;
+	sfu__compact_row c, ci;
 	unsigned k;
 	int e = sfu_find_row(plain, pc, &r), ec = sfu__find_crow_n(plain, 1, pc, &c);
 	*cfa = -1;
@@ -93,7 +93,7 @@ static int rows_at(sfu_section *plain, sfu_section idx[2], uint64_t pc, int32_t 
 	if (e || ec)
 		return -1;
 	/* (SFU_COMPACT 0: every row general, its offsets the core's own.) */
-	EXPECT((c.flags & SFU_CROW_GENERAL) ? !SFU_COMPACT : tr_crow_is_row(&c, &r),
+	EXPECT((c.flags & SFU__CROW_GENERAL) ? !SFU_COMPACT : tr_crow_is_row(&c, &r),
 	       "pc %#llx: the compact row (flags %#x) is not the general one", (unsigned long long)pc, c.flags);
 	for (k = 0; k < 2; k++) {
 		e = sfu__find_crow_n(&idx[k], 1, pc, &ci);
