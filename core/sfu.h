@@ -2294,11 +2294,11 @@ SFU__INLINE int sfu__unwind(sfu_cursor *c, uint32_t f, const sfu__compact_row *r
 	 * that needs it stops with SFU_E_UNSAFE. */
 	if (SFU__RULE(2, SFU__CROW_FP_SAVED)) {
 		err = g ? sfu__apply(c, &g[2], cfa, &fp) : sfu__read(c, cfa + (uint64_t)(int64_t)r->fp_off, &fp);
-		if (err && err != SFU_E_READ && err != SFU_E_ALIGN)
-			return err;
 		fp_ok = err == SFU_OK;
 		if (!fp_ok)
 			fp = 0;
+		if (g && err && err != SFU_E_READ && err != SFU_E_ALIGN)
+			return err; /* (a general rule's other errors) */
 	} else {
 		fp = c->regs.fp;
 		fp_ok = c->fp_ok;
