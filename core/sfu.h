@@ -2276,62 +2276,6 @@ SFU__INLINE void sfu__commit(sfu_cursor *c, uint64_t pc, uint64_t sp, uint64_t f
 	SFU_ASSERT(c->depth < SFU_DEPTH_CAP);
 }
 
-/* Out of a frame by its SFrame row in compact form (3.1; appendix A). */
-SFU__INLINE int sfu__from_row(sfu_cursor *c, const sfu__compact_row *r)
-{
-	uint32_t f = r->flags;
-	uint64_t cfa, sp, ra, fp;
-	bool fp_ok;
-	int err;
-
-	if (f & SFU__CROW_RA_UNDEF)
-		return SFU_END;
-	/* The RA still in the link register is known only where every
-	 * register is. */
-	if (!(f & SFU__CROW_RA_SAVED) && !c->full)
-		return SFU_E_UNSAFE;
-	if (f & SFU__CROW_CFA_FP) {
-		if (!c->fp_ok)
-			return SFU_E_UNSAFE; /* lost to a refused read earlier */
-		cfa = c->regs.fp;
-	} else {
-		cfa = c->regs.sp;
-	}
-	cfa += (uint64_t)(int64_t)r->cfa_off;
-	sp = cfa + ((f & SFU__CROW_SP_S390X) ? (uint64_t)(int64_t)SFU_S390X_SP_VAL_OFFSET : 0u);
-	err = sfu__check_sp(c, sp, cfa, 8u + ((f & SFU__CROW_ALIGN16) >> 3)); /* 16 or 8 */
-	if (err)
-		return err;
-	if (f & SFU__CROW_RA_SAVED) {
-		err = sfu__read(c, cfa + (uint64_t)(int64_t)r->ra_off, &ra);
-		if (err)
-			return err;
-	} else {
-		ra = c->regs.ra;
-	}
-	/* The caller's FP is needed only if a later frame's CFA or rules use
-	 * it.  Compilers leave stale FP rules in some epilogues (gcc's DRAP
-	 * epilogue keeps "FP at *(FP)" after the restore), so a refused FP
-	 * read does not end the walk: the FP becomes unknown, and a later rule
-	 * that needs it stops with SFU_E_UNSAFE. */
-	if (f & SFU__CROW_FP_SAVED) {
-		fp_ok = sfu__read(c, cfa + (uint64_t)(int64_t)r->fp_off, &fp) == SFU_OK;
-		if (!fp_ok)
-			fp = 0;
-	} else {
-		fp = c->regs.fp;
-		fp_ok = c->fp_ok;
-	}
-	if ((f & SFU__CROW_MANGLED) && c->port->strip_ra)
-		ra = c->port->strip_ra(c->port->ctx, ra);
-	if (ra == 0)
-		return SFU_END; /* RA of 0: conventional end of the stack */
-	/* Out of a signal trampoline the caller was interrupted: exact PC. */
-	sfu__commit(c, ra, sp, fp, fp_ok, cfa, SFU_HOW_SFRAME, (f & SFU__CROW_SIGNAL) != 0);
-	return SFU_OK;
-}
-
-#if SFU__GENERAL_STEP
 /* Whether rule r's base register is one this frame does not have (only
  * SP, CFA and, unless a refused read lost it, FP are known in a caller
  * frame; any other register only in a frame whose full register set we
@@ -2377,65 +2321,108 @@ static int sfu__apply(const sfu_cursor *c, const sfu_rule *r, uint64_t cfa, uint
 	return SFU_OK;
 }
 
+/* The CFA by a row's rule (g), or SP or FP + cfa_off (a compact row r). */
+SFU__INLINE int sfu__cfa(const sfu_cursor *c, uint32_t f, const sfu__compact_row *r, const sfu_rule *g, uint64_t *cfa)
+{
+	if (g)
+		return sfu__apply(c, &g[0], 0, cfa);
+	if (f & SFU__CROW_CFA_FP) {
+		if (!c->fp_ok)
+			return SFU_E_UNSAFE; /* lost to a refused read earlier */
+		*cfa = c->regs.fp;
+	} else {
+		*cfa = c->regs.sp;
+	}
+	*cfa += (uint64_t)(int64_t)r->cfa_off;
+	return SFU_OK;
+}
+
+/* Out of a frame by its SFrame row (3.1, 3.2; appendix A): the one
+ * sequence of every row.  A compact row is r (g NULL): CFA = SP or FP +
+ * cfa_off, the RA and the FP at CFA + their offsets or unchanged, as its
+ * flags say.  A general row is its rules g[0..2] (CFA, RA, FP; r NULL).
+ * The flags f give the rest (RA undefined, alignment, s390x SP, mangled
+ * RA, signal).  In line in both callers, where r or g is a constant. */
+#define SFU__RULE(i, saved) (g ? g[i].kind != SFU_RULE_SAME : (f & (saved)) != 0) /* RA (1) or FP (2) not unchanged */
+SFU__INLINE int sfu__unwind(sfu_cursor *c, uint32_t f, const sfu__compact_row *r, const sfu_rule *g)
+{
+	uint64_t cfa, sp, ra, fp;
+	bool fp_ok;
+	int err;
+
+	if (f & SFU__CROW_RA_UNDEF)
+		return SFU_END; /* the outermost frame */
+	/* The RA still in the link register is known only where every
+	 * register is; a rule that needs a register this frame does not have
+	 * is the reason the walk stops, whatever the stack check would say of
+	 * the CFA. */
+	if ((!SFU__RULE(1, SFU__CROW_RA_SAVED) && !c->full) || (g && (sfu__unknown(c, &g[1]) || sfu__unknown(c, &g[2]))))
+		return SFU_E_UNSAFE;
+	err = sfu__cfa(c, f, r, g, &cfa);
+	if (err)
+		return err;
+	sp = cfa + ((f & SFU__CROW_SP_S390X) ? (uint64_t)(int64_t)SFU_S390X_SP_VAL_OFFSET : 0u);
+	err = sfu__check_sp(c, sp, cfa, 8u + ((f & SFU__CROW_ALIGN16) >> 3)); /* 16 or 8 */
+	if (err)
+		return err;
+	if (SFU__RULE(1, SFU__CROW_RA_SAVED)) {
+		err = g ? sfu__apply(c, &g[1], cfa, &ra) : sfu__read(c, cfa + (uint64_t)(int64_t)r->ra_off, &ra);
+		if (err)
+			return err;
+	} else {
+		ra = c->regs.ra;
+	}
+	/* The caller's FP is needed only if a later frame's CFA or rules use
+	 * it.  Compilers leave stale FP rules in some epilogues (gcc's DRAP
+	 * epilogue keeps "FP at *(FP)" after the restore), so a refused FP
+	 * read does not end the walk: the FP becomes unknown, and a later rule
+	 * that needs it stops with SFU_E_UNSAFE. */
+	if (SFU__RULE(2, SFU__CROW_FP_SAVED)) {
+		err = g ? sfu__apply(c, &g[2], cfa, &fp) : sfu__read(c, cfa + (uint64_t)(int64_t)r->fp_off, &fp);
+		fp_ok = err == SFU_OK;
+		if (!fp_ok)
+			fp = 0;
+		if (g && err && err != SFU_E_READ && err != SFU_E_ALIGN)
+			return err; /* (a general rule's other errors) */
+	} else {
+		fp = c->regs.fp;
+		fp_ok = c->fp_ok;
+	}
+	if ((f & SFU__CROW_MANGLED) && c->port->strip_ra)
+		ra = c->port->strip_ra(c->port->ctx, ra);
+	if (ra == 0)
+		return SFU_END; /* RA of 0: conventional end of the stack */
+	/* Out of a signal trampoline the caller was interrupted: exact PC. */
+	sfu__commit(c, ra, sp, fp, fp_ok, cfa, SFU_HOW_SFRAME, (f & SFU__CROW_SIGNAL) != 0);
+	return SFU_OK;
+}
+#undef SFU__RULE
+
+/* Out of a frame by its compact row (3.1). */
+SFU__INLINE int sfu__from_row(sfu_cursor *c, const sfu__compact_row *r)
+{
+	return sfu__unwind(c, r->flags, r, NULL);
+}
+
+#if SFU__GENERAL_STEP
 /* Out of a frame by the general rules of its row (FLEX FDEs, V2 s390x
- * register rules; every row with SFU_COMPACT 0): the same steps as
- * sfu__from_row, any rule.  The row comes in its fields (not its
- * address: the step's row stays in registers); a FLEX row's say where its
- * words are. */
+ * register rules; every row with SFU_COMPACT 0).  Out of line, the row in
+ * its fields (not its address: the step's row stays in registers); a FLEX
+ * row's say where its words are. */
 static SFU__NOINLINE int sfu__from_general(sfu_cursor *c, uint32_t flags, int32_t cfa_off, int32_t ra_off,
                                           int32_t fp_off)
 {
-	sfu_rule cfa_r, ra_r, fp_r;
-	uint64_t cfa, sp, ra, fp;
-	bool fp_ok = true;
-	int err;
-
-	if (flags & SFU__CROW_RA_UNDEF)
-		return SFU_END;
+	sfu_rule g[3];
+	int err = SFU_OK;
 #if SFU_FLEX
 	if (flags & SFU__CROW_FLEX)
-		(void)sfu__flex_rules(&c->secs[cfa_off], (uint32_t)ra_off, (unsigned)fp_off, &cfa_r, &ra_r, &fp_r);
-	else
+		err = sfu__flex_rules(&c->secs[cfa_off], (uint32_t)ra_off, (unsigned)fp_off, &g[0], &g[1], &g[2]);
 #endif
-		sfu__crow_rules(flags, cfa_off, ra_off, fp_off, &cfa_r, &ra_r, &fp_r);
-	if (ra_r.kind == SFU_RULE_SAME && !c->full)
-		return SFU_E_UNSAFE;
-	/* A rule that needs a register this frame does not have is the reason
-	 * the walk stops, whatever the stack check would say of the CFA. */
-	if (sfu__unknown(c, &ra_r) || sfu__unknown(c, &fp_r))
-		return SFU_E_UNSAFE;
-	err = sfu__apply(c, &cfa_r, 0, &cfa);
+	if (!SFU_FLEX || !(flags & SFU__CROW_FLEX))
+		sfu__crow_rules(flags, cfa_off, ra_off, fp_off, &g[0], &g[1], &g[2]);
 	if (err)
 		return err;
-	sp = cfa + ((flags & SFU__CROW_SP_S390X) ? (uint64_t)(int64_t)SFU_S390X_SP_VAL_OFFSET : 0u);
-	err = sfu__check_sp(c, sp, cfa, 8u + ((flags & SFU__CROW_ALIGN16) >> 3));
-	if (err)
-		return err;
-	if (ra_r.kind == SFU_RULE_SAME) {
-		ra = c->regs.ra;
-	} else {
-		err = sfu__apply(c, &ra_r, cfa, &ra);
-		if (err)
-			return err;
-	}
-	if (fp_r.kind == SFU_RULE_SAME) {
-		fp = c->regs.fp;
-		fp_ok = c->fp_ok;
-	} else {
-		err = sfu__apply(c, &fp_r, cfa, &fp);
-		if (err == SFU_E_READ || err == SFU_E_ALIGN) {
-			fp = 0;
-			fp_ok = false;
-		} else if (err) {
-			return err;
-		}
-	}
-	if ((flags & SFU__CROW_MANGLED) && c->port->strip_ra)
-		ra = c->port->strip_ra(c->port->ctx, ra);
-	if (ra == 0)
-		return SFU_END;
-	sfu__commit(c, ra, sp, fp, fp_ok, cfa, SFU_HOW_SFRAME, (flags & SFU__CROW_SIGNAL) != 0);
-	return SFU_OK;
+	return sfu__unwind(c, flags, NULL, g);
 }
 #endif
 
