@@ -844,8 +844,12 @@ SFU_CODEGEN_BEGIN
  *                    not measured here): at -O2 the lookups fill a
  *                    temporary row, so that the step's stays in registers;
  *                    at -Os the step's own.
- * (sfu__ld64b's byte loop at -Os went: it saved 16/9 B on full, cost 28 B
- * on x86_64 smallest, and nothing on the stack.) */
+ *   sfu__ld64b       a byte loop at -Os (calls nothing: no frame on the
+ *                    search's path), two 4-byte loads at -O2.  The two loads
+ *                    at -Os: worst-case stack of the smallest config +16/+8
+ *                    B, of the indexed one +16/+8 B (smallest .text -4/+30
+ *                    B); the loop at -O2 is not measured (it is the -Os
+ *                    form: a byte at a time). */
 #ifdef __OPTIMIZE_SIZE__
 #define SFU__HOT static SFU__NOINLINE
 #define SFU__LOAD static SFU__NOINLINE
@@ -910,8 +914,16 @@ SFU__LOAD uint32_t sfu__ld32b(const uint8_t *d, uint32_t off, bool big)
 SFU__LOAD uint64_t sfu__ld64b(const uint8_t *d, uint32_t off, bool big)
 {
 	const uint8_t *p = d + off;
+#ifdef __OPTIMIZE_SIZE__
+	uint64_t v = 0; /* a loop that calls nothing */
+	unsigned i;
+	for (i = 0; i < 8; i++)
+		v |= (uint64_t)p[big ? 7u - i : i] << (8u * i);
+	return v;
+#else
 	uint64_t a = sfu__ld32b(p, 0, big), b = sfu__ld32b(p, 4, big); /* (p + 4: one 8-byte load) */
 	return big ? a << 32 | b : b << 32 | a;
+#endif
 }
 
 /* A 1-, 2- or 4-byte unsigned field (two shapes: see above). */
@@ -3090,19 +3102,24 @@ SFU__FN int sfu_cache_init(sfu_cache *cache, sfu_cache_entry *slots, size_t n)
  * two PCs of one walk that share a set both stay. */
 static SFU__NOINLINE int sfu__cache_miss(sfu_cursor *c, sfu_cache_entry *s, uint64_t key, sfu__compact_row *r)
 {
-	sfu__packed_row p;
 	int err;
 	c->cache->misses++;
 	err = sfu__lookup_row(c->secs, c->nsecs, key - 1u, r);
-	if (err == SFU_OK && sfu__pack(r, &p)) {
-		s[1].key = s[0].key;
-		s[1].row.cfa = s[0].row.cfa;
-		s[1].row.ra_off = s[0].row.ra_off;
-		s[1].row.fp_off = s[0].row.fp_off;
+	/* Packed straight into the older slot, which then trades places with
+	 * the newer (no packed row on this frame: it is on the walk's deepest
+	 * path). */
+	if (err == SFU_OK && sfu__pack(r, &s[1].row)) {
+		uint64_t k = s[0].key;
+		uint32_t cfa = s[0].row.cfa;
+		int16_t ra_off = s[0].row.ra_off, fp_off = s[0].row.fp_off;
 		s[0].key = key;
-		s[0].row.cfa = p.cfa;
-		s[0].row.ra_off = p.ra_off;
-		s[0].row.fp_off = p.fp_off;
+		s[0].row.cfa = s[1].row.cfa;
+		s[0].row.ra_off = s[1].row.ra_off;
+		s[0].row.fp_off = s[1].row.fp_off;
+		s[1].key = k;
+		s[1].row.cfa = cfa;
+		s[1].row.ra_off = ra_off;
+		s[1].row.fp_off = fp_off;
 	}
 	return err;
 }
