@@ -3057,8 +3057,6 @@ SFU__FN int sfu_index_build(sfu_section *sec, unsigned kind, void *mem, size_t b
 #endif /* SFU_INDEX */
 
 #if SFU_CACHE
-static SFU__NOINLINE int sfu__cache_miss(sfu_cursor *c, sfu_cache_entry *s, uint64_t key, sfu__compact_row *r);
-
 /* The set of two slots for key (lookup PC + 1; 0 marks an empty slot):
  * slot (hash >> 40) & (mask - 1) of a multiplicative hash, computed as
  * its byte offset (set_off: (mask - 1) * 16, of the 24 bits the hash
