@@ -752,22 +752,31 @@ typedef struct sfu__layout {
 #define SFU__LAYOUT_S390X_REGS 0x8u      /* odd s390x RA/FP words are registers (V2) */
 
 /* The compact row: what every DEFAULT FDE row says, in 16 bytes (spec 3.1):
- * CFA = SP or FP + cfa_off; the RA saved at CFA + ra_off, still in the link
- * register, or undefined (outermost frame); the FP saved at CFA + fp_off or
- * unchanged.  The lookup returns it and the walk applies it.  Rows that need
- * more (V3 FLEX FDEs, V2 s390x register rules) carry SFU__CROW_GENERAL and go
- * through the general rules of sfu_row instead. */
+ * CFA = SP or FP + u.off.cfa; the RA saved at CFA + u.off.ra, still in the
+ * link register, or undefined (outermost frame); the FP saved at CFA +
+ * u.off.fp or unchanged.  The lookup returns it and the walk applies it.
+ * Rows that need more carry SFU__CROW_GENERAL and go through the general
+ * rules of sfu_row instead: V2 s390x register rules (u.off, the RA / FP
+ * words naming registers), and V3 FLEX FDEs (SFU__CROW_FLEX: u.flex says
+ * where the FRE's rules are, to be decoded by the step). */
 typedef struct sfu__crow {
-	int32_t cfa_off;
-	int32_t ra_off;
-	int32_t fp_off;
+	union {
+		struct {
+			int32_t cfa, ra, fp;
+		} off;
+		struct {
+			uint32_t sec;   /* index of its section among those searched */
+			uint32_t words; /* section offset of the FRE's data words */
+			uint32_t info;  /* the FRE's info byte */
+		} flex;
+	} u;
 	uint32_t flags; /* SFU__CROW_* */
 } sfu__compact_row;
 
-#define SFU__CROW_CFA_FP 0x01u   /* CFA = FP + cfa_off (else SP + cfa_off) */
-#define SFU__CROW_RA_SAVED 0x02u /* RA at CFA + ra_off (else in the link register) */
+#define SFU__CROW_CFA_FP 0x01u   /* CFA = FP + u.off.cfa (else SP + u.off.cfa) */
+#define SFU__CROW_RA_SAVED 0x02u /* RA at CFA + u.off.ra (else in the link register) */
 #define SFU__CROW_RA_UNDEF 0x04u /* RA undefined: the outermost frame */
-#define SFU__CROW_FP_SAVED 0x08u /* FP at CFA + fp_off (else unchanged) */
+#define SFU__CROW_FP_SAVED 0x08u /* FP at CFA + u.off.fp (else unchanged) */
 #define SFU__CROW_MANGLED 0x10u  /* the RA is signed (aarch64 PAC): strip it */
 #define SFU__CROW_SIGNAL 0x20u   /* a signal trampoline: the caller's PC is exact */
 #define SFU__CROW_ALIGN16 0x40u  /* the CFA is 16-byte aligned (aarch64), else 8 */
@@ -844,6 +853,11 @@ SFU_CODEGEN_BEGIN
  *                    not measured here): at -O2 the lookups fill a
  *                    temporary row, so that the step's stays in registers;
  *                    at -Os the step's own.
+ *   sfu__from_general  the step's row: by value at -O2, by address at -Os
+ *                    (measured at 8852a8f).  By value at -Os: worst-case
+ *                    stack of the walk +16/+0 B, of the dump path +16/+16
+ *                    B; by address at -O2: row index +4.1, cache +3.0 (with
+ *                    an inlined read +6.8, +5.9).
  *   sfu__ld64b       a byte loop at -Os (calls nothing: no frame on the
  *                    search's path), two 4-byte loads at -O2.  The two loads
  *                    at -Os: worst-case stack of the smallest config +16/+8
@@ -1453,9 +1467,8 @@ static int sfu__s390x_cfa(int32_t w, int32_t *off)
 typedef struct sfu__packed_row sfu__packed_row; /* (its fields: in the public part, for sfu_cache_entry) */
 
 /* What a general row carries besides the SFU__CROW_* flags: a FLEX row
- * (then cfa_off is the index of its section among those searched, ra_off
- * the section offset of its data words, fp_off its FRE info byte), and V2
- * s390x RA / FP words naming the register that holds the value. */
+ * (u.flex: its section, data words and info byte), and V2 s390x RA / FP
+ * words naming the register that holds the value. */
 #define SFU__CROW_FLEX 0x200u
 #define SFU__CROW_RA_REG 0x400u
 #define SFU__CROW_FP_REG 0x800u
@@ -1562,17 +1575,17 @@ SFU__INLINE int sfu__crow_words(const sfu_section *s, unsigned n, unsigned ws, u
 
 	if (n > (amd64 ? 2u : 3u))
 		return SFU_E_FRE_WORDS;
-	r->cfa_off = sfu__wordb(s->data, words, ws, big);
+	r->u.off.cfa = sfu__wordb(s->data, words, ws, big);
 	if (amd64) {
 		*flags |= SFU__CROW_RA_SAVED;
-		r->ra_off = s->fixed_ra;
+		r->u.off.ra = s->fixed_ra;
 	} else if (n >= 2) {
 		*flags |= SFU__CROW_RA_SAVED;
-		r->ra_off = sfu__wordb(s->data, words + ws, ws, big);
+		r->u.off.ra = sfu__wordb(s->data, words + ws, ws, big);
 	}
 	if (n == (amd64 ? 2u : 3u)) {
 		*flags |= SFU__CROW_FP_SAVED;
-		r->fp_off = sfu__wordb(s->data, words + (n - 1u) * ws, ws, big);
+		r->u.off.fp = sfu__wordb(s->data, words + (n - 1u) * ws, ws, big);
 	}
 	return SFU_OK;
 }
@@ -1598,12 +1611,12 @@ SFU__INLINE int sfu__s390x_word(int32_t w, bool regs, bool is_ra, uint32_t reg, 
 SFU__INLINE int sfu__crow_s390x(const sfu__layout *L, unsigned n, uint32_t *flags, sfu__compact_row *r)
 {
 	bool regs = (L->rules & SFU__LAYOUT_S390X_REGS) != 0;
-	int err = sfu__s390x_cfa(r->cfa_off, &r->cfa_off);
+	int err = sfu__s390x_cfa(r->u.off.cfa, &r->u.off.cfa);
 
 	if (!err && n >= 2)
-		err = sfu__s390x_word(r->ra_off, regs, true, SFU__CROW_RA_REG, SFU__CROW_RA_SAVED, flags);
+		err = sfu__s390x_word(r->u.off.ra, regs, true, SFU__CROW_RA_REG, SFU__CROW_RA_SAVED, flags);
 	if (!err && n == 3)
-		err = sfu__s390x_word(r->fp_off, regs, false, SFU__CROW_FP_REG, SFU__CROW_FP_SAVED, flags);
+		err = sfu__s390x_word(r->u.off.fp, regs, false, SFU__CROW_FP_REG, SFU__CROW_FP_SAVED, flags);
 	return err;
 }
 
@@ -1618,8 +1631,8 @@ SFU__INLINE int sfu__crow_s390x(const sfu__layout *L, unsigned n, uint32_t *flag
 SFU__INLINE void sfu__fix_pltgot(const sfu__layout *L, const sfu_fde *f, const sfu_fre *fre, sfu__compact_row *r)
 {
 	if (SFU__UNLIKELY(SFU_AMD64 && f->pctype == SFU_FDE_PCTYPE_MASK && L->rep_at) && r->flags == SFU__CROW_RA_SAVED &&
-	    r->cfa_off == 16 && r->ra_off == -8 && f->num_fres == 1 && fre->start == 0)
-		r->cfa_off = 8;
+	    r->u.off.cfa == 16 && r->u.off.ra == -8 && f->num_fres == 1 && fre->start == 0)
+		r->u.off.cfa = 8;
 }
 #endif
 
@@ -1641,7 +1654,7 @@ SFU__HOT int sfu__crow(const sfu_section *s, const sfu__layout *L, const sfu_fde
 	flags = (SFU__AARCH64(abi) ? SFU__CROW_ALIGN16 : 0u) | (SFU__S390X(abi) ? SFU__CROW_SP_S390X : 0u) |
 	        (f->signal ? SFU__CROW_SIGNAL : 0u) | (SFU_FRE_INFO_MANGLED_RA(info) ? SFU__CROW_MANGLED : 0u) |
 	        (SFU_FRE_INFO_BASE_REG(info) == SFU_BASE_REG_SP ? 0u : SFU__CROW_CFA_FP);
-	r->cfa_off = r->ra_off = r->fp_off = 0;
+	r->u.off.cfa = r->u.off.ra = r->u.off.fp = 0;
 	r->flags = flags;
 	/* No data words: the RA is undefined, this is the outermost frame (V2
 	 * erratum 2; 2.4.1). */
@@ -1653,8 +1666,9 @@ SFU__HOT int sfu__crow(const sfu_section *s, const sfu__layout *L, const sfu_fde
 	if (f->type == SFU_FDE_TYPE_FLEX) {
 		/* (Its rules are checked by the caller: sfu__crow_at, or
 		 * sfu__row_from_fre, which decodes them.) */
-		r->ra_off = (int32_t)words;
-		r->fp_off = (int32_t)info;
+		r->u.flex.sec = 0; /* (the lookup over sections sets it) */
+		r->u.flex.words = words;
+		r->u.flex.info = info;
 		r->flags = flags | SFU__CROW_GENERAL | SFU__CROW_FLEX;
 		return SFU_OK;
 	}
@@ -1695,24 +1709,24 @@ SFU__INLINE int sfu__crow_fre(const sfu_section *s, const sfu__layout *L, const 
 
 /* The general rules of a row that is not FLEX: the compact row's, written
  * out (V2 s390x register words as register rules). */
-SFU__INLINE void sfu__crow_rules(uint32_t f, int32_t cfa_off, int32_t ra_off, int32_t fp_off, sfu_rule *cfa, sfu_rule *ra,
-                            sfu_rule *fp)
+SFU__INLINE void sfu__crow_rules(const sfu__compact_row *r, sfu_rule *cfa, sfu_rule *ra, sfu_rule *fp)
 {
+	uint32_t f = r->flags;
 	cfa->kind = SFU_RULE_OFF;
 	cfa->base = (f & SFU__CROW_CFA_FP) ? SFU_REG_FP : SFU_REG_SP;
-	cfa->off = cfa_off;
+	cfa->off = r->u.off.cfa;
 	ra->kind = (f & SFU__CROW_RA_UNDEF) ? SFU_RULE_UNDEF : (f & SFU__CROW_RA_SAVED) ? SFU_RULE_DEREF : SFU_RULE_SAME;
 	ra->base = fp->base = SFU_REG_CFA;
-	ra->off = (f & SFU__CROW_RA_SAVED) ? ra_off : 0;
+	ra->off = (f & SFU__CROW_RA_SAVED) ? r->u.off.ra : 0;
 	fp->kind = (f & SFU__CROW_FP_SAVED) ? SFU_RULE_DEREF : SFU_RULE_SAME;
-	fp->off = (f & SFU__CROW_FP_SAVED) ? fp_off : 0;
+	fp->off = (f & SFU__CROW_FP_SAVED) ? r->u.off.fp : 0;
 	if (f & SFU__CROW_RA_REG) {
 		ra->kind = SFU_RULE_OFF;
-		ra->base = (uint16_t)SFU_V2_S390X_WORD_REGNUM((uint32_t)ra_off);
+		ra->base = (uint16_t)SFU_V2_S390X_WORD_REGNUM((uint32_t)r->u.off.ra);
 	}
 	if (f & SFU__CROW_FP_REG) {
 		fp->kind = SFU_RULE_OFF;
-		fp->base = (uint16_t)SFU_V2_S390X_WORD_REGNUM((uint32_t)fp_off);
+		fp->base = (uint16_t)SFU_V2_S390X_WORD_REGNUM((uint32_t)r->u.off.fp);
 	}
 }
 
@@ -1736,7 +1750,7 @@ static int sfu__row_from_fre(const sfu_section *s, const sfu_fde *fde, const sfu
 	if (c.flags & SFU__CROW_FLEX)
 		return sfu__flex_rules(s, fre->words, fre->info, &row->cfa, &row->ra, &row->fp);
 #endif
-	sfu__crow_rules(c.flags, c.cfa_off, c.ra_off, c.fp_off, &row->cfa, &row->ra, &row->fp);
+	sfu__crow_rules(&c, &row->cfa, &row->ra, &row->fp);
 	return SFU_OK;
 }
 
@@ -2062,7 +2076,7 @@ SFU__INLINE int sfu__lookup_row(const sfu_section *secs, size_t nsecs, uint64_t 
 		int err = sfu__section_row(&secs[i], pc, r);
 		if (err == SFU_OK) {
 			if (r->flags & SFU__CROW_FLEX)
-				r->cfa_off = (int32_t)i; /* where its words are */
+				r->u.flex.sec = (uint32_t)i; /* where its words are */
 			return SFU_OK;
 		}
 		if (err != SFU_E_NOINFO && first_err == SFU_E_NOINFO)
@@ -2071,7 +2085,7 @@ SFU__INLINE int sfu__lookup_row(const sfu_section *secs, size_t nsecs, uint64_t 
 	/* No row, and *r defined all the same: gcc 12-16 at -O2, inlining the
 	 * whole lookup into the walk, cannot tell that no caller reads it
 	 * after an error (-Wmaybe-uninitialized). */
-	r->cfa_off = r->ra_off = r->fp_off = 0;
+	r->u.off.cfa = r->u.off.ra = r->u.off.fp = 0;
 	r->flags = 0;
 	return first_err;
 }
@@ -2333,7 +2347,7 @@ static int sfu__apply(const sfu_cursor *c, const sfu_rule *r, uint64_t cfa, uint
 	return SFU_OK;
 }
 
-/* The CFA by a row's rule (g), or SP or FP + cfa_off (a compact row r). */
+/* The CFA by a row's rule (g), or SP or FP + u.off.cfa (a compact row r). */
 SFU__INLINE int sfu__cfa(const sfu_cursor *c, uint32_t f, const sfu__compact_row *r, const sfu_rule *g, uint64_t *cfa)
 {
 	if (g)
@@ -2345,13 +2359,13 @@ SFU__INLINE int sfu__cfa(const sfu_cursor *c, uint32_t f, const sfu__compact_row
 	} else {
 		*cfa = c->regs.sp;
 	}
-	*cfa += (uint64_t)(int64_t)r->cfa_off;
+	*cfa += (uint64_t)(int64_t)r->u.off.cfa;
 	return SFU_OK;
 }
 
 /* Out of a frame by its SFrame row (3.1, 3.2; appendix A): the one
  * sequence of every row.  A compact row is r (g NULL): CFA = SP or FP +
- * cfa_off, the RA and the FP at CFA + their offsets or unchanged, as its
+ * u.off.cfa, the RA and the FP at CFA + their offsets or unchanged, as its
  * flags say.  A general row is its rules g[0..2] (CFA, RA, FP; r NULL).
  * The flags f give the rest (RA undefined, alignment, s390x SP, mangled
  * RA, signal).  In line in both callers, where r or g is a constant. */
@@ -2378,7 +2392,7 @@ SFU__INLINE int sfu__unwind(sfu_cursor *c, uint32_t f, const sfu__compact_row *r
 	if (err)
 		return err;
 	if (SFU__RULE(1, SFU__CROW_RA_SAVED)) {
-		err = g ? sfu__apply(c, &g[1], cfa, &ra) : sfu__read(c, cfa + (uint64_t)(int64_t)r->ra_off, &ra);
+		err = g ? sfu__apply(c, &g[1], cfa, &ra) : sfu__read(c, cfa + (uint64_t)(int64_t)r->u.off.ra, &ra);
 		if (err)
 			return err;
 	} else {
@@ -2390,7 +2404,7 @@ SFU__INLINE int sfu__unwind(sfu_cursor *c, uint32_t f, const sfu__compact_row *r
 	 * read does not end the walk: the FP becomes unknown, and a later rule
 	 * that needs it stops with SFU_E_UNSAFE. */
 	if (SFU__RULE(2, SFU__CROW_FP_SAVED)) {
-		err = g ? sfu__apply(c, &g[2], cfa, &fp) : sfu__read(c, cfa + (uint64_t)(int64_t)r->fp_off, &fp);
+		err = g ? sfu__apply(c, &g[2], cfa, &fp) : sfu__read(c, cfa + (uint64_t)(int64_t)r->u.off.fp, &fp);
 		fp_ok = err == SFU_OK;
 		if (!fp_ok)
 			fp = 0;
@@ -2417,21 +2431,34 @@ SFU__INLINE int sfu__from_row(sfu_cursor *c, const sfu__compact_row *r)
 }
 
 #if SFU__GENERAL_STEP
+/* The step's row as sfu__from_general gets it (the shapes block, at
+ * sfu__lookup): by value at -O2, so that the step's row stays in
+ * registers; by address at -Os, where it is on the step's frame already
+ * (a row by value gets a second home on the callee's). */
+#ifdef __OPTIMIZE_SIZE__
+typedef const sfu__compact_row *sfu__general_row;
+#define SFU__GENERAL_ROW(r) (&(r))
+#define SFU__GENERAL_OF(g) (g)
+#else
+typedef sfu__compact_row sfu__general_row;
+#define SFU__GENERAL_ROW(r) (r)
+#define SFU__GENERAL_OF(g) (&(g))
+#endif
+
 /* Out of a frame by the general rules of its row (FLEX FDEs, V2 s390x
- * register rules; every row with SFU_COMPACT 0).  Out of line, the row in
- * its fields (not its address: the step's row stays in registers); a FLEX
- * row's say where its words are. */
-static SFU__NOINLINE int sfu__from_general(sfu_cursor *c, uint32_t flags, int32_t cfa_off, int32_t ra_off,
-                                          int32_t fp_off)
+ * register rules; every row with SFU_COMPACT 0), out of line. */
+static SFU__NOINLINE int sfu__from_general(sfu_cursor *c, sfu__general_row row)
 {
+	const sfu__compact_row *r = SFU__GENERAL_OF(row);
+	uint32_t flags = r->flags;
 	sfu_rule g[3];
 	int err = SFU_OK;
 #if SFU_FLEX
 	if (flags & SFU__CROW_FLEX)
-		err = sfu__flex_rules(&c->secs[cfa_off], (uint32_t)ra_off, (unsigned)fp_off, &g[0], &g[1], &g[2]);
+		err = sfu__flex_rules(&c->secs[r->u.flex.sec], r->u.flex.words, r->u.flex.info, &g[0], &g[1], &g[2]);
 #endif
 	if (!SFU_FLEX || !(flags & SFU__CROW_FLEX))
-		sfu__crow_rules(flags, cfa_off, ra_off, fp_off, &g[0], &g[1], &g[2]);
+		sfu__crow_rules(r, &g[0], &g[1], &g[2]);
 	if (err)
 		return err;
 	return sfu__unwind(c, flags, NULL, g);
@@ -2537,7 +2564,7 @@ SFU__INLINE void sfu__row_clear(sfu__compact_row *t)
 #ifdef __OPTIMIZE_SIZE__
 	(void)t; /* t is the step's own row */
 #else
-	t->cfa_off = t->ra_off = t->fp_off = 0;
+	t->u.off.cfa = t->u.off.ra = t->u.off.fp = 0;
 	t->flags = 0;
 #endif
 }
@@ -2545,9 +2572,9 @@ SFU__INLINE void sfu__row_clear(sfu__compact_row *t)
 /* *r = *t, field by field (a struct assignment may become memcpy). */
 SFU__INLINE void sfu__row_set(sfu__compact_row *r, const sfu__compact_row *t)
 {
-	r->cfa_off = t->cfa_off;
-	r->ra_off = t->ra_off;
-	r->fp_off = t->fp_off;
+	r->u.off.cfa = t->u.off.cfa;
+	r->u.off.ra = t->u.off.ra;
+	r->u.off.fp = t->u.off.fp;
 	r->flags = t->flags;
 }
 
@@ -2630,7 +2657,7 @@ SFU__HOT int sfu__step(sfu_cursor *c)
 		return err;
 #if SFU__GENERAL_STEP
 	if (r.flags & SFU__CROW_GENERAL)
-		return sfu__from_general(c, r.flags, r.cfa_off, r.ra_off, r.fp_off);
+		return sfu__from_general(c, SFU__GENERAL_ROW(r));
 #endif
 	return sfu__from_row(c, &r);
 }
@@ -2764,21 +2791,21 @@ struct sfu__ix_entry {
 
 SFU__INLINE void sfu__unpack(const sfu__packed_row *p, sfu__compact_row *r)
 {
-	r->cfa_off = (int32_t)(p->cfa >> 8) - 0x800000;
+	r->u.off.cfa = (int32_t)(p->cfa >> 8) - 0x800000;
 	r->flags = p->cfa & 0xffu;
-	r->ra_off = p->ra_off;
-	r->fp_off = p->fp_off;
+	r->u.off.ra = p->ra_off;
+	r->u.off.fp = p->fp_off;
 }
 
 /* Pack r; false if it does not fit. */
 static bool sfu__pack(const sfu__compact_row *r, sfu__packed_row *p)
 {
-	if ((r->flags & ~0xffu) || r->cfa_off < -0x800000 || r->cfa_off > 0x7fffff || r->ra_off < -0x8000 ||
-	    r->ra_off > 0x7fff || r->fp_off < -0x8000 || r->fp_off > 0x7fff)
+	if ((r->flags & ~0xffu) || r->u.off.cfa < -0x800000 || r->u.off.cfa > 0x7fffff || r->u.off.ra < -0x8000 ||
+	    r->u.off.ra > 0x7fff || r->u.off.fp < -0x8000 || r->u.off.fp > 0x7fff)
 		return false;
-	p->cfa = (uint32_t)(r->cfa_off + 0x800000) << 8 | r->flags;
-	p->ra_off = (int16_t)r->ra_off;
-	p->fp_off = (int16_t)r->fp_off;
+	p->cfa = (uint32_t)(r->u.off.cfa + 0x800000) << 8 | r->flags;
+	p->ra_off = (int16_t)r->u.off.ra;
+	p->fp_off = (int16_t)r->u.off.fp;
 	return true;
 }
 

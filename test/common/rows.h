@@ -37,8 +37,8 @@ static inline int tr_crow_eq(const sfu__compact_row *a, const sfu__compact_row *
 		return 0;
 	if (a->flags & SFU__CROW_GENERAL)
 		return 1;
-	return a->cfa_off == b->cfa_off && (!(a->flags & SFU__CROW_RA_SAVED) || a->ra_off == b->ra_off) &&
-	       (!(a->flags & SFU__CROW_FP_SAVED) || a->fp_off == b->fp_off);
+	return a->u.off.cfa == b->u.off.cfa && (!(a->flags & SFU__CROW_RA_SAVED) || a->u.off.ra == b->u.off.ra) &&
+	       (!(a->flags & SFU__CROW_FP_SAVED) || a->u.off.fp == b->u.off.fp);
 }
 
 /* A compact row is the general row written short; a general one is a FLEX
@@ -53,10 +53,10 @@ static inline int tr_crow_is_row(const sfu__compact_row *c, const sfu_row *r)
 	if (f & SFU__CROW_RA_UNDEF)
 		return 1;
 	return r->cfa.kind == SFU_RULE_OFF && r->cfa.base == ((f & SFU__CROW_CFA_FP) ? SFU_REG_FP : SFU_REG_SP) &&
-	       r->cfa.off == c->cfa_off &&
-	       ((f & SFU__CROW_RA_SAVED) ? r->ra.kind == SFU_RULE_DEREF && r->ra.base == SFU_REG_CFA && r->ra.off == c->ra_off
+	       r->cfa.off == c->u.off.cfa &&
+	       ((f & SFU__CROW_RA_SAVED) ? r->ra.kind == SFU_RULE_DEREF && r->ra.base == SFU_REG_CFA && r->ra.off == c->u.off.ra
 	                                : r->ra.kind == SFU_RULE_SAME) &&
-	       ((f & SFU__CROW_FP_SAVED) ? r->fp.kind == SFU_RULE_DEREF && r->fp.base == SFU_REG_CFA && r->fp.off == c->fp_off
+	       ((f & SFU__CROW_FP_SAVED) ? r->fp.kind == SFU_RULE_DEREF && r->fp.base == SFU_REG_CFA && r->fp.off == c->u.off.fp
 	                                : r->fp.kind == SFU_RULE_SAME) &&
 	       !!(f & SFU__CROW_MANGLED) == !!r->mangled_ra && !!(f & SFU__CROW_SIGNAL) == !!r->signal &&
 	       (r->sp_from_cfa != 0) == !!(f & SFU__CROW_SP_S390X) &&

@@ -351,7 +351,7 @@ UT_CASE(test_compact)
 	err = sfu__lookup_row(&sec, 1, 0x100018, &c);
 	EXPECT(!err && (c.flags & SFU__CROW_GENERAL), "FLEX row: %s, flags %#x", E(err), c.flags);
 	err = sfu__lookup_row(&sec, 1, 0x100004, &c);
-	EXPECT(!err && !(c.flags & SFU__CROW_GENERAL) && c.cfa_off == 8 && (c.flags & SFU__CROW_RA_SAVED) && c.ra_off == -8,
+	EXPECT(!err && !(c.flags & SFU__CROW_GENERAL) && c.u.off.cfa == 8 && (c.flags & SFU__CROW_RA_SAVED) && c.u.off.ra == -8,
 	       "default row: %s, flags %#x", E(err), c.flags);
 	EXPECT(sfu__lookup_row(NULL, 0, 0, &c) == SFU_E_NOINFO, "no sections: no info");
 	end("compact row-sizes-and-kinds");
