@@ -2258,7 +2258,11 @@ SFU__INLINE int sfu__check_sp(const sfu_cursor *c, uint64_t sp, uint64_t cfa, un
 		return SFU_E_ALIGN;
 	if (sp <= c->regs.sp && (sp < c->regs.sp || !c->full)) /* (one compare where it moves on) */
 		return SFU_E_WRONG_WAY;
-	if (!sfu__on_stack(c, sp))
+	/* sp >= regs.sp, which is on the stack (the first frame's checked by
+	 * the step, every later one here or by the trap's sfu__pick_stack): sp
+	 * can only be past its base.  (A failed sfu__pick_stack leaves the
+	 * empty stack [1, 0] and a caller frame, where sp > regs.sp >= 0.) */
+	if (sp > c->stack_hi)
 		return SFU_E_STACK_BOUNDS;
 	return SFU_OK;
 }
