@@ -1763,7 +1763,7 @@ SFU__INLINE int sfu__index_fdes(const sfu_section *s, uint64_t pc, uint32_t *lo,
 SFU__INLINE int sfu__index_row(const sfu_section *s, uint64_t pc, sfu__compact_row *r);
 #endif
 #if SFU_INDEX || SFU_CACHE
-SFU__INLINE int sfu__fast_row(sfu_cursor *c, uint64_t pc, sfu__compact_row *r, sfu__compact_row *t);
+SFU__INLINE int sfu__fast_row(sfu_cursor *c, void *cache, uint64_t pc, sfu__compact_row *r, sfu__compact_row *t);
 #endif
 
 /* ---- lookup ------------------------------------------------------------------ */
@@ -2560,7 +2560,7 @@ SFU__INLINE void sfu__row_set(sfu__compact_row *r, const sfu__compact_row *t)
  * search of the sections.  (Where speed is asked for, the out-of-line
  * calls fill the scratch row t, so that *r, the step's, can stay in
  * registers; where size is, they fill *r: less stack.) */
-SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu__compact_row *r)
+SFU__INLINE int sfu__lookup(sfu_cursor *c, void *cache, uint64_t pc, sfu__compact_row *r)
 {
 #ifdef __OPTIMIZE_SIZE__
 	sfu__compact_row *t = r;
@@ -2570,9 +2570,11 @@ SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu__compact_row *r)
 	int err;
 #if SFU_INDEX || SFU_CACHE
 	/* Hook: the speed part (part 2). */
-	err = sfu__fast_row(c, pc, r, t);
+	err = sfu__fast_row(c, cache, pc, r, t);
 	if (err != SFU__SEARCH)
 		return err;
+#else
+	(void)cache;
 #endif
 	sfu__row_clear(t);
 	err = sfu__lookup_row(c->secs, c->nsecs, pc, t);
@@ -2584,7 +2586,7 @@ SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu__compact_row *r)
  * below): its frame holds the row and what the step needs across calls,
  * nothing more; the walk's cursor is its caller's.  Where speed is asked
  * for, the walk's loop has its own copy (no call per frame). */
-SFU__HOT int sfu__step(sfu_cursor *c)
+SFU__HOT int sfu__step(sfu_cursor *c, void *cache)
 {
 	sfu__compact_row r;
 	uint64_t lpc;
@@ -2615,7 +2617,7 @@ SFU__HOT int sfu__step(sfu_cursor *c)
 	 * call to a noreturn function): look the caller up at ra - 1.  The
 	 * first frame and interrupted frames have an exact PC. */
 	lpc = c->regs.pc - 1u + (c->exact != 0);
-	err = sfu__lookup(c, lpc, &r);
+	err = sfu__lookup(c, cache, lpc, &r);
 	if (err == SFU_E_NOINFO) {
 		/* The vector code's call into its handler is reached as a
 		 * return address; an exact PC there is code the vector
@@ -2643,7 +2645,11 @@ SFU__FN int sfu_cursor_step(sfu_cursor *c)
 {
 	if (!c || !c->port)
 		return SFU_E_ARG;
-	return sfu__step(c);
+#if SFU_CACHE
+	return sfu__step(c, c->cache);
+#else
+	return sfu__step(c, NULL);
+#endif
 }
 
 /* The frame the cursor is at, as the walk reports it.  The cursor's fields
@@ -2674,11 +2680,6 @@ SFU__INLINE int sfu__walk(const sfu_section *secs, size_t nsecs, void *cache, co
 	err = sfu_cursor_init(&c, secs, nsecs, port, regs);
 	if (err)
 		return err;
-#if SFU_CACHE
-	c.cache = (sfu_cache *)cache;
-#else
-	(void)cache;
-#endif
 	do {
 		if (k == max) {
 			err = SFU_E_FULL;
@@ -2686,7 +2687,7 @@ SFU__INLINE int sfu__walk(const sfu_section *secs, size_t nsecs, void *cache, co
 		}
 		sfu__record(&c, &frames[k]);
 		k++;
-		err = sfu__step(&c);
+		err = sfu__step(&c, cache);
 	} while (!err);
 	*n = k; /* once, at the end: the walk returns only here */
 	return err;
@@ -3102,10 +3103,11 @@ SFU__FN int sfu_cache_init(sfu_cache *cache, sfu_cache_entry *slots, size_t n)
 /* A miss: the lookup, and the row, if it packs, into the set's first
  * slot, the row there moving to the second (the older of the two goes):
  * two PCs of one walk that share a set both stay. */
-static SFU__NOINLINE int sfu__cache_miss(sfu_cursor *c, sfu_cache_entry *s, uint64_t key, sfu__compact_row *r)
+static SFU__NOINLINE int sfu__cache_miss(const sfu_cursor *c, sfu_cache *cache, sfu_cache_entry *s, uint64_t key,
+                                        sfu__compact_row *r)
 {
 	int err;
-	c->cache->misses++;
+	cache->misses++;
 	err = sfu__lookup_row(c->secs, c->nsecs, key - 1u, r);
 	/* Packed straight into the older slot, which then trades places with
 	 * the newer (no packed row on this frame: it is on the walk's deepest
@@ -3135,17 +3137,17 @@ static SFU__NOINLINE int sfu__cache_miss(sfu_cursor *c, sfu_cache_entry *s, uint
  * leaves it to the search, which asks that index again and goes on to
  * the next sections: the same row, the same errors).  SFU__SEARCH: no
  * answer here. */
-SFU__INLINE int sfu__fast_row(sfu_cursor *c, uint64_t pc, sfu__compact_row *r, sfu__compact_row *t)
+SFU__INLINE int sfu__fast_row(sfu_cursor *c, void *cache, uint64_t pc, sfu__compact_row *r, sfu__compact_row *t)
 {
 #if SFU_CACHE
 	uint64_t key = pc + 1u;
-	if (c->cache && pc != UINT64_MAX) { /* its key would be the "empty" mark */
-		sfu_cache_entry *s = sfu__cache_set(c->cache, key);
+	if (cache && pc != UINT64_MAX) { /* its key would be the "empty" mark */
+		sfu_cache_entry *s = sfu__cache_set((sfu_cache *)cache, key);
 		int err;
-		if (sfu__cache_hit(c->cache, s, key, r))
+		if (sfu__cache_hit((sfu_cache *)cache, s, key, r))
 			return SFU_OK;
 		sfu__row_clear(t);
-		err = sfu__cache_miss(c, s, key, t);
+		err = sfu__cache_miss(c, (sfu_cache *)cache, s, key, t);
 		sfu__row_set(r, t);
 		return err;
 	}
@@ -3153,6 +3155,9 @@ SFU__INLINE int sfu__fast_row(sfu_cursor *c, uint64_t pc, sfu__compact_row *r, s
 #if SFU_INDEX
 	if (c->nsecs && c->secs->index && sfu__index_row(c->secs, pc, r) == SFU_OK)
 		return SFU_OK;
+#endif
+#if !SFU_CACHE
+	(void)cache;
 #endif
 	(void)t;
 	return SFU__SEARCH;
