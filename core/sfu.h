@@ -561,9 +561,9 @@ typedef struct sfu_cursor {
 	sfu_regs regs;
 	uint64_t cfa;    /* CFA of the frame below (0 before the first step) */
 	uint32_t depth;
+	uint8_t how;     /* enum sfu_how of the current frame */
 	uint8_t exact;   /* regs.pc is exact (first or interrupted frame), else a return address */
 	uint8_t full;    /* regs.ra / regs.dwarf are valid for this frame */
-	uint8_t how;     /* enum sfu_how of the current frame */
 	uint8_t abi;     /* ABI of the walk (first section's) */
 	uint8_t fp_ok;   /* regs.fp is known (a refused FP read makes it unknown) */
 	uint8_t user;    /* the frame ran at a lower privilege level: the last */
@@ -2657,7 +2657,7 @@ SFU__FN int sfu_cursor_step(sfu_cursor *c)
 SFU__INLINE void sfu__record(const sfu_cursor *c, sfu_frame *f)
 {
 	uint64_t pc = c->regs.pc, sp = c->regs.sp, cfa = c->cfa;
-	uint8_t how = c->how, flags = (uint8_t)(c->exact * SFU_FRAME_EXACT | c->user * SFU_FRAME_USER); /* (0 or 1 each) */
+	uint8_t how = c->how, flags = c->exact; /* SFU_FRAME_EXACT (0 or 1); SFU_FRAME_USER: sfu__walk */
 	f->pc = pc;
 	f->sp = sp;
 	f->cfa = cfa;
@@ -2689,6 +2689,10 @@ SFU__INLINE int sfu__walk(const sfu_section *secs, size_t nsecs, void *cache, co
 		k++;
 		err = sfu__step(&c, cache);
 	} while (!err);
+	/* A frame that ran at a lower privilege level is the last: the step
+	 * says so, and only then (c.user). */
+	if (err == SFU_END_USER)
+		frames[k - 1u].flags |= SFU_FRAME_USER;
 	*n = k; /* once, at the end: the walk returns only here */
 	return err;
 }
