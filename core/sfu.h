@@ -2773,7 +2773,7 @@ struct sfu__ix_entry {
 
 SFU__INLINE void sfu__unpack(const sfu__packed_row *p, sfu__compact_row *r)
 {
-	r->cfa_off = (int32_t)(p->cfa >> 8) - 0x800000;
+	r->cfa_off = sfu__s32(p->cfa & ~0xffu) / 256; /* (exact: an arithmetic shift) */
 	r->flags = p->cfa & 0xffu;
 	r->ra_off = p->ra_off;
 	r->fp_off = p->fp_off;
@@ -2785,7 +2785,7 @@ static bool sfu__pack(const sfu__compact_row *r, sfu__packed_row *p)
 	if ((r->flags & ~0xffu) || r->cfa_off < -0x800000 || r->cfa_off > 0x7fffff || r->ra_off < -0x8000 ||
 	    r->ra_off > 0x7fff || r->fp_off < -0x8000 || r->fp_off > 0x7fff)
 		return false;
-	p->cfa = (uint32_t)(r->cfa_off + 0x800000) << 8 | r->flags;
+	p->cfa = (uint32_t)r->cfa_off << 8 | r->flags;
 	p->ra_off = (int16_t)r->ra_off;
 	p->fp_off = (int16_t)r->fp_off;
 	return true;
