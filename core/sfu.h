@@ -767,11 +767,11 @@ typedef struct sfu__crow {
 #define SFU__CROW_CFA_FP 0x01u   /* CFA = FP + cfa_off (else SP + cfa_off) */
 #define SFU__CROW_RA_SAVED 0x02u /* RA at CFA + ra_off (else in the link register) */
 #define SFU__CROW_RA_UNDEF 0x04u /* RA undefined: the outermost frame */
-#define SFU__CROW_FP_SAVED 0x08u /* FP at CFA + fp_off (else unchanged) */
-#define SFU__CROW_MANGLED 0x10u  /* the RA is signed (aarch64 PAC): strip it */
+#define SFU__CROW_ALIGN16 0x08u  /* the CFA is 16-byte aligned (aarch64), else 8 */
+#define SFU__CROW_FP_SAVED 0x10u /* FP at CFA + fp_off (else unchanged) */
 #define SFU__CROW_SIGNAL 0x20u   /* a signal trampoline: the caller's PC is exact */
-#define SFU__CROW_ALIGN16 0x40u  /* the CFA is 16-byte aligned (aarch64), else 8 */
-#define SFU__CROW_SP_S390X 0x80u /* caller SP = CFA + SFU_S390X_SP_VAL_OFFSET, else CFA */
+#define SFU__CROW_SP_S390X 0x40u /* caller SP = CFA + SFU_S390X_SP_VAL_OFFSET, else CFA */
+#define SFU__CROW_MANGLED 0x80u  /* the RA is signed (aarch64 PAC): strip it */
 #define SFU__CROW_GENERAL 0x100u /* not compact: the step uses its general
                                   * rules (sfu__from_general) */
 #endif
@@ -2378,7 +2378,7 @@ SFU__INLINE int sfu__unwind(sfu_cursor *c, uint32_t f, const sfu__compact_row *r
 	if (err)
 		return err;
 	sp = cfa + ((f & SFU__CROW_SP_S390X) ? (uint64_t)(int64_t)SFU_S390X_SP_VAL_OFFSET : 0u);
-	err = sfu__check_sp(c, sp, cfa, 8u + ((f & SFU__CROW_ALIGN16) >> 3)); /* 16 or 8 */
+	err = sfu__check_sp(c, sp, cfa, 8u + (f & SFU__CROW_ALIGN16)); /* 16 or 8 */
 	if (err)
 		return err;
 	if (SFU__RULE(1, SFU__CROW_RA_SAVED)) {
