@@ -2764,8 +2764,11 @@ SFU__FN const char *sfu_strerror(int err)
 #if SFU_INDEX || SFU_CACHE
 
 /* The head of an index, at the start of the caller's memory; then
- * (SFU_INDEX_ROWS) entries[n], then blocks[nblocks + 1].  Block b holds
- * the code offsets [b << shift, (b + 1) << shift) from base.
+ * (SFU_INDEX_ROWS) entries[last + 1], then blocks[nblocks + 1], where
+ * nblocks, the blocks of 2^shift bytes covering the span, is what span and
+ * shift say (sfu__ix_nblocks): every offset below span is in a block of
+ * the table, whatever the memory holds.  Block b holds the code offsets
+ * [b << shift, (b + 1) << shift) from base.
  * SFU_INDEX_FDES: blocks[b] is the number of FDEs starting at or before
  * the block's first byte, so the FDE covering a PC in block b is among
  * blocks[b] - 1 .. blocks[b + 1] - 1.  SFU_INDEX_ROWS: entry i holds the
@@ -2773,12 +2776,17 @@ SFU__FN const char *sfu_strerror(int err)
  * up to the end), and blocks[b] is the entry holding the block's first
  * byte. */
 struct sfu_index {
-	uint64_t base;    /* lowest function start */
-	uint32_t span;    /* bytes of code from base that the FDEs cover */
-	uint32_t nblocks; /* blocks of 2^shift bytes covering the span */
-	uint32_t n;       /* SFU_INDEX_ROWS: entries; else 0 */
+	uint64_t base; /* lowest function start */
+	uint32_t span; /* bytes of code from base that the FDEs cover */
+	uint32_t last; /* SFU_INDEX_ROWS: entries - 1 (there is always one: the
+	                * end of the code); else 0 */
 	uint8_t kind, shift;
 };
+
+SFU__INLINE uint32_t sfu__ix_nblocks(uint32_t span, unsigned shift)
+{
+	return span ? (uint32_t)(((uint64_t)span - 1u) >> shift) + 1u : 0u;
+}
 
 /* An entry of a row index: where its row starts, the row (12 bytes, so
  * that the scan of a block reads its starts and then its row from one
@@ -2822,9 +2830,11 @@ SFU__INLINE const struct sfu__ix_entry *sfu__ix_entries(const struct sfu_index *
 	return (const struct sfu__ix_entry *)(const void *)(ix + 1);
 }
 
-SFU__INLINE const uint32_t *sfu__ix_blocks(const struct sfu_index *ix)
+/* The blocks: after the entries of a row index, after the head of an FDE
+ * index. */
+SFU__INLINE const uint32_t *sfu__ix_blocks(const struct sfu_index *ix, bool rows)
 {
-	return (const uint32_t *)(const void *)(sfu__ix_entries(ix) + ix->n);
+	return (const uint32_t *)(const void *)(rows ? sfu__ix_entries(ix) + ((uint64_t)ix->last + 1u) : sfu__ix_entries(ix));
 }
 
 /* An index (built only for FDEs in address order without overlap, where
@@ -2834,13 +2844,13 @@ SFU__INLINE const uint32_t *sfu__ix_blocks(const struct sfu_index *ix)
 SFU__INLINE int sfu__index_fdes(const sfu_section *s, uint64_t pc, uint32_t *lo, uint32_t *hi)
 {
 	const struct sfu_index *ix = s->index;
-	const uint32_t *blk = sfu__ix_blocks(ix);
+	const uint32_t *blk = sfu__ix_blocks(ix, false);
 	uint64_t off = pc - ix->base;
 	uint32_t b;
 	if (off >= ix->span)
 		return SFU_E_NOINFO;
-	b = (uint32_t)(off >> ix->shift);
-	if (ix->kind == SFU_INDEX_FDES && b < ix->nblocks) {
+	b = (uint32_t)(off >> ix->shift); /* (below nblocks: off < span) */
+	if (ix->kind == SFU_INDEX_FDES) {
 		*hi = blk[b + 1u] < *hi ? blk[b + 1u] : *hi;
 		*lo = blk[b] < *hi ? blk[b] : *hi;
 	}
@@ -2853,7 +2863,7 @@ SFU__INLINE int sfu__index_row(const sfu_section *s, uint64_t pc, sfu__compact_r
 {
 	const struct sfu_index *ix = s->index;
 	const struct sfu__ix_entry *e, *end;
-	const uint32_t *blk = sfu__ix_blocks(ix);
+	const uint32_t *blk = sfu__ix_blocks(ix, true);
 	const sfu__packed_row *p;
 	uint64_t off = pc - ix->base;
 	uint32_t i, j, b;
@@ -2861,12 +2871,11 @@ SFU__INLINE int sfu__index_row(const sfu_section *s, uint64_t pc, sfu__compact_r
 		return SFU__SEARCH;
 	if (off >= ix->span)
 		return SFU_E_NOINFO;
-	b = (uint32_t)(off >> ix->shift);
-	if (b >= ix->nblocks || ix->n == 0)
-		return SFU_E_NOINFO; /* (a damaged index; never built) */
+	b = (uint32_t)(off >> ix->shift); /* (below nblocks: off < span) */
 	/* The entry holding off lies between the entries holding its block's
-	 * first byte and the next block's. */
-	j = blk[b + 1u] < ix->n ? blk[b + 1u] : ix->n - 1u;
+	 * first byte and the next block's (clamped: the table is not
+	 * trusted). */
+	j = blk[b + 1u] < ix->last ? blk[b + 1u] : ix->last;
 	i = blk[b] < j ? blk[b] : j;
 	e = &sfu__ix_entries(ix)[i];
 	end = &sfu__ix_entries(ix)[j];
@@ -3021,14 +3030,13 @@ static int sfu__index(const sfu_section *s, unsigned kind, struct sfu_index *ix,
 		target = 1;
 	for (shift = 0; shift < 32u && span && (((uint64_t)span - 1u) >> shift) + 1u > target; shift++)
 		;
-	nb = span ? (uint32_t)(((uint64_t)span - 1u) >> shift) + 1u : 0u;
+	nb = sfu__ix_nblocks(span, shift);
 	*bytes = sizeof *ix + (size_t)n * sizeof(struct sfu__ix_entry) + ((size_t)nb + 1u) * 4u;
 	if (!ix)
 		return SFU_OK;
 	ix->base = base;
 	ix->span = span;
-	ix->nblocks = nb;
-	ix->n = n;
+	ix->last = n ? n - 1u : 0u;
 	ix->kind = (uint8_t)kind;
 	ix->shift = (uint8_t)shift;
 	e.ents = (struct sfu__ix_entry *)(void *)(ix + 1);
