@@ -806,10 +806,12 @@ SFU_CODEGEN_BEGIN
 #define SFU__INLINE static inline __attribute__((always_inline))
 #define SFU__NOINLINE __attribute__((noinline))
 #define SFU__UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define SFU__LIKELY(x) __builtin_expect(!!(x), 1)
 #else
 #define SFU__INLINE static inline
 #define SFU__NOINLINE
 #define SFU__UNLIKELY(x) (x)
+#define SFU__LIKELY(x) (x)
 #endif
 
 /* ---- the two code shapes ---------------------------------------------------
@@ -3176,10 +3178,12 @@ SFU__INLINE int sfu__fast_row(sfu_cursor *c, void *cache, uint64_t pc, sfu__comp
 {
 #if SFU_CACHE
 	uint64_t key = pc + 1u;
-	if (cache && pc != UINT64_MAX) { /* its key would be the "empty" mark */
+	if (cache) {
 		sfu_cache_entry *s = sfu__cache_set((sfu_cache *)cache, key);
 		int err;
-		if (sfu__cache_hit((sfu_cache *)cache, s, key, r))
+		if (key == 0)
+			return SFU__SEARCH; /* (the "empty" mark) */
+		if (SFU__LIKELY(sfu__cache_hit((sfu_cache *)cache, s, key, r)))
 			return SFU_OK;
 		sfu__row_clear(t);
 		err = sfu__cache_miss(c, (sfu_cache *)cache, s, key, t);
