@@ -561,9 +561,9 @@ typedef struct sfu_cursor {
 	sfu_regs regs;
 	uint64_t cfa;    /* CFA of the frame below (0 before the first step) */
 	uint32_t depth;
+	uint8_t how;     /* enum sfu_how of the current frame */
 	uint8_t exact;   /* regs.pc is exact (first or interrupted frame), else a return address */
 	uint8_t full;    /* regs.ra / regs.dwarf are valid for this frame */
-	uint8_t how;     /* enum sfu_how of the current frame */
 	uint8_t abi;     /* ABI of the walk (first section's) */
 	uint8_t fp_ok;   /* regs.fp is known (a refused FP read makes it unknown) */
 	uint8_t user;    /* the frame ran at a lower privilege level: the last */
@@ -776,11 +776,11 @@ typedef struct sfu__crow {
 #define SFU__CROW_CFA_FP 0x01u   /* CFA = FP + u.off.cfa (else SP + u.off.cfa) */
 #define SFU__CROW_RA_SAVED 0x02u /* RA at CFA + u.off.ra (else in the link register) */
 #define SFU__CROW_RA_UNDEF 0x04u /* RA undefined: the outermost frame */
-#define SFU__CROW_FP_SAVED 0x08u /* FP at CFA + u.off.fp (else unchanged) */
-#define SFU__CROW_MANGLED 0x10u  /* the RA is signed (aarch64 PAC): strip it */
+#define SFU__CROW_ALIGN16 0x08u  /* the CFA is 16-byte aligned (aarch64), else 8 */
+#define SFU__CROW_FP_SAVED 0x10u /* FP at CFA + u.off.fp (else unchanged) */
 #define SFU__CROW_SIGNAL 0x20u   /* a signal trampoline: the caller's PC is exact */
-#define SFU__CROW_ALIGN16 0x40u  /* the CFA is 16-byte aligned (aarch64), else 8 */
-#define SFU__CROW_SP_S390X 0x80u /* caller SP = CFA + SFU_S390X_SP_VAL_OFFSET, else CFA */
+#define SFU__CROW_SP_S390X 0x40u /* caller SP = CFA + SFU_S390X_SP_VAL_OFFSET, else CFA */
+#define SFU__CROW_MANGLED 0x80u  /* the RA is signed (aarch64 PAC): strip it */
 #define SFU__CROW_GENERAL 0x100u /* not compact: the step uses its general
                                   * rules (sfu__from_general) */
 #endif
@@ -815,10 +815,12 @@ SFU_CODEGEN_BEGIN
 #define SFU__INLINE static inline __attribute__((always_inline))
 #define SFU__NOINLINE __attribute__((noinline))
 #define SFU__UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define SFU__LIKELY(x) __builtin_expect(!!(x), 1)
 #else
 #define SFU__INLINE static inline
 #define SFU__NOINLINE
 #define SFU__UNLIKELY(x) (x)
+#define SFU__LIKELY(x) (x)
 #endif
 
 /* ---- the two code shapes ---------------------------------------------------
@@ -863,7 +865,13 @@ SFU_CODEGEN_BEGIN
  *                    at -Os: worst-case stack of the smallest config +16/+8
  *                    B, of the indexed one +16/+8 B (smallest .text -4/+30
  *                    B); the loop at -O2 is not measured (it is the -Os
- *                    form: a byte at a time). */
+ *                    form: a byte at a time).
+ *   sfu__walk        at -O2 the first frame's record is before the loop,
+ *                    which starts at the step (measured at the end of
+ *                    issue 22's speed work); at -Os the loop starts at its
+ *                    one record.  The -Os loop at -O2: cold +4.9, cache
+ *                    +7.9, FDE index +1.9; the -O2 form at -Os: .text of
+ *                    the backtrace path +36/+51 B. */
 #ifdef __OPTIMIZE_SIZE__
 #define SFU__HOT static SFU__NOINLINE
 #define SFU__LOAD static SFU__NOINLINE
@@ -1777,7 +1785,7 @@ SFU__INLINE int sfu__index_fdes(const sfu_section *s, uint64_t pc, uint32_t *lo,
 SFU__INLINE int sfu__index_row(const sfu_section *s, uint64_t pc, sfu__compact_row *r);
 #endif
 #if SFU_INDEX || SFU_CACHE
-SFU__INLINE int sfu__fast_row(sfu_cursor *c, uint64_t pc, sfu__compact_row *r, sfu__compact_row *t);
+SFU__INLINE int sfu__fast_row(sfu_cursor *c, void *cache, uint64_t pc, sfu__compact_row *r, sfu__compact_row *t);
 #endif
 
 /* ---- lookup ------------------------------------------------------------------ */
@@ -2166,11 +2174,16 @@ SFU__FN int sfu_section_validate(const sfu_section *sec, uint32_t *bad_fde)
 /* ---- the walk ------------------------------------------------------------------- */
 
 /* The port's read: an inlinable hook if the port defines SFU_READ, else the
- * function pointer. */
+ * function pointer.  The step's reads of a row's words (sfu__unwind) load
+ * c->port once where the hook is in line, and again at each read through
+ * the pointer, where a register kept across the calls costs more (make
+ * bench, x86_64 V3, instructions per frame: the port loaded once costs the
+ * cache and the row index +3 each through the pointer, saves 4 and 1 in
+ * line). */
 #ifdef SFU_READ
-#define SFU__PORT_READ(c, a, o) SFU_READ((c)->port->ctx, (a), (o))
+#define SFU__PORT_READ(p, a, o) SFU_READ((p)->ctx, (a), (o))
 #else
-#define SFU__PORT_READ(c, a, o) (c)->port->read((c)->port->ctx, (a), (o))
+#define SFU__PORT_READ(p, a, o) (p)->read((p)->ctx, (a), (o))
 #endif
 
 SFU__INLINE unsigned sfu__align(unsigned abi)
@@ -2181,11 +2194,16 @@ SFU__INLINE unsigned sfu__align(unsigned abi)
 	return SFU__AARCH64(abi) ? 16u : 8u;
 }
 
-SFU__INLINE int sfu__read(const sfu_cursor *c, uint64_t addr, uint64_t *out)
+SFU__INLINE int sfu__port_read(const sfu_port *p, uint64_t addr, uint64_t *out)
 {
 	if (addr & 7u)
 		return SFU_E_ALIGN;
-	return SFU__PORT_READ(c, addr, out) ? SFU_E_READ : SFU_OK;
+	return SFU__PORT_READ(p, addr, out) ? SFU_E_READ : SFU_OK;
+}
+
+SFU__INLINE int sfu__read(const sfu_cursor *c, uint64_t addr, uint64_t *out)
+{
+	return sfu__port_read(c->port, addr, out);
 }
 
 /* Make the stack holding sp the current one (c->stack_lo/hi).  False if
@@ -2272,7 +2290,11 @@ SFU__INLINE int sfu__check_sp(const sfu_cursor *c, uint64_t sp, uint64_t cfa, un
 		return SFU_E_ALIGN;
 	if (sp <= c->regs.sp && (sp < c->regs.sp || !c->full)) /* (one compare where it moves on) */
 		return SFU_E_WRONG_WAY;
-	if (!sfu__on_stack(c, sp))
+	/* sp >= regs.sp, which is on the stack (the first frame's checked by
+	 * the step, every later one here or by the trap's sfu__pick_stack): sp
+	 * can only be past its base.  (A failed sfu__pick_stack leaves the
+	 * empty stack [1, 0] and a caller frame, where sp > regs.sp >= 0.) */
+	if (sp > c->stack_hi)
 		return SFU_E_STACK_BOUNDS;
 	return SFU_OK;
 }
@@ -2372,6 +2394,12 @@ SFU__INLINE int sfu__cfa(const sfu_cursor *c, uint32_t f, const sfu__compact_row
 #define SFU__RULE(i, saved) (g ? g[i].kind != SFU_RULE_SAME : (f & (saved)) != 0) /* RA (1) or FP (2) not unchanged */
 SFU__INLINE int sfu__unwind(sfu_cursor *c, uint32_t f, const sfu__compact_row *r, const sfu_rule *g)
 {
+#ifdef SFU_READ
+	const sfu_port *port = c->port; /* (see SFU__PORT_READ) */
+#define SFU__ROW_READ(a, o) sfu__port_read(port, (a), (o))
+#else
+#define SFU__ROW_READ(a, o) sfu__read(c, (a), (o))
+#endif
 	uint64_t cfa, sp, ra, fp;
 	bool fp_ok;
 	int err;
@@ -2388,11 +2416,11 @@ SFU__INLINE int sfu__unwind(sfu_cursor *c, uint32_t f, const sfu__compact_row *r
 	if (err)
 		return err;
 	sp = cfa + ((f & SFU__CROW_SP_S390X) ? (uint64_t)(int64_t)SFU_S390X_SP_VAL_OFFSET : 0u);
-	err = sfu__check_sp(c, sp, cfa, 8u + ((f & SFU__CROW_ALIGN16) >> 3)); /* 16 or 8 */
+	err = sfu__check_sp(c, sp, cfa, 8u + (f & SFU__CROW_ALIGN16)); /* 16 or 8 */
 	if (err)
 		return err;
 	if (SFU__RULE(1, SFU__CROW_RA_SAVED)) {
-		err = g ? sfu__apply(c, &g[1], cfa, &ra) : sfu__read(c, cfa + (uint64_t)(int64_t)r->u.off.ra, &ra);
+		err = g ? sfu__apply(c, &g[1], cfa, &ra) : SFU__ROW_READ(cfa + (uint64_t)(int64_t)r->u.off.ra, &ra);
 		if (err)
 			return err;
 	} else {
@@ -2404,7 +2432,7 @@ SFU__INLINE int sfu__unwind(sfu_cursor *c, uint32_t f, const sfu__compact_row *r
 	 * read does not end the walk: the FP becomes unknown, and a later rule
 	 * that needs it stops with SFU_E_UNSAFE. */
 	if (SFU__RULE(2, SFU__CROW_FP_SAVED)) {
-		err = g ? sfu__apply(c, &g[2], cfa, &fp) : sfu__read(c, cfa + (uint64_t)(int64_t)r->u.off.fp, &fp);
+		err = g ? sfu__apply(c, &g[2], cfa, &fp) : SFU__ROW_READ(cfa + (uint64_t)(int64_t)r->u.off.fp, &fp);
 		fp_ok = err == SFU_OK;
 		if (!fp_ok)
 			fp = 0;
@@ -2423,6 +2451,7 @@ SFU__INLINE int sfu__unwind(sfu_cursor *c, uint32_t f, const sfu__compact_row *r
 	return SFU_OK;
 }
 #undef SFU__RULE
+#undef SFU__ROW_READ
 
 /* Out of a frame by its compact row (3.1). */
 SFU__INLINE int sfu__from_row(sfu_cursor *c, const sfu__compact_row *r)
@@ -2583,7 +2612,7 @@ SFU__INLINE void sfu__row_set(sfu__compact_row *r, const sfu__compact_row *t)
  * search of the sections.  (Where speed is asked for, the out-of-line
  * calls fill the scratch row t, so that *r, the step's, can stay in
  * registers; where size is, they fill *r: less stack.) */
-SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu__compact_row *r)
+SFU__INLINE int sfu__lookup(sfu_cursor *c, void *cache, uint64_t pc, sfu__compact_row *r)
 {
 #ifdef __OPTIMIZE_SIZE__
 	sfu__compact_row *t = r;
@@ -2593,9 +2622,11 @@ SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu__compact_row *r)
 	int err;
 #if SFU_INDEX || SFU_CACHE
 	/* Hook: the speed part (part 2). */
-	err = sfu__fast_row(c, pc, r, t);
+	err = sfu__fast_row(c, cache, pc, r, t);
 	if (err != SFU__SEARCH)
 		return err;
+#else
+	(void)cache;
 #endif
 	sfu__row_clear(t);
 	err = sfu__lookup_row(c->secs, c->nsecs, pc, t);
@@ -2607,7 +2638,7 @@ SFU__INLINE int sfu__lookup(sfu_cursor *c, uint64_t pc, sfu__compact_row *r)
  * below): its frame holds the row and what the step needs across calls,
  * nothing more; the walk's cursor is its caller's.  Where speed is asked
  * for, the walk's loop has its own copy (no call per frame). */
-SFU__HOT int sfu__step(sfu_cursor *c)
+SFU__HOT int sfu__step(sfu_cursor *c, void *cache)
 {
 	sfu__compact_row r;
 	uint64_t lpc;
@@ -2638,7 +2669,7 @@ SFU__HOT int sfu__step(sfu_cursor *c)
 	 * call to a noreturn function): look the caller up at ra - 1.  The
 	 * first frame and interrupted frames have an exact PC. */
 	lpc = c->regs.pc - 1u + (c->exact != 0);
-	err = sfu__lookup(c, lpc, &r);
+	err = sfu__lookup(c, cache, lpc, &r);
 	if (err == SFU_E_NOINFO) {
 		/* The vector code's call into its handler is reached as a
 		 * return address; an exact PC there is code the vector
@@ -2666,7 +2697,11 @@ SFU__FN int sfu_cursor_step(sfu_cursor *c)
 {
 	if (!c || !c->port)
 		return SFU_E_ARG;
-	return sfu__step(c);
+#if SFU_CACHE
+	return sfu__step(c, c->cache);
+#else
+	return sfu__step(c, NULL);
+#endif
 }
 
 /* The frame the cursor is at, as the walk reports it.  The cursor's fields
@@ -2674,7 +2709,7 @@ SFU__FN int sfu_cursor_step(sfu_cursor *c)
 SFU__INLINE void sfu__record(const sfu_cursor *c, sfu_frame *f)
 {
 	uint64_t pc = c->regs.pc, sp = c->regs.sp, cfa = c->cfa;
-	uint8_t how = c->how, flags = (uint8_t)(c->exact * SFU_FRAME_EXACT | c->user * SFU_FRAME_USER); /* (0 or 1 each) */
+	uint8_t how = c->how, flags = c->exact; /* SFU_FRAME_EXACT (0 or 1); SFU_FRAME_USER: sfu__walk */
 	f->pc = pc;
 	f->sp = sp;
 	f->cfa = cfa;
@@ -2689,7 +2724,7 @@ SFU__INLINE int sfu__walk(const sfu_section *secs, size_t nsecs, void *cache, co
                           const sfu_regs *regs, sfu_frame *frames, size_t max, size_t *n)
 {
 	sfu_cursor c;
-	size_t k = 0;
+	sfu_frame *f, *end;
 	int err;
 	if (!n || (!frames && max))
 		return SFU_E_ARG;
@@ -2697,21 +2732,37 @@ SFU__INLINE int sfu__walk(const sfu_section *secs, size_t nsecs, void *cache, co
 	err = sfu_cursor_init(&c, secs, nsecs, port, regs);
 	if (err)
 		return err;
-#if SFU_CACHE
-	c.cache = (sfu_cache *)cache;
+	if (max == 0)
+		return SFU_E_FULL;
+	/* Each frame recorded when the step has reached it, before the next
+	 * step (whose result says whether the trace is complete).  Where speed
+	 * is asked for, the loop starts at the step, the first frame's record
+	 * before it (the shapes block). */
+	f = frames;
+	end = frames + max;
+#ifdef __OPTIMIZE_SIZE__
+	goto record;
 #else
-	(void)cache;
+	sfu__record(&c, f++);
 #endif
-	do {
-		if (k == max) {
+	for (;;) {
+		err = sfu__step(&c, cache);
+		if (err)
+			break;
+		if (f == end) {
 			err = SFU_E_FULL;
 			break;
 		}
-		sfu__record(&c, &frames[k]);
-		k++;
-		err = sfu__step(&c);
-	} while (!err);
-	*n = k; /* once, at the end: the walk returns only here */
+#ifdef __OPTIMIZE_SIZE__
+	record:
+#endif
+		sfu__record(&c, f++);
+	}
+	/* A frame that ran at a lower privilege level is the last: the step
+	 * says so, and only then (c.user). */
+	if (err == SFU_END_USER)
+		f[-1].flags |= SFU_FRAME_USER;
+	*n = (size_t)(f - frames); /* once, at the end: the walk returns only here */
 	return err;
 }
 
@@ -2759,8 +2810,11 @@ SFU__FN const char *sfu_strerror(int err)
 #if SFU_INDEX || SFU_CACHE
 
 /* The head of an index, at the start of the caller's memory; then
- * (SFU_INDEX_ROWS) entries[n], then blocks[nblocks + 1].  Block b holds
- * the code offsets [b << shift, (b + 1) << shift) from base.
+ * (SFU_INDEX_ROWS) entries[last + 1], then blocks[nblocks + 1], where
+ * nblocks, the blocks of 2^shift bytes covering the span, is what span and
+ * shift say (sfu__ix_nblocks): every offset below span is in a block of
+ * the table, whatever the memory holds.  Block b holds the code offsets
+ * [b << shift, (b + 1) << shift) from base.
  * SFU_INDEX_FDES: blocks[b] is the number of FDEs starting at or before
  * the block's first byte, so the FDE covering a PC in block b is among
  * blocks[b] - 1 .. blocks[b + 1] - 1.  SFU_INDEX_ROWS: entry i holds the
@@ -2768,12 +2822,17 @@ SFU__FN const char *sfu_strerror(int err)
  * up to the end), and blocks[b] is the entry holding the block's first
  * byte. */
 struct sfu_index {
-	uint64_t base;    /* lowest function start */
-	uint32_t span;    /* bytes of code from base that the FDEs cover */
-	uint32_t nblocks; /* blocks of 2^shift bytes covering the span */
-	uint32_t n;       /* SFU_INDEX_ROWS: entries; else 0 */
+	uint64_t base; /* lowest function start */
+	uint32_t span; /* bytes of code from base that the FDEs cover */
+	uint32_t last; /* SFU_INDEX_ROWS: entries - 1 (there is always one: the
+	                * end of the code); else 0 */
 	uint8_t kind, shift;
 };
+
+SFU__INLINE uint32_t sfu__ix_nblocks(uint32_t span, unsigned shift)
+{
+	return span ? (uint32_t)(((uint64_t)span - 1u) >> shift) + 1u : 0u;
+}
 
 /* An entry of a row index: where its row starts, the row (12 bytes, so
  * that the scan of a block reads its starts and then its row from one
@@ -2791,7 +2850,7 @@ struct sfu__ix_entry {
 
 SFU__INLINE void sfu__unpack(const sfu__packed_row *p, sfu__compact_row *r)
 {
-	r->u.off.cfa = (int32_t)(p->cfa >> 8) - 0x800000;
+	r->u.off.cfa = sfu__s32(p->cfa & ~0xffu) / 256; /* (exact: an arithmetic shift) */
 	r->flags = p->cfa & 0xffu;
 	r->u.off.ra = p->ra_off;
 	r->u.off.fp = p->fp_off;
@@ -2803,7 +2862,7 @@ static bool sfu__pack(const sfu__compact_row *r, sfu__packed_row *p)
 	if ((r->flags & ~0xffu) || r->u.off.cfa < -0x800000 || r->u.off.cfa > 0x7fffff || r->u.off.ra < -0x8000 ||
 	    r->u.off.ra > 0x7fff || r->u.off.fp < -0x8000 || r->u.off.fp > 0x7fff)
 		return false;
-	p->cfa = (uint32_t)(r->u.off.cfa + 0x800000) << 8 | r->flags;
+	p->cfa = (uint32_t)r->u.off.cfa << 8 | r->flags;
 	p->ra_off = (int16_t)r->u.off.ra;
 	p->fp_off = (int16_t)r->u.off.fp;
 	return true;
@@ -2817,9 +2876,11 @@ SFU__INLINE const struct sfu__ix_entry *sfu__ix_entries(const struct sfu_index *
 	return (const struct sfu__ix_entry *)(const void *)(ix + 1);
 }
 
-SFU__INLINE const uint32_t *sfu__ix_blocks(const struct sfu_index *ix)
+/* The blocks: after the entries of a row index, after the head of an FDE
+ * index. */
+SFU__INLINE const uint32_t *sfu__ix_blocks(const struct sfu_index *ix, bool rows)
 {
-	return (const uint32_t *)(const void *)(sfu__ix_entries(ix) + ix->n);
+	return (const uint32_t *)(const void *)(rows ? sfu__ix_entries(ix) + ((uint64_t)ix->last + 1u) : sfu__ix_entries(ix));
 }
 
 /* An index (built only for FDEs in address order without overlap, where
@@ -2829,13 +2890,13 @@ SFU__INLINE const uint32_t *sfu__ix_blocks(const struct sfu_index *ix)
 SFU__INLINE int sfu__index_fdes(const sfu_section *s, uint64_t pc, uint32_t *lo, uint32_t *hi)
 {
 	const struct sfu_index *ix = s->index;
-	const uint32_t *blk = sfu__ix_blocks(ix);
+	const uint32_t *blk = sfu__ix_blocks(ix, false);
 	uint64_t off = pc - ix->base;
 	uint32_t b;
 	if (off >= ix->span)
 		return SFU_E_NOINFO;
-	b = (uint32_t)(off >> ix->shift);
-	if (ix->kind == SFU_INDEX_FDES && b < ix->nblocks) {
+	b = (uint32_t)(off >> ix->shift); /* (below nblocks: off < span) */
+	if (ix->kind == SFU_INDEX_FDES) {
 		*hi = blk[b + 1u] < *hi ? blk[b + 1u] : *hi;
 		*lo = blk[b] < *hi ? blk[b] : *hi;
 	}
@@ -2848,7 +2909,7 @@ SFU__INLINE int sfu__index_row(const sfu_section *s, uint64_t pc, sfu__compact_r
 {
 	const struct sfu_index *ix = s->index;
 	const struct sfu__ix_entry *e, *end;
-	const uint32_t *blk = sfu__ix_blocks(ix);
+	const uint32_t *blk = sfu__ix_blocks(ix, true);
 	const sfu__packed_row *p;
 	uint64_t off = pc - ix->base;
 	uint32_t i, j, b;
@@ -2856,12 +2917,11 @@ SFU__INLINE int sfu__index_row(const sfu_section *s, uint64_t pc, sfu__compact_r
 		return SFU__SEARCH;
 	if (off >= ix->span)
 		return SFU_E_NOINFO;
-	b = (uint32_t)(off >> ix->shift);
-	if (b >= ix->nblocks || ix->n == 0)
-		return SFU_E_NOINFO; /* (a damaged index; never built) */
+	b = (uint32_t)(off >> ix->shift); /* (below nblocks: off < span) */
 	/* The entry holding off lies between the entries holding its block's
-	 * first byte and the next block's. */
-	j = blk[b + 1u] < ix->n ? blk[b + 1u] : ix->n - 1u;
+	 * first byte and the next block's (clamped: the table is not
+	 * trusted). */
+	j = blk[b + 1u] < ix->last ? blk[b + 1u] : ix->last;
 	i = blk[b] < j ? blk[b] : j;
 	e = &sfu__ix_entries(ix)[i];
 	end = &sfu__ix_entries(ix)[j];
@@ -3016,14 +3076,13 @@ static int sfu__index(const sfu_section *s, unsigned kind, struct sfu_index *ix,
 		target = 1;
 	for (shift = 0; shift < 32u && span && (((uint64_t)span - 1u) >> shift) + 1u > target; shift++)
 		;
-	nb = span ? (uint32_t)(((uint64_t)span - 1u) >> shift) + 1u : 0u;
+	nb = sfu__ix_nblocks(span, shift);
 	*bytes = sizeof *ix + (size_t)n * sizeof(struct sfu__ix_entry) + ((size_t)nb + 1u) * 4u;
 	if (!ix)
 		return SFU_OK;
 	ix->base = base;
 	ix->span = span;
-	ix->nblocks = nb;
-	ix->n = n;
+	ix->last = n ? n - 1u : 0u;
 	ix->kind = (uint8_t)kind;
 	ix->shift = (uint8_t)shift;
 	e.ents = (struct sfu__ix_entry *)(void *)(ix + 1);
@@ -3125,10 +3184,11 @@ SFU__FN int sfu_cache_init(sfu_cache *cache, sfu_cache_entry *slots, size_t n)
 /* A miss: the lookup, and the row, if it packs, into the set's first
  * slot, the row there moving to the second (the older of the two goes):
  * two PCs of one walk that share a set both stay. */
-static SFU__NOINLINE int sfu__cache_miss(sfu_cursor *c, sfu_cache_entry *s, uint64_t key, sfu__compact_row *r)
+static SFU__NOINLINE int sfu__cache_miss(const sfu_cursor *c, sfu_cache *cache, sfu_cache_entry *s, uint64_t key,
+                                        sfu__compact_row *r)
 {
 	int err;
-	c->cache->misses++;
+	cache->misses++;
 	err = sfu__lookup_row(c->secs, c->nsecs, key - 1u, r);
 	/* Packed straight into the older slot, which then trades places with
 	 * the newer (no packed row on this frame: it is on the walk's deepest
@@ -3158,17 +3218,19 @@ static SFU__NOINLINE int sfu__cache_miss(sfu_cursor *c, sfu_cache_entry *s, uint
  * leaves it to the search, which asks that index again and goes on to
  * the next sections: the same row, the same errors).  SFU__SEARCH: no
  * answer here. */
-SFU__INLINE int sfu__fast_row(sfu_cursor *c, uint64_t pc, sfu__compact_row *r, sfu__compact_row *t)
+SFU__INLINE int sfu__fast_row(sfu_cursor *c, void *cache, uint64_t pc, sfu__compact_row *r, sfu__compact_row *t)
 {
 #if SFU_CACHE
 	uint64_t key = pc + 1u;
-	if (c->cache && pc != UINT64_MAX) { /* its key would be the "empty" mark */
-		sfu_cache_entry *s = sfu__cache_set(c->cache, key);
+	if (cache) {
+		sfu_cache_entry *s = sfu__cache_set((sfu_cache *)cache, key);
 		int err;
-		if (sfu__cache_hit(c->cache, s, key, r))
+		if (key == 0)
+			return SFU__SEARCH; /* (the "empty" mark) */
+		if (SFU__LIKELY(sfu__cache_hit((sfu_cache *)cache, s, key, r)))
 			return SFU_OK;
 		sfu__row_clear(t);
-		err = sfu__cache_miss(c, s, key, t);
+		err = sfu__cache_miss(c, (sfu_cache *)cache, s, key, t);
 		sfu__row_set(r, t);
 		return err;
 	}
@@ -3176,6 +3238,9 @@ SFU__INLINE int sfu__fast_row(sfu_cursor *c, uint64_t pc, sfu__compact_row *r, s
 #if SFU_INDEX
 	if (c->nsecs && c->secs->index && sfu__index_row(c->secs, pc, r) == SFU_OK)
 		return SFU_OK;
+#endif
+#if !SFU_CACHE
+	(void)cache;
 #endif
 	(void)t;
 	return SFU__SEARCH;
