@@ -3036,8 +3036,12 @@ static void sfu__compile(const sfu_section *s, uint64_t base, struct sfu__emit *
 		/* Before the first FRE: nothing (replaced by an FRE at 0). */
 		sfu__emit(e, off, &noinfo);
 		for (k = 0; k < f.num_fres; k++) {
-			uint32_t at = f.fre_off;
-			(void)sfu__fre_get(s, &f, at, &fre); /* validated */
+			if (sfu__fre_get(s, &f, f.fre_off, &fre) != SFU_OK) {
+				/* (validated: never) From the last entry on, the
+				 * lookup asks the section, which says why. */
+				sfu__emit(e, e->last_off, &slow);
+				break;
+			}
 			f.fre_off = fre.next;
 			if (fre.start >= f.size)
 				break; /* covers nothing, nor do those after it */
