@@ -1468,7 +1468,7 @@ static int sfu__s390x_cfa(int32_t w, int32_t *off)
 /* ---- rows (3.1, 3.2) -------------------------------------------------------- */
 
 /* A compact row packed into 8 bytes, as the cache and the row index keep
- * it: the CFA offset (-2^23 .. 2^23 - 1, biased by 2^23) in the top 24
+ * it: the CFA offset (-2^23 .. 2^23 - 1, two's complement) in the top 24
  * bits of cfa over the SFU__CROW_* flags in the low 8, and the RA and FP
  * offsets (-2^15 .. 2^15 - 1).  Rows that do not fit are not packed (the
  * cache skips them, the row index sends the lookup to the section). */
@@ -3217,11 +3217,12 @@ static SFU__NOINLINE int sfu__cache_miss(const sfu_cursor *c, sfu_cache *cache, 
 #if SFU_INDEX || SFU_CACHE
 /* The hook of the walk's lookup (sfu__lookup): the row for lookup PC pc
  * through the cache (sets of two slots keyed by pc + 1, 0 meaning empty;
- * a miss searches into the scratch row t and fills the set), or else from
- * the first section's row index when it has the row (any other answer
- * leaves it to the search, which asks that index again and goes on to
- * the next sections: the same row, the same errors).  SFU__SEARCH: no
- * answer here. */
+ * a miss searches into the scratch row t and fills the set; lookup PC
+ * UINT64_MAX, whose key is that mark, goes to the search), or, without a
+ * cache, from the first section's row index when it has the row (any
+ * other answer leaves it to the search, which asks that index again and
+ * goes on to the next sections: the same row, the same errors).
+ * SFU__SEARCH: no answer here. */
 SFU__INLINE int sfu__fast_row(sfu_cursor *c, void *cache, uint64_t pc, sfu__compact_row *r, sfu__compact_row *t)
 {
 #if SFU_CACHE

@@ -39,8 +39,9 @@ for t in "${bare_compilers[@]}"; do
 	tflags=$(arch_flags "$arch")
 	for c in "${configs[@]}"; do
 		IFS='|' read -r cname cflags <<<"$c"
-		# -O3 too where the most code is (its warnings differ: gcc 12
-		# warned -Wmaybe-uninitialized in the index build, as a -O3 user with -Werror would see).
+		# -O3 too where the most code is: its warnings differ (gcc 12-16
+		# warned -Wmaybe-uninitialized in the index build, which stops a
+		# user's -O3 -Werror build).
 		opts="-O0 -Os -O2"
 		[ "$cname" = index-cache-extern ] && opts="$opts -O3"
 		for opt in $opts; do
