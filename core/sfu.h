@@ -757,8 +757,10 @@ typedef struct sfu__layout {
  * u.off.fp or unchanged.  The lookup returns it and the walk applies it.
  * Rows that need more carry SFU__CROW_GENERAL and go through the general
  * rules of sfu_row instead: V2 s390x register rules (u.off, the RA / FP
- * words naming registers), and V3 FLEX FDEs (SFU__CROW_FLEX: u.flex says
- * where the FRE's rules are, to be decoded by the step). */
+ * words naming registers), V3 FLEX FDEs (SFU__CROW_FLEX: u.flex says
+ * where the FRE's rules are, to be decoded by the step), and rows whose RA
+ * or FP slot offset is not a multiple of 8 (u.off; the step reads a
+ * compact row's slots without an alignment test: sfu__crow_words). */
 typedef struct sfu__crow {
 	union {
 		struct {
@@ -1580,21 +1582,29 @@ SFU__INLINE int sfu__crow_words(const sfu_section *s, unsigned n, unsigned ws, u
                                 uint32_t *flags, sfu__compact_row *r)
 {
 	bool amd64 = SFU__AMD64(s->abi);
+	int32_t odd = 0;
 
 	if (n > (amd64 ? 2u : 3u))
 		return SFU_E_FRE_WORDS;
 	r->u.off.cfa = sfu__wordb(s->data, words, ws, big);
 	if (amd64) {
 		*flags |= SFU__CROW_RA_SAVED;
-		r->u.off.ra = s->fixed_ra;
+		r->u.off.ra = s->fixed_ra; /* (a multiple of 8: sfu__hdr_abi) */
 	} else if (n >= 2) {
 		*flags |= SFU__CROW_RA_SAVED;
-		r->u.off.ra = sfu__wordb(s->data, words + ws, ws, big);
+		odd = r->u.off.ra = sfu__wordb(s->data, words + ws, ws, big);
 	}
 	if (n == (amd64 ? 2u : 3u)) {
 		*flags |= SFU__CROW_FP_SAVED;
-		r->u.off.fp = sfu__wordb(s->data, words + (n - 1u) * ws, ws, big);
+		odd |= r->u.off.fp = sfu__wordb(s->data, words + (n - 1u) * ws, ws, big);
 	}
+	/* The step reads a compact row's RA and FP slots without testing
+	 * their alignment: its CFA is checked aligned (8 or 16), so their
+	 * offsets must be multiples of 8.  A row whose are not (no producer
+	 * writes one) takes the general rules, whose reads test each address
+	 * (SFU_E_ALIGN, the same answer). */
+	if (odd & 7)
+		*flags |= SFU__CROW_GENERAL;
 	return SFU_OK;
 }
 
@@ -2194,11 +2204,18 @@ SFU__INLINE unsigned sfu__align(unsigned abi)
 	return SFU__AARCH64(abi) ? 16u : 8u;
 }
 
+/* The port's read of an address known to be 8-byte aligned. */
+SFU__INLINE int sfu__port_load(const sfu_port *p, uint64_t addr, uint64_t *out)
+{
+	SFU_ASSERT(!(addr & 7u));
+	return SFU__PORT_READ(p, addr, out) ? SFU_E_READ : SFU_OK;
+}
+
 SFU__INLINE int sfu__port_read(const sfu_port *p, uint64_t addr, uint64_t *out)
 {
 	if (addr & 7u)
 		return SFU_E_ALIGN;
-	return SFU__PORT_READ(p, addr, out) ? SFU_E_READ : SFU_OK;
+	return sfu__port_load(p, addr, out);
 }
 
 SFU__INLINE int sfu__read(const sfu_cursor *c, uint64_t addr, uint64_t *out)
@@ -2396,9 +2413,9 @@ SFU__INLINE int sfu__unwind(sfu_cursor *c, uint32_t f, const sfu__compact_row *r
 {
 #ifdef SFU_READ
 	const sfu_port *port = c->port; /* (see SFU__PORT_READ) */
-#define SFU__ROW_READ(a, o) sfu__port_read(port, (a), (o))
+#define SFU__ROW_READ(a, o) sfu__port_load(port, (a), (o))
 #else
-#define SFU__ROW_READ(a, o) sfu__read(c, (a), (o))
+#define SFU__ROW_READ(a, o) sfu__port_load(c->port, (a), (o))
 #endif
 	uint64_t cfa, sp, ra, fp;
 	bool fp_ok;

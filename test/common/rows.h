@@ -41,13 +41,24 @@ static inline int tr_crow_eq(const sfu__compact_row *a, const sfu__compact_row *
 	       (!(a->flags & SFU__CROW_FP_SAVED) || a->u.off.fp == b->u.off.fp);
 }
 
-/* A compact row is the general row written short; a general one is a FLEX
- * row or a V2 s390x register rule. */
+/* A compact row is the general row written short, its RA and FP slot
+ * offsets multiples of 8 (the step reads them without an alignment test);
+ * a general one is a FLEX row, a V2 s390x register rule, or a row whose RA
+ * or FP slot offset is not a multiple of 8 (then its offsets and flags are
+ * still the general row's). */
 static inline int tr_crow_is_row(const sfu__compact_row *c, const sfu_row *r)
 {
 	uint32_t f = c->flags;
-	if (f & SFU__CROW_GENERAL)
-		return r->flex || (r->abi == SFU_ABI_S390X_BE && (r->ra.kind == SFU_RULE_OFF || r->fp.kind == SFU_RULE_OFF));
+	int unaligned = (r->ra.kind == SFU_RULE_DEREF && (r->ra.off & 7)) || (r->fp.kind == SFU_RULE_DEREF && (r->fp.off & 7));
+	if (f & SFU__CROW_GENERAL) {
+		if (r->flex || (r->abi == SFU_ABI_S390X_BE && (r->ra.kind == SFU_RULE_OFF || r->fp.kind == SFU_RULE_OFF)))
+			return 1;
+		if (!unaligned)
+			return 0;
+		f &= ~SFU__CROW_GENERAL;
+	} else if (unaligned) {
+		return 0;
+	}
 	if (((f & SFU__CROW_RA_UNDEF) != 0) != (r->ra.kind == SFU_RULE_UNDEF))
 		return 0;
 	if (f & SFU__CROW_RA_UNDEF)

@@ -1246,6 +1246,52 @@ UT_CASE(test_fp_unknown)
 	end("step refused-fp-read-makes-fp-unknown");
 }
 
+/* A slot offset that is not a multiple of 8 (no producer writes one): the
+ * compact step reads its slots without an alignment test, so such a row
+ * takes the general rules, which refuse the unaligned RA slot
+ * (SFU_E_ALIGN) and make an unaligned FP slot's FP unknown, as for every
+ * other unaligned read.  (SFU_ASSERT aborts if a compact row's read is
+ * unaligned.) */
+UT_CASE(test_unaligned_slot)
+{
+	static sfb_sec s;
+	static mem m;
+	sfu_section sec;
+	sfu_port port = { mem_read, NULL, NULL, &m, 0, 0, NULL, 0 };
+	sfu_frame fr[8];
+	size_t n, nf;
+	int err;
+	static const int32_t wra[] = { 32, -12, -16 }, wfp[] = { 32, -8, -20 }, wcfa[] = { 16, -8 };
+	begin();
+	sfb_init(&s, 3, SFU_ABI_AARCH64_LE);
+	sfb_add_fre(sfb_add_fde(&s, 0x400000, 0x10), 0, 1, 1, 3, wra);  /* RA at CFA-12 */
+	sfb_add_fre(sfb_add_fde(&s, 0x400010, 0x10), 0, 1, 1, 3, wfp);  /* FP at CFA-20 */
+	sfb_add_fre(sfb_add_fde(&s, 0x400020, 0x10), 0, 0, 1, 2, wcfa); /* CFA = fp + 16 */
+	n = sfb_emit(&s, g_buf, sizeof g_buf);
+	err = sfu_section_init(&sec, g_buf, n, s.addr);
+	EXPECT(!err, "init %s", E(err));
+	memset(&m, 0, sizeof m);
+	m.base = 0x8000;
+	{
+		sfu_regs r = { 0x400004, 0x8000, 0x1234, 0, NULL, 0, NULL };
+		err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
+		EXPECT(err == SFU_E_ALIGN && nf == 1, "RA at CFA-12: %s after %zu frames", E(err), nf);
+	}
+	/* Frame 0 in the second function at sp 0x8000: CFA 0x8020, RA at
+	 * 0x8018 into the third, FP slot 0x800c refused; the third's CFA is
+	 * FP-based: unknown. */
+	mem_put(&m, 0x8018, 0x400024);
+	mem_put(&m, 0x8008, 0x9000);
+	mem_put(&m, 0x8010, 0x9000);
+	{
+		sfu_regs r = { 0x400014, 0x8000, 0x1234, 0, NULL, 0, NULL };
+		err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
+		EXPECT(err == SFU_E_UNSAFE && nf == 2 && fr[1].pc == 0x400024, "FP at CFA-20: %s after %zu frames", E(err),
+		       nf);
+	}
+	end("step unaligned-slot-offset");
+}
+
 /* A call through a null function pointer: the trap frame (or first frame)
  * has PC 0; the caller is found from the return address the call left. */
 UT_CASE(test_null_call)
