@@ -760,7 +760,7 @@ typedef struct sfu__layout {
  * words naming registers), V3 FLEX FDEs (SFU__CROW_FLEX: u.flex says
  * where the FRE's rules are, to be decoded by the step), and rows whose RA
  * or FP slot offset is not a multiple of 8 (u.off; the step reads a
- * compact row's slots without an alignment test: sfu__crow_words). */
+ * compact row's slots without an alignment test: sfu__crow). */
 typedef struct sfu__crow {
 	union {
 		struct {
@@ -1591,29 +1591,21 @@ SFU__INLINE int sfu__crow_words(const sfu_section *s, unsigned n, unsigned ws, u
                                 uint32_t *flags, sfu__compact_row *r)
 {
 	bool amd64 = SFU__AMD64(s->abi);
-	int32_t odd = 0;
 
 	if (n > (amd64 ? 2u : 3u))
 		return SFU_E_FRE_WORDS;
 	r->u.off.cfa = sfu__wordb(s->data, words, ws, big);
 	if (amd64) {
 		*flags |= SFU__CROW_RA_SAVED;
-		r->u.off.ra = s->fixed_ra; /* (a multiple of 8: sfu__hdr_abi) */
+		r->u.off.ra = s->fixed_ra;
 	} else if (n >= 2) {
 		*flags |= SFU__CROW_RA_SAVED;
-		odd = r->u.off.ra = sfu__wordb(s->data, words + ws, ws, big);
+		r->u.off.ra = sfu__wordb(s->data, words + ws, ws, big);
 	}
 	if (n == (amd64 ? 2u : 3u)) {
 		*flags |= SFU__CROW_FP_SAVED;
-		odd |= r->u.off.fp = sfu__wordb(s->data, words + (n - 1u) * ws, ws, big);
+		r->u.off.fp = sfu__wordb(s->data, words + (n - 1u) * ws, ws, big);
 	}
-	/* The step reads a compact row's RA and FP slots without testing
-	 * their alignment: its CFA is checked aligned (8 or 16), so their
-	 * offsets must be multiples of 8.  A row whose are not (no producer
-	 * writes one) takes the general rules, whose reads test each address
-	 * (SFU_E_ALIGN, the same answer). */
-	if (odd & 7)
-		*flags |= SFU__CROW_GENERAL;
 	return SFU_OK;
 }
 
@@ -1705,6 +1697,13 @@ SFU__HOT int sfu__crow(const sfu_section *s, const sfu__layout *L, const sfu_fde
 		err = sfu__crow_s390x(L, n, &flags, r);
 	if (err)
 		return err;
+	/* The step reads a compact row's RA and FP slots without testing
+	 * their alignment: its CFA is checked aligned (8 or 16), so their
+	 * offsets must be multiples of 8.  A row whose are not (no producer
+	 * writes one) takes the general rules, whose reads test each address
+	 * (SFU_E_ALIGN, the same answer).  (Those not saved are 0.) */
+	if ((r->u.off.ra | r->u.off.fp) & 7)
+		flags |= SFU__CROW_GENERAL;
 	r->flags = flags;
 #if SFU_FIX_LD_PLTGOT
 	sfu__fix_pltgot(L, f, fre, r);
