@@ -874,9 +874,10 @@ SFU_CODEGEN_BEGIN
  *                    known, every other row by a second copy; at -Os one
  *                    copy tests each flag (measured at the end of issue
  *                    22).  The two copies at -Os: smallest +296/+329 B,
- *                    full +296/+326 B; one copy at -O2: cold +14, FDE
- *                    index +13, row index +14 (+11 with an inlined read),
- *                    cache +9 (+10).
+ *                    full +296/+326 B (at -O2 they cost the whole API
+ *                    +652/+741 B); one copy at -O2: cold +14, FDE index
+ *                    +13, row index +14 (+11 with an inlined read), cache
+ *                    +9 (+10).
  *   sfu__walk        at -O2 the first frame's record is before the loop,
  *                    which starts at the step (measured at the end of
  *                    issue 22's speed work); at -Os the loop starts at its
