@@ -140,7 +140,6 @@ for elf; do
 
 	# Functions of the C objects (and libgcc's, sfu-gen's images): each
 	# must start an FDE.
-	missing=0 total=0
 	{
 		for obj in "$(dirname "$elf")"/*.o; do
 			src=$(basename "$obj" .o)
@@ -149,15 +148,31 @@ for elf; do
 		done
 		[ "$ex_sframe" = gen ] && echo __udivmodti4
 	} | sort -u >"$tmp/cfuncs"
-	while read -r f; do
-		addr=$($nm "$elf" | awk -v f="$f" '$3 == f && $2 ~ /^[Tt]$/ { print $1; exit }')
-		[ -n "$addr" ] || continue
-		total=$((total + 1))
-		if ! grep -qx "$(printf '%016x' "0x$addr")" "$tmp/fdes.hex"; then
-			echo "    no FDE for $f at 0x$addr"
-			missing=$((missing + 1))
-		fi
-	done <"$tmp/cfuncs"
+	# The image's symbols once (the first text definition of each name),
+	# then each C function's address looked up among the FDE starts.
+	$nm "$elf" >"$tmp/syms"
+	awk -v fdes="$tmp/fdes.hex" -v syms="$tmp/syms" '
+		BEGIN {
+			while ((getline l < fdes) > 0)
+				fde[l] = 1
+			while ((getline l < syms) > 0)
+				if (split(l, w, " ") == 3 && w[2] ~ /^[Tt]$/ && !(w[3] in addr))
+					addr[w[3]] = w[1]
+		}
+		$1 in addr {
+			total++
+			a = addr[$1]
+			while (length(a) < 16)
+				a = "0" a
+			if (!(a in fde)) {
+				printf "    no FDE for %s at 0x%s\n", $1, addr[$1]
+				missing++
+			}
+		}
+		END { printf "count %d %d\n", total, missing }' "$tmp/cfuncs" >"$tmp/cfcheck"
+	grep -v '^count ' "$tmp/cfcheck"
+	set -- $(awk '$1 == "count" { print $2, $3 }' "$tmp/cfcheck")
+	total=${1:-0} missing=${2:-0}
 	if [ "$missing" -eq 0 ] && [ "$total" -gt 0 ]; then
 		ok "sframe/$img/all-c-functions ($total functions)"
 	else
