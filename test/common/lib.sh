@@ -22,9 +22,28 @@
 #
 # The compile flags live in the Makefile (HOST_CFLAGS, SANITIZE) and
 # test/common/host.mk, not here: the scripts build through make.
+#
+# Sourcing it also puts build/python first on the PATH when python3 there
+# is not the interpreter itself (a version manager's shim: pyenv's runs
+# pyenv, a second or so a call on a slow machine, and the suites call
+# python3 hundreds of times): build/python/python3 runs the interpreter
+# the shim chose, found once.
 
 fails=0
 spawn_failed=0
+
+sfu_python_direct() {
+	local py
+	py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) || return 0
+	{ [ -n "$py" ] && [ -x "$py" ] && [ "$(command -v python3)" != "$py" ]; } || return 0
+	mkdir -p build/python
+	printf '#!/bin/sh\n# test/common/lib.sh: python3 as %s found it\nexec "%s" "$@"\n' "$(command -v python3)" "$py" \
+		>build/python/python3.$$
+	chmod 755 build/python/python3.$$
+	mv -f build/python/python3.$$ build/python/python3
+	PATH=$PWD/build/python:$PATH
+}
+sfu_python_direct
 
 # gcc 12 and clang 14 of the host (the first four), gcc 14 and 16 of the
 # trixie and sid chroots, whose newer warnings users will see under -Werror.
