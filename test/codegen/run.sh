@@ -77,6 +77,36 @@ check() { # NAME CC OBJDUMP ARCH FLAGS -> status of check-insns.py, report in $o
 	$od -d --no-show-raw-insn "$out/$name.o" >"$out/$name.dis" || return 2
 	python3 test/codegen/check-insns.py "$arch" "$out/$name.dis" >"$out/$name.txt"
 }
+# The cases below run two at a time (spawn, test/common/lib.sh): each is a
+# function that prints its one result line and returns non-zero on failure
+# (spawn_wait counts them).
+core_case() { # TNAME CC OBJDUMP ARCH OPT
+	local tname=$1 cc=$2 od=$3 arch=$4 opt=$5 name=$1$5
+	check "$name" "$cc" "$od" "$arch" "$opt"
+	case $? in
+	0) pass "codegen $tname $opt" "core, port, dump layer: no FP/SIMD register, no access shown unaligned" ;;
+	2) fail "codegen $tname $opt" "does not build: $(head -3 "$out/$name.txt" | tr '\n' ' ')" && return 1 ;;
+	*) fail "codegen $tname $opt" "$(wc -l <"$out/$name.txt") unsafe instruction(s), e.g. $(head -1 "$out/$name.txt") ($out/$name.txt)" && return 1 ;;
+	esac
+}
+# The control: without the core's own target settings the same compiler
+# does emit what the check looks for (gcc -O0 keeps every byte load apart
+# and copies nothing through vector registers, so -O2 only).
+control_case() { # TNAME CC OBJDUMP ARCH
+	local tname=$1 cc=$2 od=$3 arch=$4 name=$1-unsafe-O2 rc nfp nal
+	check "$name" "$cc" "$od" "$arch" -O2 -DSFU_SAFE_CODEGEN=0
+	rc=$?
+	nfp=$(grep -c '^fp' "$out/$name.txt")
+	nal=$(grep -c '^align' "$out/$name.txt")
+	if [ $rc = 2 ]; then
+		fail "codegen $tname control" "does not build: $(head -3 "$out/$name.txt" | tr '\n' ' ')"
+		return 1
+	elif [ "$nfp" = 0 ] || { [ "$arch" = aarch64 ] && [ "$nal" = 0 ]; }; then
+		fail "codegen $tname control" "SFU_SAFE_CODEGEN=0 -O2 gave $nfp FP and $nal unaligned findings: the check would miss a regression"
+		return 1
+	fi
+	pass "codegen $tname control" "SFU_SAFE_CODEGEN=0 -O2 caught ($nfp FP/SIMD, $nal unaligned)"
+}
 for t in "${codegen_compilers[@]}"; do
 	IFS='|' read -r tname cc arch <<<"$t"
 	od=objdump
@@ -84,30 +114,11 @@ for t in "${codegen_compilers[@]}"; do
 	need "codegen $tname" "${cc%% *}" "gcc-aarch64-linux-gnu clang" && need "codegen $tname" "$od" binutils-aarch64-linux-gnu ||
 		continue
 	for opt in -O0 -O2 -Os; do
-		name="$tname$opt"
-		check "$name" "$cc" "$od" "$arch" "$opt"
-		case $? in
-		0) pass "codegen $tname $opt" "core, port, dump layer: no FP/SIMD register, no access shown unaligned" ;;
-		2) fail "codegen $tname $opt" "does not build: $(head -3 "$out/$name.txt" | tr '\n' ' ')" ;;
-		*) fail "codegen $tname $opt" "$(wc -l <"$out/$name.txt") unsafe instruction(s), e.g. $(head -1 "$out/$name.txt") ($out/$name.txt)" ;;
-		esac
+		spawn 2 core_case "$tname" "$cc" "$od" "$arch" "$opt"
 	done
-	# The control: without the core's own target settings the same compiler
-	# does emit what the check looks for (gcc -O0 keeps every byte load apart
-	# and copies nothing through vector registers, so -O2 only).
-	name="$tname-unsafe-O2"
-	check "$name" "$cc" "$od" "$arch" -O2 -DSFU_SAFE_CODEGEN=0
-	rc=$?
-	nfp=$(grep -c '^fp' "$out/$name.txt")
-	nal=$(grep -c '^align' "$out/$name.txt")
-	if [ $rc = 2 ]; then
-		fail "codegen $tname control" "does not build: $(head -3 "$out/$name.txt" | tr '\n' ' ')"
-	elif [ "$nfp" = 0 ] || { [ "$arch" = aarch64 ] && [ "$nal" = 0 ]; }; then
-		fail "codegen $tname control" "SFU_SAFE_CODEGEN=0 -O2 gave $nfp FP and $nal unaligned findings: the check would miss a regression"
-	else
-		pass "codegen $tname control" "SFU_SAFE_CODEGEN=0 -O2 caught ($nfp FP/SIMD, $nal unaligned)"
-	fi
+	spawn 2 control_case "$tname" "$cc" "$od" "$arch"
 done
+spawn_wait
 
 # ---------------------------------------------------------------------------
 # The README's C blocks.
@@ -142,6 +153,20 @@ readme_cc() { # CC ARCH SRC OBJ FLAGS... (FILE mode: examples' include paths)
 	local cc=$1 arch=$2 src=$3 obj=$4
 	shift 4
 	$cc -std=gnu11 -ffreestanding -c -Icore -Iport -Iport/$arch -Iexamples/common "$@" "$src" -o "$obj"
+}
+readme_case() { # WHAT TNAME CC OBJDUMP ARCH SRC NAME OPT EXTRA-FLAGS
+	local what=$1 tname=$2 cc=$3 od=$4 arch=$5 src=$6 name=$7 opt=$8 ebd=$9
+	# shellcheck disable=SC2086
+	if ! readme_cc "$cc" $arch "$src" "$rd/$name.o" $opt $ebd >"$rd/$name.txt" 2>&1; then
+		fail "codegen readme $what $tname $opt" "does not build: $(head -3 "$rd/$name.txt" | tr '\n' ' ')"
+		return 1
+	fi
+	$od -d --no-show-raw-insn "$rd/$name.o" >"$rd/$name.dis" &&
+		python3 test/codegen/check-insns.py "$arch" "$rd/$name.dis" >"$rd/$name.txt"
+	case $? in
+	0) pass "codegen readme $what $tname $opt" "no FP/SIMD register, no access shown unaligned" ;;
+	*) fail "codegen readme $what $tname $opt" "$(wc -l <"$rd/$name.txt") unsafe instruction(s), e.g. $(head -1 "$rd/$name.txt") ($rd/$name.txt)" && return 1 ;;
+	esac
 }
 declare -A how
 fragments=""
@@ -188,20 +213,10 @@ for t in "${codegen_compilers[@]}"; do
 		ebd=""
 		[ "$1" = file ] && ebd="-Iexamples/$4 $(sed -n 's/^cflags *:= *//p' "examples/$4/board.mk")"
 		for opt in -O0 -O2 -Os; do
-			name=readme-b$n-$tname$opt
-			# shellcheck disable=SC2086
-			if ! readme_cc "$cc" $arch "$src" "$rd/$name.o" $opt $ebd >"$rd/$name.txt" 2>&1; then
-				fail "codegen readme $what $tname $opt" "does not build: $(head -3 "$rd/$name.txt" | tr '\n' ' ')"
-				continue
-			fi
-			$od -d --no-show-raw-insn "$rd/$name.o" >"$rd/$name.dis" &&
-				python3 test/codegen/check-insns.py "$arch" "$rd/$name.dis" >"$rd/$name.txt"
-			case $? in
-			0) pass "codegen readme $what $tname $opt" "no FP/SIMD register, no access shown unaligned" ;;
-			*) fail "codegen readme $what $tname $opt" "$(wc -l <"$rd/$name.txt") unsafe instruction(s), e.g. $(head -1 "$rd/$name.txt") ($rd/$name.txt)" ;;
-			esac
+			spawn 2 readme_case "$what" "$tname" "$cc" "$od" "$arch" "$src" "readme-b$n-$tname$opt" "$opt" "$ebd"
 		done
 	done
+	spawn_wait
 	# The control: user code that copies a struct is caught.
 	name=user-control-$tname
 	if ! $cc -std=gnu11 -ffreestanding -O2 -c test/codegen/user-control.c -o "$rd/$name.o" >"$rd/$name.txt" 2>&1; then
@@ -228,6 +243,28 @@ done
 # calls sfu) are checked.
 user_files="common/recipe.c common/sched-sfu.c BOARD/thread.c BOARD/kernel-trap.c BOARD/rtos-sfu.c
 	BOARD/rtos.c:rtos_irq,rtos_fault,rtos_stack_overflow,rtos_handler_fault"
+user_case() { # FILE FUNCS BOARD BOARD-CFLAGS TNAME CC OBJDUMP ARCH OPT
+	local f=$1 funcs=$2 board=$3 bcf=$4 tname=$5 cc=$6 od=$7 arch=$8 opt=$9 name what
+	what="$f${funcs:+ ($funcs)}"
+	name=user-$board-$(basename "$f" .c)-$tname$opt
+	# shellcheck disable=SC2086
+	if ! readme_cc "$cc" $arch "$f" "$rd/$name.o" $opt -Iexamples/$board $bcf >"$rd/$name.txt" 2>&1; then
+		fail "codegen user $what $tname $opt" "does not build: $(head -3 "$rd/$name.txt" | tr '\n' ' ')"
+		return 1
+	fi
+	$od -d --no-show-raw-insn "$rd/$name.o" >"$rd/$name.dis"
+	python3 test/codegen/check-insns.py "$arch" "$rd/$name.dis" >"$rd/$name.all"
+	if [ -n "$funcs" ]; then
+		grep -E "^[a-z]+: (${funcs//,/|}):" "$rd/$name.all" >"$rd/$name.txt"
+	else
+		cp "$rd/$name.all" "$rd/$name.txt"
+	fi
+	if [ -s "$rd/$name.txt" ]; then
+		fail "codegen user $what $tname $opt" "$(wc -l <"$rd/$name.txt") unsafe instruction(s), e.g. $(head -1 "$rd/$name.txt") ($rd/$name.txt)"
+		return 1
+	fi
+	pass "codegen user $what $tname $opt" "built with the board's plain flags: no FP/SIMD register, no access shown unaligned"
+}
 for t in "${codegen_compilers[@]}"; do
 	IFS='|' read -r tname cc arch <<<"$t"
 	od=objdump
@@ -241,28 +278,11 @@ for t in "${codegen_compilers[@]}"; do
 			f=${f/BOARD/$board}
 			funcs=""
 			[ "$uf" != "${uf#*:}" ] && funcs=${uf#*:}
-			bad=0 what="$f${funcs:+ ($funcs)}"
 			for opt in -O0 -O2 -Os; do
-				name=user-$board-$(basename "$f" .c)-$tname$opt
-				# shellcheck disable=SC2086
-				if ! readme_cc "$cc" $arch "$f" "$rd/$name.o" $opt -Iexamples/$board $bcf >"$rd/$name.txt" 2>&1; then
-					fail "codegen user $what $tname $opt" "does not build: $(head -3 "$rd/$name.txt" | tr '\n' ' ')"
-					continue
-				fi
-				$od -d --no-show-raw-insn "$rd/$name.o" >"$rd/$name.dis"
-				python3 test/codegen/check-insns.py "$arch" "$rd/$name.dis" >"$rd/$name.all"
-				if [ -n "$funcs" ]; then
-					grep -E "^[a-z]+: (${funcs//,/|}):" "$rd/$name.all" >"$rd/$name.txt"
-				else
-					cp "$rd/$name.all" "$rd/$name.txt"
-				fi
-				if [ -s "$rd/$name.txt" ]; then
-					fail "codegen user $what $tname $opt" "$(wc -l <"$rd/$name.txt") unsafe instruction(s), e.g. $(head -1 "$rd/$name.txt") ($rd/$name.txt)"
-				else
-					pass "codegen user $what $tname $opt" "built with the board's plain flags: no FP/SIMD register, no access shown unaligned"
-				fi
+				spawn 2 user_case "$f" "$funcs" "$board" "$bcf" "$tname" "$cc" "$od" "$arch" "$opt"
 			done
 		done
 	done
 done
-[ $fails = 0 ]
+spawn_wait
+[ $fails = 0 ] && [ $spawn_failed = 0 ]

@@ -34,9 +34,27 @@ configs=(
 	"index-cache-extern|-DSFU_INDEX=1 -DSFU_CACHE=1"
 	"general-rules|-DSFU_COMPACT=0 -DSFU_INDEX=1 -DSFU_FLEX=0 -DSFU_S390X=0"
 )
+# One case: compile (COMMAND... -o OBJ) and check that nm -u is empty.
+# The cases run two at a time (spawn, test/common/lib.sh); each prints its
+# result in one write and returns non-zero on failure (spawn_wait counts).
+compile_case() { # CASE_NAME OBJ COMMAND...
+	local case_name=$1 obj=$2 msg undef
+	shift 2
+	if ! msg=$("$@" -o "$obj" 2>&1); then
+		printf 'FAIL %s: does not compile\n%s\n' "$case_name" "$(head -20 <<<"$msg")"
+		return 1
+	fi
+	undef=$(nm -u "$obj")
+	if [ -n "$undef" ]; then
+		echo "FAIL $case_name: undefined symbols: $(echo $undef)"
+		return 1
+	fi
+	pass "$case_name"
+}
 for t in "${bare_compilers[@]}"; do
 	IFS='|' read -r tname cc arch <<<"$t"
 	tflags=$(arch_flags "$arch")
+	need "freestanding $tname" "${cc%% *}" "gcc-aarch64-linux-gnu clang" || continue
 	for c in "${configs[@]}"; do
 		IFS='|' read -r cname cflags <<<"$c"
 		# -O3 too where the most code is: its warnings differ (gcc 12-16
@@ -45,23 +63,13 @@ for t in "${bare_compilers[@]}"; do
 		opts="-O0 -Os -O2"
 		[ "$cname" = index-cache-extern ] && opts="$opts -O3"
 		for opt in $opts; do
-			case_name="freestanding $tname $cname $opt"
-			obj="$out/$tname-$cname$opt.o"
-			need "$case_name" "${cc%% *}" "gcc-aarch64-linux-gnu clang" || continue
-			if ! msg=$($cc $BASE $tflags $cflags $opt "$out/tu.c" -o "$obj" 2>&1); then
-				fail "$case_name" "does not compile"
-				echo "$msg" | head -20
-				continue
-			fi
-			undef=$(nm -u "$obj")
-			if [ -n "$undef" ]; then
-				fail "$case_name" "undefined symbols: $(echo $undef)"
-				continue
-			fi
-			pass "$case_name"
+			# shellcheck disable=SC2086 # flags: several words
+			spawn 2 compile_case "freestanding $tname $cname $opt" "$out/$tname-$cname$opt.o" \
+				$cc $BASE $tflags $cflags $opt "$out/tu.c"
 		done
 	done
 done
+spawn_wait
 # The bare-metal ports' thread pieces and crash record (port/common) are
 # freestanding too: a TU using them, at -O2/-O3 (where loops may become
 # memset/memcpy calls), leaves no undefined symbol.
@@ -227,4 +235,4 @@ fi
 # Only the three allowed standard headers.
 bad=$(grep -nE '^\s*#\s*include\s*<' core/*.h | grep -vE '<(stdint|stddef|stdbool)\.h>')
 if [ -n "$bad" ]; then fail core-includes "$bad"; else pass core-includes; fi
-[ $fails = 0 ]
+[ $fails = 0 ] && [ $spawn_failed = 0 ]

@@ -9,9 +9,19 @@ cd "$(dirname "$0")/../.."
 . test/common/lib.sh
 out=build/unit
 mkdir -p "$out"
+# test_pltgot three ways: the fix on, SFU_FIX_LD_PLTGOT 0, SFU_COMPACT 0.
+tests="test_core test_linked test_fpfallback test_cache test_index test_pltgot test_pltgot_off test_pltgot_general test_port test_ctx test_crash test_dump"
+# Built two at a time first; a program that fails to build is built again
+# below, alone, and its error reported there.
+targets=""
 for cc in gcc clang; do
-	# test_pltgot three ways: the fix on, SFU_FIX_LD_PLTGOT 0, SFU_COMPACT 0.
-	for t in test_core test_linked test_fpfallback test_cache test_index test_pltgot test_pltgot_off test_pltgot_general test_port test_ctx test_crash test_dump; do
+	command -v $cc >/dev/null 2>&1 || continue
+	for t in $tests; do targets="$targets $out/$t-$cc"; done
+done
+# shellcheck disable=SC2086
+make -s -k -j2 --no-print-directory BUILD=build $targets >"$out/prebuild.log" 2>&1
+for cc in gcc clang; do
+	for t in $tests; do
 		need "unit $cc" $cc $cc || continue
 		if ! host_prog "$out/$t-$cc"; then
 			fail "unit $t-$cc" "does not compile: $(grep -m1 -E 'error|warning' "$out/$t-$cc.build.log")"
