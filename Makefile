@@ -81,7 +81,7 @@ SFU_CRASH_LIBS ?= -lelf
 
 # What a tool may include: over-approximated, a rebuild too many costs
 # seconds.
-TOOL_HDRS := $(wildcard core/*.h tools/*.h port/common/*.h) Makefile
+TOOL_HDRS := $(wildcard core/*.h tools/*.h crash/*.h) Makefile
 tool_var = $(subst -,_,$(shell echo '$(1)' | tr a-z A-Z))_$(2)
 
 # sfu_tool NAME: the tests' build $(BUILD)/NAME (sanitizers, -Werror) and
@@ -90,13 +90,13 @@ define sfu_tool
 $(BUILD)/$(1): tools/$(1).c $(TOOL_HDRS)
 	@mkdir -p $$(@D)
 	$$(call say,CC,$$@)
-	$$(Q)$$(HOSTCC) $$(HOST_CFLAGS) $$(SANITIZE) $$($(call tool_var,$(1),CFLAGS)) -Icore -Iport/common \
+	$$(Q)$$(HOSTCC) $$(HOST_CFLAGS) $$(SANITIZE) $$($(call tool_var,$(1),CFLAGS)) -Icore -Icrash \
 		-o $$@ $$< $$($(call tool_var,$(1),LIBS))
 
 $(BUILD)/bin/$(1): tools/$(1).c $(TOOL_HDRS)
 	@mkdir -p $$(@D)
 	$$(call say,CC,$$@)
-	$$(Q)$$(HOSTCC) $$(TOOL_CFLAGS) $$($(call tool_var,$(1),CFLAGS)) -Icore -Iport/common \
+	$$(Q)$$(HOSTCC) $$(TOOL_CFLAGS) $$($(call tool_var,$(1),CFLAGS)) -Icore -Icrash \
 		-o $$@ $$< $$(TOOL_LDFLAGS) $$($(call tool_var,$(1),LIBS))
 endef
 $(foreach t,$(SFU_TOOLS),$(eval $(call sfu_tool,$(t))))
@@ -122,12 +122,12 @@ print-tool-libs:
 	@$(foreach t,$(SFU_TOOLS),echo '$(t): $($(call tool_var,$(t),LIBS))';)
 
 # ---- install -------------------------------------------------------------------
-# core/ and port/ go to include/sfu/ side by side, each keeping its folders,
-# so the includes of the tree work unchanged: -I$(PREFIX)/include/sfu plays
-# -Icore -Iport ("sfu_port.h", "common/sfu_crash.h"), and the ports' own
-# "sfu.h" and "../common/..." resolve there as in the tree.
-INSTALL_HDRS := $(sort $(shell find core port -name '*.h'))
-hdr_dest = $(patsubst core/%,%,$(patsubst port/%,%,$(1)))
+# core/, crash/ and port/ go to include/sfu/ side by side, each keeping its
+# folders, so the includes of the tree work unchanged: -I$(PREFIX)/include/sfu
+# plays -Icore -Icrash -Iport ("sfu.h", "sfu_dump.h", "sfu_port.h"), and the
+# ports' own "sfu.h" resolves there as in the tree.
+INSTALL_HDRS := $(sort $(shell find core crash port -name '*.h'))
+hdr_dest = $(patsubst core/%,%,$(patsubst crash/%,%,$(patsubst port/%,%,$(1))))
 INSTALL_LDS := $(sort $(wildcard linker/*.ld))
 I_BIN := $(DESTDIR)$(PREFIX)/bin
 I_INC := $(DESTDIR)$(PREFIX)/include/sfu
@@ -181,7 +181,7 @@ uninstall:
 # tree as it is), or, in an unpacked tarball, as they are; dated by the last
 # commit, owned by root, sorted: the same tree makes the same tarball.
 DIST := sfu-$(SFU_VERSION)
-DIST_PATHS := LICENSE README.md CHANGELOG.md Makefile CMakeLists.txt .editorconfig core port linker tools packaging \
+DIST_PATHS := LICENSE README.md CHANGELOG.md Makefile CMakeLists.txt .editorconfig core crash port linker tools packaging \
 	examples docs
 DIST_FILES = $(if $(wildcard .git),$(shell git ls-files -- $(DIST_PATHS)),$(shell find $(DIST_PATHS) -type f 2>/dev/null))
 DIST_DATE = $(or $(SOURCE_DATE_EPOCH),$(if $(wildcard .git),$(shell git log -1 --format=%ct)),0)

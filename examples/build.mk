@@ -214,7 +214,7 @@ ex_for_cc = $(if $(findstring clang,$(CC_$(EX.$(1).arch))),$(filter-out $(EX_GCC
 # ex_cc IMAGE: compile the C file $< into $@.
 ex_cc = cd $(EX_ROOT) && $(CC_$(EX.$(1).arch)) $(call ex_for_cc,$(1),$(EX_CFLAGS) $(call ex_flags,$(1)) \
 	$(if $(filter $(<F),$(EX_NOFP)),-fomit-frame-pointer,-fno-omit-frame-pointer) $(EX_FLAGS_$(<F))) \
-	-I $(EX_DIR)/common -I $(EX_ROOT)/port/$(EX.$(1).arch) -I $(EX_ROOT)/port -I $(EX_ROOT)/core $(EX.$(1).cflags) \
+	-I $(EX_DIR)/common -I $(EX_ROOT)/port/$(EX.$(1).arch) -I $(EX_ROOT)/port -I $(EX_ROOT)/crash -I $(EX_ROOT)/core $(EX.$(1).cflags) \
 	$(if $(or $(and $(filter $(<F),$(EX_CORE)),$(filter 1,$(EX.$(1).core-plain))),$(filter $(<F),$(EX.$(1).plain))),,$(EX.$(1).safe-flags)) \
 	$(if $(filter $(<F),$(EX_CORE)),$(EX.$(1).core-flags)) -DEX_BOARD='"$(EX.$(1).board)"' -c $< -o $@
 

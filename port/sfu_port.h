@@ -3,7 +3,7 @@
  *
  * Build with -I <sfu>/core -I <sfu>/port and include this one header: it
  * includes core/sfu.h and port/<arch>/sfu_port_<arch>.h (the contract is
- * in port/common/sfu_port_common.h).  Define SFU_IMPLEMENTATION (and the
+ * in crash/sfu_layout.h).  Define SFU_IMPLEMENTATION (and the
  * other sfu knobs) before it in the one file that holds sfu's code.
  */
 #ifndef SFU_PORT_H
@@ -14,7 +14,7 @@
 #elif defined(__x86_64__)
 #include "x86_64/sfu_port_x86_64.h"
 #else
-#error "sfu: no bare-metal port for this CPU (port/aarch64, port/x86_64); write one after port/common/sfu_port_common.h"
+#error "sfu: no bare-metal port for this CPU (port/aarch64, port/x86_64); write one after crash/sfu_layout.h"
 #endif
 
 #endif /* SFU_PORT_H */

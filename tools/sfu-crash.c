@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* sfu-crash - read sfu crash records (port/common/sfu_crash.h) out of a
+/* sfu-crash - read sfu crash records (crash/sfu_crash.h) out of a
  * memory dump or a serial log, on the host; make an ELF core file of an
  * extended record that gdb opens.
  *
@@ -63,7 +63,7 @@
 static const char help[] =
 	"usage: sfu-crash [--at OFFSET] DUMP | sfu-crash --log LOG\n"
 	"       sfu-crash --core OUT IMAGE [--at OFFSET | --log] INPUT\n"
-	"Read sfu crash records (port/common/sfu_crash.h) out of a memory dump (raw, or QEMU's\n"
+	"Read sfu crash records (crash/sfu_crash.h) out of a memory dump (raw, or QEMU's\n"
 	"dump-guest-memory ELF), or out of the hex lines a firmware printed, and print each\n"
 	"valid one in the dump format sfu-symbolize reads; a corrupt or half-written record is\n"
 	"reported, never printed.  With --core, write the one extended record as an ELF core\n"

@@ -1,22 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * trap.c -- the C side of vectors.S, the vector code written for sfu's own
- * trap frame layout (struct sfu_aarch64_trap_frame), and its description
+ * trap frame layout (struct a64_trap_frame), and its description
  * for the port.  (kernel-trap.c is the same for a kernel's own layout.)
  */
 #include "ex.h"
 #include "board.h"
+#include "trap_frame.h"
 
-/* vectors.S saves struct sfu_aarch64_trap_frame and calls a64_trap from
- * one call site, labelled sfu_aarch64_trap_ret. */
-extern char sfu_aarch64_trap_ret[];
-static const void *const trap_sites[] = { sfu_aarch64_trap_ret };
-const struct sfu_trap_layout ex_trap_layouts[] = { SFU_AARCH64_TRAP_LAYOUT(trap_sites) };
+/* vectors.S saves struct a64_trap_frame and calls a64_trap from
+ * one call site, labelled a64_trap_ret. */
+extern char a64_trap_ret[];
+static const void *const trap_sites[] = { a64_trap_ret };
+const struct sfu_trap_layout ex_trap_layouts[] = { A64_TRAP_LAYOUT(trap_sites) };
 const size_t ex_trap_nlayouts = 1;
 
-void a64_trap(struct sfu_aarch64_trap_frame *tf, unsigned kind);
+void a64_trap(struct a64_trap_frame *tf, unsigned kind);
 
-void a64_trap(struct sfu_aarch64_trap_frame *tf, unsigned kind)
+void a64_trap(struct a64_trap_frame *tf, unsigned kind)
 {
     unsigned group = kind >> 2, type = kind & 3u;
     struct ex_fault f;

@@ -2,12 +2,12 @@
 /*
  * vectors.S -- EL1 exception vectors for aarch64-virt.
  *
- * Every entry saves a full trap frame (struct sfu_aarch64_trap_frame,
- * offsets in port/aarch64/sfu_trap_frame_aarch64.h) on SP_EL1 and calls
+ * Every entry saves a full trap frame (struct a64_trap_frame,
+ * offsets in port/aarch64/trap_frame.h) on SP_EL1 and calls
  *
- *     void a64_trap(struct sfu_aarch64_trap_frame *tf, unsigned kind);
+ *     void a64_trap(struct a64_trap_frame *tf, unsigned kind);
  *
- * with SP == tf, from the single call site labelled sfu_aarch64_trap_ret
+ * with SP == tf, from the single call site labelled a64_trap_ret
  * (the port's trap hook recognises it).  kind = group * 4 + type, in the
  * order of the table (ARM ARM, "Exception vectors"): group 0 current EL
  * with SP_EL0, 1 current EL with SP_ELx, 2 lower EL AArch64, 3 lower EL
@@ -16,11 +16,11 @@
  * The handler may change tf->elr and tf->spsr (and any x register); they
  * are written back before the ERET.  tf->sp is not written back.
  */
-#include "sfu_trap_frame_aarch64.h"
-#define TF_SIZE SFU_AARCH64_TF_SIZE
-#define TF_SP   SFU_AARCH64_TF_SP
-#define TF_ELR  SFU_AARCH64_TF_ELR
-#define TF_ESR  SFU_AARCH64_TF_ESR
+#include "trap_frame.h"
+#define TF_SIZE A64_TF_SIZE
+#define TF_SP   A64_TF_SP
+#define TF_ELR  A64_TF_ELR
+#define TF_ESR  A64_TF_ESR
 
 /* 32 instructions per entry; the interrupted SP is SP_EL0 for group 0
  * (and for lower ELs), else SP_EL1 as it was before the frame was pushed. */
@@ -84,8 +84,8 @@ trap_common:
     mov x1, x0
     mov x0, sp
     bl a64_trap
-    .global sfu_aarch64_trap_ret
-sfu_aarch64_trap_ret:
+    .global a64_trap_ret
+a64_trap_ret:
     ldp x2, x3, [sp, #TF_ELR]
     msr elr_el1, x2
     msr spsr_el1, x3

@@ -2,7 +2,7 @@
 /*
  * dump.c -- the backtrace printed by panic() and the fault handler, and the
  * per-tick trace check of the timer scenarios, on the dump layer
- * (port/common/sfu_dump.h; ex_dump in unwind.c).
+ * (crash/sfu_dump.h; ex_dump in unwind.c).
  *
  * The dump layer walks and prints (frames streamed, names from the
  * image's own symbol table, tools/sfu-symtab); this file adds what the

@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "ex_port.h"
-#include "common/sfu_crash.h"
+#include "sfu_crash.h"
 
 #define EX_NORETURN __attribute__((noreturn))
 #define EX_NOINLINE __attribute__((noinline))
@@ -169,7 +169,7 @@ EX_NORETURN void board_main(void);
 
 /* -------------------------------------------------------------------------
  * sfu (unwind.c, the sfu translation unit): the dump layer's description
- * (port/common/sfu_dump.h) of this image: output through ex_putc, the RAM,
+ * (crash/sfu_dump.h) of this image: output through ex_putc, the RAM,
  * the board's trap layouts, the boot stack's bounds, the embedded symbol
  * table.  ex_unwind_setup completes it once (the sections are split by
  * the first dump or by it).
@@ -240,7 +240,7 @@ void ex_retain_crash(unsigned kind, const char *what, uint64_t pc, uint64_t code
                      const sfu_regs *start, const sfu_regs *interrupted);
 
 /* -------------------------------------------------------------------------
- * The dump (dump.c), on port/common/sfu_dump.h.
+ * The dump (dump.c), on crash/sfu_dump.h.
  */
 /* pc sp fp (lr) of regs, and the word at sp through the checked read. */
 void ex_dump_regs(const sfu_regs *regs);

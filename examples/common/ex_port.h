@@ -19,7 +19,7 @@
 #define SFU_ERROR_STRINGS 1
 #define SFU_BIG 0        /* both boards are little-endian */
 #define SFU_DEPTH_CAP 64 /* a firmware stack is never deeper; bounds the dump */
-/* The dump layer (port/common/sfu_dump.h): names from the embedded table
+/* The dump layer (crash/sfu_dump.h): names from the embedded table
  * (tools/sfu-symtab), room for lld's one section per object (20 today),
  * the sections checked against .text; lld images are built with
  * EX_SFRAME_UNMERGED = 1 (SFU_OPT_START_PCREL). */
@@ -105,6 +105,6 @@
 #error "examples: no sfu port for this architecture"
 #endif
 
-#include "common/sfu_dump.h"
+#include "sfu_dump.h"
 
 #endif /* EX_PORT_H */

@@ -15,7 +15,7 @@
 #endif
 
 #define SFU_IMPLEMENTATION
-#include "common/sfu_dump.h" /* -I <sfu>/core -I <sfu>/port */
+#include "sfu_dump.h" /* -I <sfu>/core -I <sfu>/port */
 
 extern const struct sfu_trap_layout ex_trap_layouts[]; /* step 2 (step 1: NULL, 0 below) */
 void board_putc(char c); /* your console's output */

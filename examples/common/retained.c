@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * retained.c -- a crash record that survives the reset (the retained
- * scenario), in the format of port/common/sfu_crash.h.
+ * scenario), in the format of crash/sfu_crash.h.
  *
  * [__retained_start, __retained_end) is RAM outside every loaded segment,
  * BSS and stack (link.ld), which neither QEMU's loader nor the firmware's

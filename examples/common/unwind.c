@@ -2,7 +2,7 @@
 /*
  * unwind.c -- the examples' sfu translation unit: the core's
  * implementation, the port's callbacks and the dump layer
- * (port/common/sfu_dump.h), and this image's struct sfu_dump.
+ * (crash/sfu_dump.h), and this image's struct sfu_dump.
  *
  * Everything here is compiled for any CPU state: the core, the port and
  * the dump layer by their own SFU_CODEGEN_BEGIN/END, this file's code by

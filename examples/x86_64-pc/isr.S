@@ -5,12 +5,12 @@
  * Vectors 0-31 (exceptions) and 32-47 (the two 8259 PICs, remapped).
  * Every stub pushes an error code where the CPU does not (so the frame has
  * one shape), then the vector number, and joins isr_common, which saves
- * the rest of struct sfu_x86_64_trap_frame (offsets in port/x86_64/sfu_trap_frame_x86_64.h)
+ * the rest of struct x86_trap_frame (offsets in trap_frame.h)
  * and calls
  *
- *     void x86_trap(struct sfu_x86_64_trap_frame *tf);
+ *     void x86_trap(struct x86_trap_frame *tf);
  *
- * with RSP == tf, from the one call site labelled sfu_x86_64_trap_ret.
+ * with RSP == tf, from the one call site labelled x86_trap_ret.
  *
  * Alignment: in 64-bit mode the CPU aligns RSP to 16 before pushing its
  * 5-word frame (SDM Vol. 3A, "64-Bit Mode Stack Frame"); with the error
@@ -18,15 +18,15 @@
  * 0xd0, a multiple of 16, so the call happens with RSP 16-aligned as the
  * psABI requires, and RSP is the frame address.
  */
-#include "sfu_trap_frame_x86_64.h"
+#include "trap_frame.h"
 #include "stubs.inc"
-#define TF_DWARF_RSP SFU_X86_64_TF_DWARF_RSP
-#define TF_DWARF_RIP SFU_X86_64_TF_DWARF_RIP
-#define TF_CR2       SFU_X86_64_TF_CR2
-#define TF_PAD       SFU_X86_64_TF_PAD
-#define TF_VECTOR    SFU_X86_64_TF_VECTOR
-#define TF_IRET_RIP  SFU_X86_64_TF_RIP
-#define TF_IRET_RSP  SFU_X86_64_TF_RSP
+#define TF_DWARF_RSP X86_TF_DWARF_RSP
+#define TF_DWARF_RIP X86_TF_DWARF_RIP
+#define TF_CR2       X86_TF_CR2
+#define TF_PAD       X86_TF_PAD
+#define TF_VECTOR    X86_TF_VECTOR
+#define TF_IRET_RIP  X86_TF_RIP
+#define TF_IRET_RSP  X86_TF_RSP
 
     .section .text.isr, "ax"
 
@@ -68,8 +68,8 @@ isr_common:
     cld                             /* the psABI wants DF clear at calls */
     mov %rsp, %rdi
     call x86_trap
-    .global sfu_x86_64_trap_ret
-sfu_x86_64_trap_ret:
+    .global x86_trap_ret
+x86_trap_ret:
     mov 0x00(%rsp), %rax
     mov 0x08(%rsp), %rdx
     mov 0x10(%rsp), %rcx

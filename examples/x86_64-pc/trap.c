@@ -1,22 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * trap.c -- the C side of isr.S, the IDT stubs written for sfu's own trap
- * frame layout (struct sfu_x86_64_trap_frame), and its description for the
+ * frame layout (struct x86_trap_frame), and its description for the
  * port.  (kernel-trap.c is the same for a kernel's own layout.)
  */
 #include "ex.h"
 #include "board.h"
+#include "trap_frame.h"
 
-/* isr.S saves struct sfu_x86_64_trap_frame and calls x86_trap from one
- * call site, labelled sfu_x86_64_trap_ret. */
-extern char sfu_x86_64_trap_ret[];
-static const void *const trap_sites[] = { sfu_x86_64_trap_ret };
-const struct sfu_trap_layout ex_trap_layouts[] = { SFU_X86_64_TRAP_LAYOUT(trap_sites) };
+/* isr.S saves struct x86_trap_frame and calls x86_trap from one
+ * call site, labelled x86_trap_ret. */
+extern char x86_trap_ret[];
+static const void *const trap_sites[] = { x86_trap_ret };
+const struct sfu_trap_layout ex_trap_layouts[] = { X86_TRAP_LAYOUT(trap_sites) };
 const size_t ex_trap_nlayouts = 1;
 
-void x86_trap(struct sfu_x86_64_trap_frame *tf);
+void x86_trap(struct x86_trap_frame *tf);
 
-void x86_trap(struct sfu_x86_64_trap_frame *tf)
+void x86_trap(struct x86_trap_frame *tf)
 {
     struct ex_fault f;
 

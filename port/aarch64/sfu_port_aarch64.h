@@ -4,7 +4,7 @@
  * VHE).  Include core/sfu.h's directory and this one (-I <sfu>/core
  * -I <sfu>/port/aarch64); this header includes sfu.h itself.
  *
- * Supplies the contract of port/common/sfu_port_common.h (generic names;
+ * Supplies the contract of crash/sfu_layout.h (generic names;
  * the list and the rules are there):
  *
  *   SFU_PORT_CAPTURE(sfu_regs *r)    pc, sp, x29, x30 where it is written
@@ -26,8 +26,8 @@
  *   SFU_AARCH64_PT_REGS(...)         a whole Linux-like trap layout
  *   SFU_AARCH64_SWITCH_PUSHED(...)   a whole pushed switch context layout
  *   sfu_aarch64_el0(spsr)            the interrupted code ran at EL0
- *   struct sfu_aarch64_trap_frame    the frame examples/aarch64-virt saves,
- *   SFU_AARCH64_TRAP_LAYOUT(sites)   and its layout
+ *   struct a64_trap_frame    the frame examples/aarch64-virt saves,
+ *   A64_TRAP_LAYOUT(sites)   and its layout
  *
  * Built with SFU_SAFE_CODEGEN (default), the callbacks never touch FP/SIMD
  * registers and never make an unaligned access: usable with the MMU off
@@ -42,7 +42,6 @@
 
 #include "sfu.h"
 #include "sfu_capture_aarch64.h"
-#include "sfu_trap_frame_aarch64.h"
 
 /* DWARF numbers (AADWARF64): x0..x30 are 0..30, SP is 31. */
 #define SFU_PORT_NREGS 32
@@ -126,7 +125,6 @@ SFU_CODEGEN_END
  * sfu_regs (sfu_capture_aarch64.h says why it is exact). */
 #define SFU_PORT_CAPTURE(r) SFU_CAPTURE_AARCH64(r)
 
-#include "../common/sfu_port_common.h"
 
 /* reg[] of a struct sfu_trap_layout for a frame holding x0..x30 one after
  * the other from byte off (SP is found through the layout's sp). */
@@ -172,32 +170,5 @@ SFU_CODEGEN_END
  * the context's end) holding x19..x29 from byte x19 and the resume PC
  * (x30) at byte pc. */
 #define SFU_AARCH64_SWITCH_PUSHED(size_, x19, pc_) SFU_SWITCH_PUSHED(size_, 16, pc_, SFU_AARCH64_SWITCH_REGS_X19(x19))
-
-/* The frame examples/aarch64-virt/vectors.S saves (offsets and their
- * meaning: sfu_trap_frame_aarch64.h), with its handler called with SP ==
- * the frame. */
-struct sfu_aarch64_trap_frame {
-    uint64_t x[31];
-    uint64_t sp;
-    uint64_t elr;
-    uint64_t spsr;
-    uint64_t esr;
-    uint64_t far;
-};
-
-typedef char sfu__aarch64_tf_sp_check[offsetof(struct sfu_aarch64_trap_frame, sp) == SFU_AARCH64_TF_SP ? 1 : -1];
-typedef char sfu__aarch64_tf_far_check[offsetof(struct sfu_aarch64_trap_frame, far) == SFU_AARCH64_TF_FAR ? 1 : -1];
-typedef char sfu__aarch64_tf_size_check[sizeof(struct sfu_aarch64_trap_frame) == SFU_AARCH64_TF_SIZE ? 1 : -1];
-
-/* Its layout: sites is an array of the call sites' return addresses (the
- * examples label theirs sfu_aarch64_trap_ret). */
-#define SFU_AARCH64_TRAP_LAYOUT(site_array)                                                     \
-    {                                                                                           \
-        .code_start = NULL, .code_end = NULL, .sites = (site_array),                            \
-        .nsites = sizeof(site_array) / sizeof((site_array)[0]), .frame_off = 0,                 \
-        .frame_size = SFU_AARCH64_TF_SIZE, .frame_align = 16, .pc = SFU_AARCH64_TF_ELR,         \
-        .sp = SFU_AARCH64_TF_SP, .mode = SFU_AARCH64_TF_SPSR,                                   \
-        .reg = SFU_AARCH64_TRAP_REGS_X0(SFU_AARCH64_TF_X0)                                      \
-    }
 
 #endif /* SFU_PORT_AARCH64_H */

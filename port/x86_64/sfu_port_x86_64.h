@@ -4,7 +4,7 @@
  * Include core/sfu.h's directory and this one (-I <sfu>/core
  * -I <sfu>/port/x86_64); this header includes sfu.h itself.
  *
- * Supplies the contract of port/common/sfu_port_common.h (generic names;
+ * Supplies the contract of crash/sfu_layout.h (generic names;
  * the list and the rules are there):
  *
  *   SFU_PORT_CAPTURE(sfu_regs *r)    rip, rsp, rbp where it is written
@@ -26,8 +26,8 @@
  *                                    rax .. r15, rip, cs, rsp)
  *   SFU_X86_64_SWITCH_PUSHED(...)    a whole pushed switch context layout
  *   sfu_x86_64_user(cs)              the interrupted code ran in ring > 0
- *   struct sfu_x86_64_trap_frame     the frame examples/x86_64-pc saves,
- *   SFU_X86_64_TRAP_LAYOUT(sites)    and its layout
+ *   struct x86_trap_frame     the frame examples/x86_64-pc saves,
+ *   X86_TRAP_LAYOUT(sites)    and its layout
  *
  * x86_64 has no link register: the return address is always on the stack
  * at the fixed CFA offset of the SFrame header, so sfu_regs.ra is 0.
@@ -43,7 +43,6 @@
 
 #include "sfu.h"
 #include "sfu_capture_x86_64.h"
-#include "sfu_trap_frame_x86_64.h"
 
 /* DWARF numbers (psABI, "DWARF Register Number Mapping"): rax rdx rcx rbx
  * rsi rdi rbp rsp are 0..7, r8..r15 are 8..15, the return address 16. */
@@ -101,7 +100,6 @@ SFU_CODEGEN_END
  * sfu_regs (sfu_capture_x86_64.h says why it is exact). */
 #define SFU_PORT_CAPTURE(r) SFU_CAPTURE_X86_64(r)
 
-#include "../common/sfu_port_common.h"
 
 /* reg[] of a struct sfu_trap_layout, from the byte offsets of the saved
  * registers given as rax, rbx, rcx, rdx, rsi, rdi, rbp, r8 .. r15; the
@@ -143,45 +141,5 @@ SFU_CODEGEN_END
  * six callee-saved registers at the given offsets. */
 #define SFU_X86_64_SWITCH_PUSHED(size_, pc_, rbx, rbp, r12, r13, r14, r15) \
     SFU_SWITCH_PUSHED(size_, 8, pc_, SFU_X86_64_SWITCH_REGS(rbx, rbp, r12, r13, r14, r15))
-
-/* The frame examples/x86_64-pc/isr.S saves (offsets and their meaning:
- * sfu_trap_frame_x86_64.h), with its handler called with RSP == the frame. */
-enum {
-    SFU_X86_64_DW_RAX = 0,
-    SFU_X86_64_DW_RBP = 6,
-    SFU_X86_64_DW_RSP = 7,
-    SFU_X86_64_DW_RIP = 16,
-    SFU_X86_64_DW_COUNT = 17
-};
-
-struct sfu_x86_64_trap_frame {
-    uint64_t dwarf[SFU_X86_64_DW_COUNT];
-    uint64_t cr2;
-    uint64_t pad;
-    uint64_t vector;
-    uint64_t error_code;
-    uint64_t iret_rip, cs, rflags, iret_rsp, ss;
-};
-
-typedef char sfu__x86_64_tf_cr2_check[offsetof(struct sfu_x86_64_trap_frame, cr2) == SFU_X86_64_TF_CR2 ? 1 : -1];
-typedef char sfu__x86_64_tf_vector_check
-    [offsetof(struct sfu_x86_64_trap_frame, vector) == SFU_X86_64_TF_VECTOR ? 1 : -1];
-typedef char sfu__x86_64_tf_rip_check[offsetof(struct sfu_x86_64_trap_frame, iret_rip) == SFU_X86_64_TF_RIP ? 1 : -1];
-typedef char sfu__x86_64_tf_cs_check[offsetof(struct sfu_x86_64_trap_frame, cs) == SFU_X86_64_TF_CS ? 1 : -1];
-typedef char sfu__x86_64_tf_rsp_check[offsetof(struct sfu_x86_64_trap_frame, iret_rsp) == SFU_X86_64_TF_RSP ? 1 : -1];
-typedef char sfu__x86_64_tf_size_check[sizeof(struct sfu_x86_64_trap_frame) == SFU_X86_64_TF_SIZE ? 1 : -1];
-
-/* Its layout: sites is an array of the call sites' return addresses (the
- * examples label theirs sfu_x86_64_trap_ret).  The frame starts with the
- * registers in DWARF order. */
-#define SFU_X86_64_TRAP_LAYOUT(site_array)                                                       \
-    {                                                                                            \
-        .code_start = NULL, .code_end = NULL, .sites = (site_array),                             \
-        .nsites = sizeof(site_array) / sizeof((site_array)[0]), .frame_off = 0,                  \
-        .frame_size = SFU_X86_64_TF_SIZE, .frame_align = 16, .pc = SFU_X86_64_TF_RIP,            \
-        .sp = SFU_X86_64_TF_RSP, .mode = SFU_X86_64_TF_CS,                                       \
-        .reg = { 0x00, 0x08, 0x10, 0x18, 0x20, 0x28, 0x30, 0x38, 0x40, 0x48, 0x50, 0x58, 0x60,   \
-                 0x68, 0x70, 0x78, 0x80 }                                                        \
-    }
 
 #endif /* SFU_PORT_X86_64_H */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The crash path is safe in any CPU state, whatever the flags: the core,
-# each bare-metal port and the dump layer (port/common/sfu_dump.h), built
+# each bare-metal port and the dump layer (crash/sfu_dump.h), built
 # as a user's kernel file might be (plain
 # -ffreestanding, no -mgeneral-regs-only, no -mstrict-align), by gcc 12, 14,
 # 16 and clang 14, 21, 22, at -O0, -O2, -Os, for x86_64 and aarch64, disassembled:
@@ -32,7 +32,7 @@ for arch in aarch64 x86_64; do
 #define SFU_ERROR_STRINGS 1
 #define SFU_DUMP_SYMTAB 1
 #include "sfu_port_$arch.h"
-#include "common/sfu_dump.h"
+#include "sfu_dump.h"
 sfu_port codegen_port = SFU_PORT_INIT(NULL, 0, 0);
 static const struct sfu_port_range codegen_ram[] = { { 0x1000, 0x2000 } };
 static void codegen_write(const char *s, size_t n) { (void)s; (void)n; }
@@ -70,7 +70,7 @@ fi
 check() { # NAME CC OBJDUMP ARCH FLAGS -> status of check-insns.py, report in $out/NAME.txt
 	local name=$1 cc=$2 od=$3 arch=$4
 	shift 4
-	if ! $cc -std=c99 -ffreestanding -nostdlib -c $WARN -Icore -Iport/$arch -Iport "$@" "$out/tu-$arch.c" \
+	if ! $cc -std=c99 -ffreestanding -nostdlib -c $WARN -Icore -Icrash -Iport/$arch -Iport "$@" "$out/tu-$arch.c" \
 		-o "$out/$name.o" >"$out/$name.txt" 2>&1; then
 		return 2
 	fi
@@ -152,7 +152,7 @@ board_arch() { sed -n 's/^arch *:= *//p' "examples/$1/board.mk"; }
 readme_cc() { # CC ARCH SRC OBJ FLAGS... (FILE mode: examples' include paths)
 	local cc=$1 arch=$2 src=$3 obj=$4
 	shift 4
-	$cc -std=gnu11 -ffreestanding -c -Icore -Iport -Iport/$arch -Iexamples/common "$@" "$src" -o "$obj"
+	$cc -std=gnu11 -ffreestanding -c -Icore -Icrash -Iport -Iport/$arch -Iexamples/common "$@" "$src" -o "$obj"
 }
 readme_case() { # WHAT TNAME CC OBJDUMP ARCH SRC NAME OPT EXTRA-FLAGS
 	local what=$1 tname=$2 cc=$3 od=$4 arch=$5 src=$6 name=$7 opt=$8 ebd=$9

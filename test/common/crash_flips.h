@@ -4,7 +4,7 @@
  * refused: in the 4-byte magic the record is gone (SFU_CRASH_EMPTY),
  * anywhere else its checksum fails (SFU_CRASH_CORRUPT).  Shared by the
  * PC-only record's tests (test_port.c) and the extended one's
- * (test_crash.c).  Include after port/common/sfu_crash.h.
+ * (test_crash.c).  Include after crash/sfu_crash.h.
  */
 #ifndef CRASH_FLIPS_H
 #define CRASH_FLIPS_H

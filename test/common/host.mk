@@ -14,7 +14,7 @@
 TEST_HDRS := $(CORE_HDRS) $(wildcard test/common/*.h tools/*.h port/*/*.h) Makefile test/common/host.mk
 
 HOSTCLANG ?= clang
-UNIT_INC := -Icore -Iport/x86_64 -Iport/common
+UNIT_INC := -Icore -Iport/x86_64 -Icrash
 
 # Unit tests, by gcc and by clang (test/unit/run.sh runs both).
 $(BUILD)/unit/%-gcc: test/unit/%.c test/unit/ut.h $(TEST_HDRS)
@@ -34,7 +34,7 @@ A64CC ?= aarch64-linux-gnu-gcc
 $(BUILD)/unit/%-a64: test/unit/%.c test/unit/ut.h $(TEST_HDRS)
 	@mkdir -p $(@D)
 	$(call say,CC,$@)
-	$(Q)$(A64CC) $(HOST_CFLAGS) -static -Icore -Iport/aarch64 -Iport/common -o $@ $<
+	$(Q)$(A64CC) $(HOST_CFLAGS) -static -Icore -Iport/aarch64 -Icrash -o $@ $<
 
 # One source each, reading the core and tools/sfu_elf.h (reloc-check:
 # tools/sfu_cfi.h and libdwfl).

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # test/core/run.sh - ELF core files made by tools/sfu-crash --core from
-# sfu's extended crash record (port/common/sfu_crash.h), opened by gdb.
+# sfu's extended crash record (crash/sfu_crash.h), opened by gdb.
 #
 # For x86_64 (native) and aarch64 (qemu-aarch64): test/core/crash_host.c,
 # a static program with four threads, writes the record of all of them;
@@ -32,7 +32,7 @@ if ! make -s --no-print-directory BUILD=build "$CRASH" build/unit/test_port-gcc 
 	exit 1
 fi
 
-CFLAGS="-std=gnu11 -O2 -g -fasynchronous-unwind-tables -Wa,--gsframe -Wall -Wextra -Werror -Icore -Iport/host -Iport/common -static -pthread -Wl,--build-id"
+CFLAGS="-std=gnu11 -O2 -g -fasynchronous-unwind-tables -Wa,--gsframe -Wall -Wextra -Werror -Icore -Iport/host -Icrash -static -pthread -Wl,--build-id"
 GDB_FRAMES='thread apply all -ascending frame apply all -q printf "F %#lx %#lx\n", $pc, $sp'
 
 # gdb on IMAGE and CORE with the commands given (-ex each).

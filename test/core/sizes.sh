@@ -3,7 +3,7 @@
 # test/core/sizes.sh RECORD... - what an extended crash record spends its
 # bytes on, per thread, as a Markdown table (docs/crash-record.md quotes
 # it).  Reads each record with build/sfu-crash; the sizes are the layout's
-# (port/common/sfu_crash.h): per thread 48 bytes of block header, 8 per
+# (crash/sfu_crash.h): per thread 48 bytes of block header, 8 per
 # known register, 25 per frame, and the stack window.  A RECORD named
 # *.log is a serial log with the record's hex lines (sfu-crash --log).
 set -u

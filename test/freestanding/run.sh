@@ -70,14 +70,14 @@ for t in "${bare_compilers[@]}"; do
 		done
 	done
 done
-# The bare-metal ports' thread pieces and crash record (port/common) are
+# The crash path's thread pieces and crash record (crash/) are
 # freestanding too: a TU using them, at -O2/-O3 (where loops may become
 # memset/memcpy calls), leaves no undefined symbol.
 cat > "$out/port-tu.c" <<'C'
 #define SFU_IMPLEMENTATION
 #define SFU_PORT_LINKER_RAM 0
-#include "sfu_port.h"
-#include "common/sfu_crash.h"
+#include "sfu_layout.h"
+#include "sfu_crash.h"
 int tu_record(uint8_t *dst, const sfu_frame *f, size_t n);
 int tu_record(uint8_t *dst, const sfu_frame *f, size_t n)
 {
@@ -131,10 +131,10 @@ for t in "${bare_compilers[@]:0:4}"; do
 	for opt in -O2 -O3; do
 		# shellcheck disable=SC2086 # flags: several words
 		spawn 2 compile_case "freestanding port-threads-crash $tname $opt" "$out/port-$tname$opt.o" "" \
-			$cc $BASE -Iport $tflags $opt "$out/port-tu.c"
+			$cc $BASE -Icrash -Iport $tflags $opt "$out/port-tu.c"
 	done
 done
-# The dump layer (port/common/sfu_dump.h), with the core and the port, is
+# The dump layer (crash/sfu_dump.h), with the core and the port, is
 # freestanding too: at -O2/-O3 nothing left undefined (its output goes
 # through the hook in struct sfu_dump; no linker symbol with both
 # SFU_PORT_LINKER_RAM and SFU_DUMP_LINKER_SFRAME off), with every public
@@ -143,7 +143,7 @@ cat > "$out/dump-tu.c" <<'C'
 #define SFU_IMPLEMENTATION
 #define SFU_PORT_LINKER_RAM 0
 #define SFU_DUMP_LINKER_SFRAME 0
-#include "common/sfu_dump.h"
+#include "sfu_dump.h"
 static const struct sfu_port_range ram[] = { { 0x1000, 0x2000 } };
 void tu_write(const char *s, size_t n);
 struct sfu_dump tu_dump = SFU_DUMP_INIT(tu_dump, tu_write, ram, 1, NULL, 0);
@@ -161,7 +161,7 @@ for t in "${bare_compilers[@]:0:4}"; do
 		for opt in -O2 -O3; do
 			# shellcheck disable=SC2086 # flags: several words
 			spawn 2 compile_case "freestanding dump-layer ${cfg%%|*} $tname $opt" "$out/dump-${cfg%%|*}-$tname$opt.o" \
-				tu_write $cc $BASE -Iport $tflags ${cfg#*|} $opt "$out/dump-tu.c"
+				tu_write $cc $BASE -Icrash -Iport $tflags ${cfg#*|} $opt "$out/dump-tu.c"
 		done
 	done
 done
@@ -174,8 +174,8 @@ spawn_wait
 # port's through host-tu.c, compiled hosted.
 cat > "$out/knob-tu.c" <<'C'
 #define SFU_IMPLEMENTATION
-#include "common/sfu_dump.h"
-#include "common/sfu_crash.h"
+#include "sfu_dump.h"
+#include "sfu_crash.h"
 C
 cat > "$out/host-tu.c" <<'C'
 #define _GNU_SOURCE
@@ -209,15 +209,15 @@ for bad in "-DSFU_DUMP_SECTIONS=0" "-DSFU_DUMP_SECTIONS=4097" "-DSFU_DUMP_LINKER
 	"-DSFU_DUMP_NAME_MAX=4" "-DSFU_DUMP_NAME_MAX=4097" "-DSFU_PORT_LINKER_RAM=2" \
 	"-DSFU_PORT_THREAD_STACKS=0" "-DSFU_PORT_THREAD_STACKS=65" "-DSFU_CRASH_MAX_THREADS=0" \
 	"-DSFU_CRASH_MAX_THREADS=256"; do
-	knob_rejected "$out/knob-tu.c" "$bad" gcc $BASE -Iport
+	knob_rejected "$out/knob-tu.c" "$bad" gcc $BASE -Icrash -Iport
 done
 for bad in "-DSFU_HOST_MAX_MAPS=0" "-DSFU_HOST_MAX_SECTIONS=0" "-DSFU_HOST_GUARD_GAP=4095" \
 	"-DSFU_HOST_GUARD_GAP=-4096"; do
-	knob_rejected "$out/host-tu.c" "$bad" gcc -std=c99 -c $WARN -Icore -Iport
+	knob_rejected "$out/host-tu.c" "$bad" gcc -std=c99 -c $WARN -Icore -Icrash -Iport
 done
 # The knob TUs themselves compile (so a pass above is the knob's doing).
-if msg=$(gcc $BASE -Iport "$out/knob-tu.c" -o "$out/knob.o" 2>&1) &&
-	msg=$(gcc -std=c99 -c $WARN -Icore -Iport "$out/host-tu.c" -o "$out/host.o" 2>&1); then
+if msg=$(gcc $BASE -Icrash -Iport "$out/knob-tu.c" -o "$out/knob.o" 2>&1) &&
+	msg=$(gcc -std=c99 -c $WARN -Icore -Icrash -Iport "$out/host-tu.c" -o "$out/host.o" 2>&1); then
 	pass "knob-tus-compile"
 else
 	fail "knob-tus-compile" "$(grep -m1 'error' <<<"$msg")"

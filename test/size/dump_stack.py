@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""dump_stack.py DIR... -- worst-case stack of the dump path (port/common/sfu_dump.h).
+"""dump_stack.py DIR... -- worst-case stack of the dump path (crash/sfu_dump.h).
 
 Each DIR holds dump.ci (gcc -fcallgraph-info=su of test/size/dump_tu.c)
 and is named <arch>-...  For each public entry of the dump layer

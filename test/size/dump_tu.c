@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The dump layer (port/common/sfu_dump.h) as a firmware build would
+/* The dump layer (crash/sfu_dump.h) as a firmware build would
  * compile it, with the core and the port: one translation unit with the
  * bodies, built by test/size/run.sh with bare-metal flags for each target
  * to measure the dump path's worst-case stack (test/size/dump_stack.py).
@@ -7,7 +7,7 @@
  * addresses are in it), as in a user's file. */
 #define SFU_IMPLEMENTATION
 #define SFU_DUMP_SYMTAB 1
-#include "common/sfu_dump.h"
+#include "sfu_dump.h"
 
 static const struct sfu_port_range ram[] = { { 0x40000000u, 0x48000000u } };
 void size_write(const char *s, size_t n);

@@ -21,7 +21,7 @@
 # summed along the deepest path of its -fcallgraph-info=su call graph
 # (test/size/report.py).  Ends with one line per figure:
 #   size: <config> <arch> <bytes of .text>     stack: <arch> <bytes>
-# and the worst-case stack of the dump layer's path (port/common/sfu_dump.h:
+# and the worst-case stack of the dump layer's path (crash/sfu_dump.h:
 # walk and formatting, the user's output hook excluded):
 #   stack: dump <arch> <bytes>
 set -euo pipefail
@@ -128,15 +128,15 @@ python3 test/size/report.py "$B" | tee "$B/table.txt"
 # commit (SIZE_BASE_REV=, empty, for the page; measurements.py says so).
 python3 test/common/measurements.py size "$B/table.txt" || true
 
-# The dump path (port/common/sfu_dump.h): the dump layer with the core and
+# The dump path (crash/sfu_dump.h): the dump layer with the core and
 # the port, gcc -Os, the deepest stack of any of its entries (the user's
 # output hook excluded, the port's callbacks included): test/size/dump_stack.py.
 echo
-echo "worst-case stack of the dump path (port/common/sfu_dump.h + core + port; gcc -Os; the user's hooks excluded):"
+echo "worst-case stack of the dump path (crash/sfu_dump.h + core + port; gcc -Os; the user's hooks excluded):"
 for arch in aarch64 x86_64; do
 	d="$B/dump/$arch-gcc"
 	mkdir -p "$d"
-	(cd "$d" && $(cc_for $arch gcc) $COMMON -I$ROOT/core -I$ROOT/port -I$ROOT/port/$arch $(arch_flags $arch) \
+	(cd "$d" && $(cc_for $arch gcc) $COMMON -I$ROOT/core -I$ROOT/crash -I$ROOT/port -I$ROOT/port/$arch $(arch_flags $arch) \
 		-fstack-usage -fcallgraph-info=su -c "$ROOT/test/size/dump_tu.c" -o dump.o) ||
 		{ echo "size: the dump layer does not build for $arch" >&2; exit 1; }
 done

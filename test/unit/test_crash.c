@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests of the extended crash record (port/common/sfu_crash.h,
+/* Unit tests of the extended crash record (crash/sfu_crash.h,
  * version 2): registers with their validity, frames, SFrame-bounded stack
  * windows cut by a budget, and a reader that refuses every damaged,
  * torn, truncated or malformed record.  The windows are read from a
  * made-up stack through ut_stack_read, as a port would.
- * Built by test/unit/run.sh with -I core -I port/x86_64 -I port/common. */
+ * Built by test/unit/run.sh with -I core -I port/x86_64 -I crash. */
 #define SFU_IMPLEMENTATION
 #define SFU_ERROR_STRINGS 1
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests of the bare-metal port's context descriptions
- * (port/common/sfu_port_common.h): trap frames found through a variable
+ * (crash/sfu_layout.h): trap frames found through a variable
  * or a task control block, interrupted SPs not in the frame, frame
  * variants chosen by a word, call sites told apart by their callee, saved
  * thread contexts that are trap frames or record a privilege level, the
@@ -33,6 +33,7 @@ static uint64_t g_live_sp;
 #define KERNEL_MODE 0x08u /* CS, RPL 0 */
 #define USER_MODE 0x23u   /* CS, RPL 3 */
 #endif
+#include "sfu_layout.h"
 #include "../common/sfb.h"
 
 #include "ut.h"

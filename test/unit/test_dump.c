@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests of the dump layer (port/common/sfu_dump.h) on the host: the
+/* Unit tests of the dump layer (crash/sfu_dump.h) on the host: the
  * x86_64 port compiled as it is, a section made by test/common/sfb.h for
  * the address it lies at, stacks and trap frames in this process's memory,
  * the output hook writing into a buffer that every case compares line by
  * line with what the format says (README "The dump format").
- * Built by test/unit/run.sh with -I core -I port/x86_64 -I port/common. */
+ * Built by test/unit/run.sh with -I core -I port/x86_64 -I crash. */
 #define SFU_IMPLEMENTATION
 #define SFU_ERROR_STRINGS 1
 #define SFU_PORT_LINKER_RAM 0
@@ -15,6 +15,7 @@
 
 #include "sfu_port_x86_64.h"
 #include "sfu_dump.h"
+#include "../../examples/x86_64-pc/trap_frame.h"
 #include "../common/sfb.h"
 
 #include "ut.h"
@@ -670,8 +671,8 @@ UT_CASE(test_putc)
 UT_CASE(test_trap)
 {
 	static const void *const sites[] = { (const void *)0x100100 };
-	static const struct sfu_trap_layout l = SFU_X86_64_TRAP_LAYOUT(sites);
-	struct sfu_x86_64_trap_frame *tf = (struct sfu_x86_64_trap_frame *)(void *)&mem.b[0];
+	static const struct sfu_trap_layout l = X86_TRAP_LAYOUT(sites);
+	struct x86_trap_frame *tf = (struct x86_trap_frame *)(void *)&mem.b[0];
 	int err;
 
 	begin();
@@ -721,8 +722,8 @@ UT_CASE(test_exception_marker)
 	/* The vector code's call: a return address the section does not
 	 * cover, 0x100200, is the layout's call site. */
 	static const void *const sites[] = { (const void *)0x100200 };
-	static const struct sfu_trap_layout l = SFU_X86_64_TRAP_LAYOUT(sites);
-	struct sfu_x86_64_trap_frame *tf;
+	static const struct sfu_trap_layout l = X86_TRAP_LAYOUT(sites);
+	struct x86_trap_frame *tf;
 	sfu_regs r;
 	int err;
 
@@ -734,7 +735,7 @@ UT_CASE(test_exception_marker)
 	mem.b[1] = 0x100200;
 	/* The trap frame at the SP that call returns with; it says g was
 	 * interrupted at 0x100088 (no FDE there: the walk stops after it). */
-	tf = (struct sfu_x86_64_trap_frame *)(void *)&mem.b[2];
+	tf = (struct x86_trap_frame *)(void *)&mem.b[2];
 	tf->iret_rip = 0x100088;
 	tf->iret_rsp = A(&mem.b[50]);
 	tf->cs = 0x08;

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests of the bare-metal port's thread pieces (struct
  * sfu_switch_layout, sfu_port_thread_init) and of the crash record
- * (port/common/sfu_crash.h), on the host: the x86_64 port compiled as it is
+ * (crash/sfu_crash.h), on the host: the x86_64 port compiled as it is
  * (its inline assembly is only in SFU_PORT_CAPTURE, unused here), reading
  * this process's own memory, with the RAM given explicitly.
- * Built by test/unit/run.sh with -I core -I port/x86_64 -I port/common. */
+ * Built by test/unit/run.sh with -I core -I port/x86_64 -I crash. */
 #define SFU_IMPLEMENTATION
 #define SFU_ERROR_STRINGS 1
 #define SFU_PORT_LINKER_RAM 0
@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sfu_port_x86_64.h"
+#include "sfu_layout.h"
 #include "sfu_crash.h"
 #include "../common/sfb.h"
 

@@ -8,11 +8,11 @@
  * crash record's header only shows that common/ resolves. */
 #define SFU_IMPLEMENTATION
 #ifdef CONSUMER_ANGLE
-#include <sfu/common/sfu_dump.h>
-#include <sfu/common/sfu_crash.h>
+#include <sfu/sfu_dump.h>
+#include <sfu/sfu_crash.h>
 #else
-#include "common/sfu_dump.h"
-#include "common/sfu_crash.h"
+#include "sfu_dump.h"
+#include "sfu_crash.h"
 #endif
 
 volatile char consumer_console; /* the console: a byte register */

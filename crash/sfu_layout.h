@@ -92,10 +92,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sfu.h"
-
+/* The port of the CPU being compiled for (-I <sfu>/port), unless one is
+ * included already (a test's, another CPU's); it includes sfu.h. */
+#ifndef SFU_PORT_NREGS
+#include "sfu_port.h"
+#endif
 #if !defined(SFU_PORT_NREGS) || !defined(SFU_PORT_DWARF_FP) || !defined(SFU_PORT_DWARF_RA)
-#error "include port/<arch>/sfu_port_<arch>.h, not sfu_port_common.h"
+#error "sfu_layout.h: the port does not define SFU_PORT_NREGS, SFU_PORT_DWARF_FP and SFU_PORT_DWARF_RA"
 #endif
 
 /* Knob SFU_PORT_LINKER_RAM (default 0): 1 makes a NULL port context mean

@@ -7,7 +7,7 @@
  *   sfu's code:
  *
  *       #define SFU_IMPLEMENTATION
- *       #include "common/sfu_dump.h"     // includes sfu_port.h, then sfu.h
+ *       #include "sfu_dump.h"     // includes sfu_port.h, then sfu.h
  *
  *       void uart_putc(char c);
  *       static struct sfu_dump dump = SFU_DUMP_PUTC(dump, uart_putc, NULL, 0);
@@ -152,9 +152,7 @@
 #ifndef SFU_DUMP_H
 #define SFU_DUMP_H
 
-#ifndef SFU_PORT_NREGS
-#include "../sfu_port.h"
-#endif
+#include "sfu_layout.h"
 
 #include <stdbool.h>
 #include <stddef.h>
