@@ -324,7 +324,8 @@ extern "C" {
 	X(SFU_END_USER, 35, "interrupted code ran at a lower privilege level")    \
 	X(SFU_E_LINKED, 36, "unmerged sections, starts not flagged PC-relative: pass SFU_OPT_START_PCREL (lld)") \
 	X(SFU_E_CODE_RANGE, 37, "FDE outside the code range or overlapping: wrong SFU_OPT_START_*?") \
-	X(SFU_E_FDE_WRAP, 38, "FDE address range wraps past the end of the address space")
+	X(SFU_E_FDE_WRAP, 38, "FDE address range wraps past the end of the address space") \
+	X(SFU_E_DESC, 39, "the description breaks a rule")
 
 enum sfu_error {
 #define SFU__ENUM(name, value, text) name = value,
@@ -442,8 +443,9 @@ typedef struct sfu_row {
 /* Registers of one frame.  `ra` is the link register on aarch64 and s390x
  * (unused on amd64).  `dwarf`, if set, holds the other registers: register
  * i (DWARF numbering, i < ndwarf) is dwarf[i], or, with dwarf_map, the
- * 8-byte word at byte offset dwarf_map[i] from dwarf (negative: not saved),
- * which lets a trap frame in a kernel's own layout serve as it is.  They
+ * 8-byte word at byte offset dwarf_map[i] - 1 from dwarf (0: not saved;
+ * the SFU_AT encoding of crash/sfu_layout.h), which lets a trap frame in a
+ * kernel's own layout serve as it is.  They
  * are consulted only where the full register set is known (the first frame,
  * or a frame restored from an exception trap frame).  Initializers that
  * stop after ra leave the rest NULL and 0. */
@@ -451,7 +453,7 @@ typedef struct sfu_regs {
 	uint64_t pc, sp, fp, ra;
 	const uint64_t *dwarf;
 	uint32_t ndwarf;
-	const int16_t *dwarf_map;
+	const uint16_t *dwarf_map;
 } sfu_regs;
 
 /* One stack, [lo, hi] (hi: the highest address an SP may have, its base). */
@@ -709,6 +711,8 @@ SFU_DEF int sfu_backtrace_cached(const sfu_section *secs, size_t nsecs, sfu_cach
 #if SFU_ERROR_STRINGS
 /* Text for an error code ("?" for unknown codes). */
 SFU_DEF const char *sfu_strerror(int err);
+/* The name of an error code ("SFU_END"; "?" for unknown codes). */
+SFU_DEF const char *sfu_errname(int err);
 #endif
 
 #ifdef __cplusplus
@@ -2380,10 +2384,10 @@ static int sfu__apply(const sfu_cursor *c, const sfu_rule *r, uint64_t cfa, uint
 		if (c->regs.dwarf_map) {
 			/* A trap frame in the kernel's own layout: the port checked
 			 * every word of it before handing it over. */
-			int16_t at = c->regs.dwarf_map[r->base];
-			if (at < 0 || (at & 7))
+			uint16_t at = c->regs.dwarf_map[r->base];
+			if (at == 0 || ((at - 1u) & 7u))
 				return SFU_E_UNSAFE;
-			b = c->regs.dwarf[(uint16_t)at / 8u];
+			b = c->regs.dwarf[(at - 1u) / 8u];
 		} else {
 			b = c->regs.dwarf[r->base];
 		}
@@ -2829,6 +2833,19 @@ SFU__FN const char *sfu_strerror(int err)
 		return text;
 		SFU_ERRORS(SFU__STR)
 #undef SFU__STR
+	default:
+		return "?";
+	}
+}
+
+SFU__FN const char *sfu_errname(int err)
+{
+	switch (err) {
+#define SFU__NAME(name, value, text) \
+	case name:                       \
+		return #name;
+		SFU_ERRORS(SFU__NAME)
+#undef SFU__NAME
 	default:
 		return "?";
 	}

@@ -559,10 +559,11 @@ static inline void sfu_crash_regs_from(struct sfu_crash_thread *t, unsigned mach
     t->valid = 0;
     n = machine == SFU_CRASH_EM_X86_64 ? 17u : machine == SFU_CRASH_EM_AARCH64 ? 32u : 0u;
     for (i = 0; r->dwarf && i < n && i < r->ndwarf; i++) {
-        int16_t at = r->dwarf_map ? r->dwarf_map[i] : (int16_t)(8 * i);
+        /* The map holds byte offset + 1, 0 for a register not saved. */
+        uint32_t at = r->dwarf_map ? r->dwarf_map[i] : 8u * i + 1u;
 
-        if (at >= 0 && (at & 7) == 0)
-            sfu_crash_set_reg(t, machine == SFU_CRASH_EM_X86_64 ? x64[i] : i, r->dwarf[(uint16_t)at / 8u]);
+        if (at != 0 && ((at - 1u) & 7u) == 0)
+            sfu_crash_set_reg(t, machine == SFU_CRASH_EM_X86_64 ? x64[i] : i, r->dwarf[(at - 1u) / 8u]);
     }
     if (machine == SFU_CRASH_EM_X86_64) {
         sfu_crash_set_reg(t, SFU_CRASH_X64_RIP, r->pc);

@@ -3,49 +3,67 @@
  * output hook, with no printf, no libc, no heap and a bounded stack.
  *
  * USAGE
- *   Build with -I <sfu>/core -I <sfu>/port and, in the one file that holds
- *   sfu's code:
+ *   Build with -I <sfu>/core -I <sfu>/crash -I <sfu>/port (or pkg-config,
+ *   or CMake's sfu::sfu) and, in the one file that holds sfu's code:
  *
  *       #define SFU_IMPLEMENTATION
- *       #include "sfu_dump.h"     // includes sfu_port.h, then sfu.h
+ *       #include "sfu_dump.h"
  *
- *       void uart_putc(char c);
- *       static struct sfu_dump dump = SFU_DUMP_PUTC(dump, uart_putc, NULL, 0);
- *
- *   (reads: the linker script's [__ram_start, __ram_end); with a write
- *   hook and ranges of your own:
- *       static const struct sfu_port_range ram[] = { { lo, hi }, ... };
- *       static struct sfu_dump dump = SFU_DUMP_INIT(dump, out, ram, n, NULL, 0);)
+ *       void board_putc(char c);
+ *       static struct sfu_dump_state dump_state;         // zeroed: .bss
+ *       static const struct sfu_dump dump = SFU_DUMP_PUTC(&dump_state, board_putc, NULL, 0);
  *
  *       ... in panic():  sfu_dump_stack(&dump);
  *
- *   Other files include it plainly (without SFU_IMPLEMENTATION) to call
- *   the functions.  It is stb style like core/sfu.h: declarations always,
- *   bodies with SFU_IMPLEMENTATION (the same define as the core's), every
- *   function static with SFU_STATIC.  If no port is included yet it
- *   includes port/sfu_port.h (the port of the CPU being compiled for).
+ *   The description (struct sfu_dump) is constant data: nothing of yours
+ *   runs on the crash path but the output hook.  Its state is zeroed RAM
+ *   the dumps keep their walk in.  SFU_DUMP_PUTC reads the linker
+ *   script's [__ram_start, __ram_end); with a write hook and ranges of
+ *   your own, SFU_DUMP_INIT.  Other files include it plainly (without
+ *   SFU_IMPLEMENTATION) to call the functions; SFU_STATIC makes every
+ *   function static, as in the core.  Every thread (step 3): include
+ *   sfu_threads.h instead, which includes this file.
+ *
+ * THE API, BY TIER
+ *   firmware   the description (SFU_DUMP_PUTC, SFU_DUMP_INIT; the trap
+ *              layouts of sfu_layout.h; sfu_threads.h's thread table) and
+ *              five calls: sfu_dump_stack (panic), sfu_dump_trap (a fault
+ *              or interrupt handler given its trap frame), sfu_dump_regs
+ *              (registers you have), sfu_dump_threads (every thread),
+ *              sfu_dump_check (at boot: the description and the section,
+ *              with the rule a mistake breaks).  sfu_dump_str/_hex/_dec
+ *              print the lines around a dump through the same hook.
+ *   kernel     for walks of your own: sfu_port_read, sfu_port_trap,
+ *              sfu_port_trap_regs, sfu_port_switch_regs,
+ *              sfu_port_thread_init (sfu_layout.h), sfu_dump_threads_iter
+ *              (threads by an iterator), sfu_dump_frame / sfu_dump_stop
+ *              (frames kept elsewhere), sfu_symtab_find / _name.
+ *   core       sfu_section_split, sfu_backtrace, sfu_cursor_* (core/sfu.h).
  *
  * THE CRASH PATH IN ANY CPU STATE
  *   Every function here is compiled between SFU_CODEGEN_BEGIN and
  *   SFU_CODEGEN_END, like the core: general registers only, no unaligned
  *   access, whatever the flags of the file that includes it, and never
- *   inlined into the caller.  What the user writes around it is one static
- *   initializer (constant data: no code), the output hook and the calls.
- *   Nothing is copied as a struct at run time: a struct copy is what
- *   compilers turn into SSE / q-register moves (gcc 16 -O2 did so with
- *   `sfu_port port = SFU_PORT_INIT(...)` in a user's panic()).
+ *   inlined into the caller.  What the user writes around it is constant
+ *   data, the output hook and the calls.  Nothing is copied as a struct at
+ *   run time: a struct copy is what compilers turn into SSE / q-register
+ *   moves.
+ *
+ * WHAT IT READS
+ *   A dump built for one CPU reads that CPU's SFrame ABI and byte order
+ *   only (the ABI and byte-order knobs of core/sfu.h default to the
+ *   compiler's target here; the host tools still read every one).  Stack
+ *   words only through the checked read of the description's memory.
  *
  * THE OUTPUT HOOK
  *   void write(const char *s, size_t n): write n bytes (n >= 1; no NUL, no
- *   CR: add one before '\n' in the hook if the console wants CR LF).  One
- *   hook, called with whole pieces (a name, a number's digits, a marker)
- *   rather than per character, so a hook that takes a lock or fills a FIFO
- *   pays per piece.  Or, with SFU_DUMP_PUTC, a console's void putc(char c),
- *   called once per byte (d->write NULL, d->putc set).  The hook runs
+ *   CR: add one before '\n' in the hook if the console wants CR LF), called
+ *   with whole pieces (a name, a number's digits); or, with SFU_DUMP_PUTC,
+ *   a console's void putc(char c), called once per byte.  The hook runs
  *   on the crash path: it must not take a lock the crashed code may hold
  *   (poll the UART), and it is built with the flags of its own file.
  *
- * THE DUMP FORMAT (README "The dump format"; tools/sfu-symbolize reads it)
+ * THE DUMP FORMAT (tools/sfu-symbolize reads it)
  *       backtrace:
  *         #0  0x0000000040081234 panic+0x24/0x90
  *         #1  0x0000000040080f10 chain_f+0x40/0x60
@@ -60,54 +78,23 @@
  *   (user): the interrupted code ran at a lower privilege level (its PC
  *   is not looked up).  The last line always ends the dump with the
  *   reason the walk stopped, its text and its code: SFU_END is a complete
- *   trace.  If the .sframe section is refused, no walk is made: one line
- *   says so and the last line gives 0 frames and the section's error.
- *   The text and the code names are this header's own: SFU_ERROR_STRINGS
- *   is not needed.
- *
- * WHAT IS DUMPED
- *   sfu_dump_stack(d)            the caller's stack.  A function, not a
- *                                macro: the registers are captured inside
- *                                the dump (compiled with its flags, never
- *                                the caller's: a capture in the caller's
- *                                file fills a register block that gcc may
- *                                store with SSE), the dump's inner frame
- *                                is stepped over, and frame #0 is
- *                                sfu_dump_stack itself, #1 its caller (as
- *                                Linux's dump_stack() shows dump_stack_lvl).
- *   sfu_dump_regs(d, port, r)    from registers you have (a fault handler's
- *                                capture, a decoded trap frame)
- *   sfu_dump_trap(d, layout, f)  from a trap frame your vector code saved,
- *                                as a struct sfu_trap_layout describes it:
- *                                frame #0 is the interrupted instruction
- *   sfu_dump_thread_table(d, t) every thread of the kernel's thread array
- *                                or list, described once as data (struct
- *                                sfu_dump_table): the dump reads each
- *                                thread's fields and builds its port
- *   sfu_dump_threads(d, next, a) every thread the kernel's iterator gives:
- *                                a header line, then its dump from its
- *                                saved context, trap frame or registers,
- *                                bounded by its own stacks
- *   Each returns the stop code of its (last) walk: SFU_END or SFU_END_USER
- *   for a complete trace.
+ *   trace.  A description or a section that does not pass the check
+ *   gives no walk: one line says why ("dump refused: traps[1]: regs.pc:
+ *   ...", ".sframe refused: ...") and the last line gives 0 frames and
+ *   the code (SFU_E_DESC, the section's error).
  *
  * STACK
  *   No frame array: frames are printed as the cursor finds them (one
  *   frame of look-ahead, to mark the vector code's call).  The worst case
  *   of the whole path (walk and formatting, the output hook excluded) is
- *   printed by `make size` ("stack: dump <arch> <bytes>"; 512 at most
- *   on aarch64 and x86_64, gcc -Os): the dump layer's own frames are a
- *   few registers each, the rest is the core's step and the port's
- *   callbacks.  The walk's cursor and the thread a threads dump is at
- *   are kept in struct sfu_dump, off the stack; the registers a walk
- *   starts from are built in that cursor, and each frame's record only
- *   in the (out of line) printing function.  So a struct sfu_dump runs
- *   one dump at a time: a dump started while another is under way on
- *   the same struct (an interrupt or a fault whose handler dumps, in the
- *   middle of a dump) walks nothing: it prints "dump refused: another
- *   dump is under way on this struct sfu_dump" and returns SFU_E_ARG,
+ *   printed by `make size` ("stack: dump <arch> <bytes>").  The walk's
+ *   cursor and port are kept in the state, off the stack, so one state
+ *   runs one dump at a time: a dump started while another is under way on
+ *   the same state (an interrupt or a fault whose handler dumps, in the
+ *   middle of a dump) walks nothing: it prints "dump refused: another dump
+ *   is under way on this struct sfu_dump_state" and returns SFU_E_ARG,
  *   and the dump it interrupted goes on unharmed.  The flag is a plain
- *   store, not an atomic: two CPUs that may dump at once need one struct
+ *   store, not an atomic: two CPUs that may dump at once need one state
  *   each (or a lock, as a panic handler's "first CPU in" guard gives).
  *
  * THE SYMBOL TABLE (optional on-target names)
@@ -125,32 +112,66 @@
  *             16 + 16 * count      the name pool, NUL-terminated names
  *   A lookup checks the magic and bounds every name by the pool; a name
  *   is printed up to its NUL or SFU_DUMP_NAME_MAX bytes.  With
- *   SFU_DUMP_SYMTAB 1 the initializer points at `sfu_symtab`; or set
- *   d->symtab, or a name hook (d->name: a kernel's own kallsyms).
+ *   SFU_DUMP_SYMTAB 1 the initializers point at `sfu_symtab`; or give
+ *   .symtab, or a name hook (.name: a kernel's own kallsyms).
  *
  * CONFIGURATION (define before including; 0/1 knobs tested with #if)
- *   SFU_DUMP_SECTIONS        sections room in struct sfu_dump (lld leaves
- *                            one per object)                  (default 64)
- *   SFU_DUMP_LINKER_SFRAME   SFU_DUMP_INIT takes the section from
+ *   SFU_DUMP_SECTIONS        sections the state holds: GNU ld merges every
+ *                            input .sframe into one; lld leaves one per
+ *                            object (a dump refuses more than room, and
+ *                            says how many it found)        (default 1)
+ *   SFU_DUMP_LINKER_SFRAME   the initializers take the section from
  *                            __sframe_start/__sframe_end (linker/sframe.ld);
- *                            0: set d->sframe/d->sframe_end    (default 1)
+ *                            0: give .sframe and .sframe_end  (default 1)
  *   SFU_DUMP_SFRAME_OPTS     sfu_section_split options: lld-linked images
  *                            with pre-V3 sections need SFU_OPT_START_PCREL
  *                            (without it they are refused, SFU_E_LINKED)
  *                                                              (default 0)
- *   SFU_DUMP_LINKER_TEXT     SFU_DUMP_INIT takes the code range from
+ *   SFU_DUMP_LINKER_TEXT     the initializers take the code range from
  *                            __text_start/__text_end (linker/sframe.ld,
  *                            "Code bounds"): every function of the
  *                            sections is checked to lie in it, so a wrong
  *                            start option is refused (SFU_E_CODE_RANGE)
- *                            instead of walked; 0: no check, or set
- *                            d->text/d->text_end               (default 0)
- *   SFU_DUMP_SYMTAB          SFU_DUMP_INIT names frames from `sfu_symtab`
+ *                            instead of walked                 (default 0)
+ *   SFU_DUMP_SYMTAB          the initializers name frames from `sfu_symtab`
  *                            (tools/sfu-symtab)                (default 0)
  *   SFU_DUMP_NAME_MAX        longest name printed              (default 128)
+ *   and, unless defined before: SFU_ERROR_STRINGS 1 (the dump prints the
+ *   core's error texts); SFU_AMD64 / SFU_AARCH64 / SFU_S390X and
+ *   SFU_LITTLE / SFU_BIG: the compiler's target only (WHAT IT READS).
  */
 #ifndef SFU_DUMP_H
 #define SFU_DUMP_H
+
+/* The CPU the dump runs on: its ABI and byte order only, unless the user
+ * chose (any of the knobs of a group defined: the group is the user's). */
+#if !defined(SFU_AMD64) && !defined(SFU_AARCH64) && !defined(SFU_S390X)
+#if defined(__x86_64__)
+#define SFU_AMD64 1
+#define SFU_AARCH64 0
+#define SFU_S390X 0
+#elif defined(__aarch64__)
+#define SFU_AMD64 0
+#define SFU_AARCH64 1
+#define SFU_S390X 0
+#elif defined(__s390x__)
+#define SFU_AMD64 0
+#define SFU_AARCH64 0
+#define SFU_S390X 1
+#endif
+#endif
+#if !defined(SFU_LITTLE) && !defined(SFU_BIG) && defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__)
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define SFU_LITTLE 1
+#define SFU_BIG 0
+#else
+#define SFU_LITTLE 0
+#define SFU_BIG 1
+#endif
+#endif
+#ifndef SFU_ERROR_STRINGS
+#define SFU_ERROR_STRINGS 1
+#endif
 
 #include "sfu_layout.h"
 
@@ -158,8 +179,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#if !SFU_ERROR_STRINGS
+#error "sfu_dump.h prints the core's error texts: SFU_ERROR_STRINGS must be 1 where it is included"
+#endif
+
 #ifndef SFU_DUMP_SECTIONS
-#define SFU_DUMP_SECTIONS 64
+#define SFU_DUMP_SECTIONS 1
 #endif
 #if SFU_DUMP_SECTIONS < 1 || SFU_DUMP_SECTIONS > 4096
 #error "SFU_DUMP_SECTIONS must be between 1 and 4096"
@@ -194,6 +219,13 @@
 #if SFU_DUMP_NAME_MAX < 8 || SFU_DUMP_NAME_MAX > 4096
 #error "SFU_DUMP_NAME_MAX must be between 8 and 4096"
 #endif
+/* Set by sfu_threads.h (not by hand): the implementation dumps threads. */
+#ifndef SFU_DUMP_THREADS
+#define SFU_DUMP_THREADS 0
+#endif
+#if SFU_DUMP_THREADS != 0 && SFU_DUMP_THREADS != 1
+#error "SFU_DUMP_THREADS must be 0 or 1 (include sfu_threads.h instead of setting it)"
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -217,13 +249,14 @@ struct sfu_symtab {
     struct sfu_sym sym[]; /* count entries, then the name pool */
 };
 
-/* ---- the dump's description ----------------------------------------------- */
+/* ---- the description and its state ----------------------------------------- */
 
 struct sfu_dump;
+struct sfu_dump_table; /* sfu_threads.h */
 
-/* The output hook (see THE OUTPUT HOOK). */
+/* The output hook (see THE OUTPUT HOOK), or a console's one-character
+ * output (SFU_DUMP_PUTC): called per byte. */
 typedef void (*sfu_dump_write_fn)(const char *s, size_t n);
-/* Or a console's one-character output (SFU_DUMP_PUTC): called per byte. */
 typedef void (*sfu_dump_putc_fn)(char c);
 
 /* A name hook: the function holding addr, its start and size, or NULL. */
@@ -231,26 +264,11 @@ typedef const char *(*sfu_dump_name_fn)(const struct sfu_dump *d, uint64_t addr,
                                         uint64_t *size);
 
 /* A frame hook: called with each frame after its line is printed (n: its
- * number), e.g. to keep the PCs for a crash record. */
+ * number). */
 typedef void (*sfu_dump_frame_fn)(const struct sfu_dump *d, unsigned n, const sfu_frame *f);
 
-/* ---- threads ---------------------------------------------------------------- */
-
-/* One thread, as the kernel's iterator describes it.  The dump clears
- * every field before each call; fill what you have.  The walk starts from
- * the first of these that is set:
- *   regs             registers the kernel keeps for the thread
- *   layout, context  the context its switch routine saved at `context`
- *                    (struct sfu_switch_layout; sfu_port_switch_regs)
- *   trap, frame      a trap frame at `frame` (a kernel that switches by
- *                    returning interrupt frames, an RTOS that keeps the
- *                    saved frame's address in its task control block)
- *   none of them     the running thread: its frame #0 is
- *                    sfu_dump_threads itself
- * port: the walk's port, normally the thread's own from
- * sfu_port_thread_init (bounds and reads: that thread's stacks only);
- * NULL: d->port.  Its ctx must be a struct sfu_port_ctx (the saved
- * context and the trap frame are read through its checks). */
+/* One thread, as an iterator (sfu_dump_threads_iter) or the thread table
+ * describes it; see sfu_threads.h. */
 struct sfu_dump_thread {
     uint64_t id;
     const char *name;  /* header line; NULL: none */
@@ -262,269 +280,149 @@ struct sfu_dump_thread {
     const struct sfu_trap_layout *trap;
     uint64_t frame;
 };
-
-/* The kernel's iterator: fill *t with thread number i (0, 1, ...) and
- * return true, or return false after the last.  Threads it skips (the
- * running one, already dumped) it simply does not return. */
 typedef bool (*sfu_dump_next_fn)(void *arg, size_t i, struct sfu_dump_thread *t);
 
-/* Everything a dump needs; one per kernel, static, made by SFU_DUMP_INIT
- * (constant data, no code).  The sections are split from [sframe,
- * sframe_end) by the first dump (or sfu_dump_sections) and kept.  A dump
- * keeps its walk in it (the cursor: off the stack), so it is not
- * reentrant: one dump at a time per struct sfu_dump (a second one started
- * meanwhile is refused with a line; see STACK above). */
-struct sfu_dump {
-    sfu_dump_write_fn write;      /* required */
-    struct sfu_port_ctx ctx;      /* the memory a walk may read, the trap layouts */
-    sfu_port port;                /* sfu_dump_stack's port: reads through ctx; stacks optional */
-    const char *sframe, *sframe_end;
-    unsigned opts;                /* sfu_section_split options */
-    const char *text, *text_end;  /* the code range every function must lie in; NULL: no check */
-    const struct sfu_symtab *symtab; /* NULL: no embedded names */
-    sfu_dump_name_fn name;        /* NULL: names from symtab */
-    sfu_dump_frame_fn frame;      /* NULL: none */
-    void *user;                   /* for the hooks */
-    /* Set by the first dump. */
-    int secs_err;                 /* sfu_section_split's answer; -1 before */
-    size_t nsecs;
-    sfu_section secs[SFU_DUMP_SECTIONS];
-    /* Added after the fields above (an initializer written for them keeps
-     * its meaning). */
-    sfu_dump_putc_fn putc;        /* used when write is NULL (SFU_DUMP_PUTC) */
-    struct sfu_port_range linker_ram; /* SFU_DUMP_PUTC's RAM: the linker's */
-    struct sfu_port_thread thread; /* the port of the thread a table dump is at
-                                    * (sfu_dump_thread_table, sfu_dump_thread_port) */
-    struct {                      /* where a table dump is: off the stack */
-        const struct sfu_dump_table *t;
-        size_t k;                 /* the next index */
-        uint64_t at;              /* a list's next thread */
-        int err;
-    } tab;
-    struct {                      /* the walk in progress, off the stack (a
-                                   * dump is not reentrant: one at a time) */
-        sfu_cursor c;             /* the walk's cursor */
-        struct sfu_dump_thread t; /* the thread a threads dump is at */
-        sfu_dump_next_fn next;    /* its iterator (NULL: the table's) */
-        void *arg;
-        const sfu_port *port;     /* the thread's port */
-        const sfu_regs *regs;     /* the iterator's registers, or NULL */
-        int last;                 /* the last walk's stop code */
-        bool user;                /* its first frame ran in user mode */
-    } w;
-    volatile unsigned char busy;  /* a dump is under way on this struct */
+/* What sfu_dump_check found wrong: the part of the description ("traps",
+ * "threads", ".sframe", ...), its index in that array ((size_t)-1: not an
+ * array), and the rule it breaks, naming the field. */
+struct sfu_dump_why {
+    const char *part;
+    size_t index;
+    const char *rule;
 };
 
+/* Where the dumps of one description keep their walk: zeroed memory
+ * (static: .bss), one per description, written only by the dumps.  After
+ * sfu_dump_check, nsecs and secs[] are the sections found (read them,
+ * never write them). */
+struct sfu_dump_state {
+    volatile unsigned char busy; /* a dump is under way */
+    unsigned char ready;         /* checked: err, why and the sections set */
+    unsigned char user;          /* the walk's first frame ran in user mode */
+    int err;                     /* sfu_dump_check's answer */
+    struct sfu_dump_why why;
+    size_t nsecs;                /* sections (with SFU_E_FULL: found) */
+    struct sfu_port_ctx base;    /* the description's memory and layouts */
+    struct sfu_port_thread port; /* the walk's port: base, or a thread's */
+    sfu_cursor c;                /* the walk */
+    struct {                     /* a threads dump: where it is */
+        const struct sfu_dump_table *t;
+        sfu_dump_next_fn next;   /* an iterator's (NULL: the table's) */
+        void *arg;
+        size_t k;                /* the next index */
+        uint64_t at;             /* a list's next thread */
+        int err, last;
+        const sfu_regs *regs;    /* the iterator's registers, or NULL */
+        struct sfu_dump_thread cur; /* the thread it is at */
+    } th;
+    sfu_section secs[SFU_DUMP_SECTIONS];
+};
+
+/* Everything a dump needs, constant (see USAGE): made by SFU_DUMP_INIT or
+ * SFU_DUMP_PUTC, or written out with designated initializers. */
+struct sfu_dump {
+    struct sfu_dump_state *state;    /* required */
+    sfu_dump_write_fn write;         /* the output: write, or */
+    sfu_dump_putc_fn putc;           /* one character at a time */
+    const struct sfu_port_range *ram; /* the memory walks may read, nram */
+    size_t nram;                     /* ranges; ram NULL: linker_ram */
+    struct sfu_port_range linker_ram;
+    const struct sfu_trap_layout *traps; /* the vector code (step 2) */
+    size_t ntraps;
+    sfu_port_trap_fn trap;           /* NULL: sfu_port_trap, the layouts' */
+    const sfu_stack *stacks;         /* bounds of a walk in no thread of */
+    size_t nstacks;                  /* .threads; none: the memory only */
+    const char *sframe, *sframe_end; /* the span of the .sframe sections */
+    const char *text, *text_end;     /* the code range every function must lie in; NULL: no check */
+    const struct sfu_symtab *symtab; /* NULL: no embedded names */
+    sfu_dump_name_fn name;           /* NULL: names from symtab */
+    sfu_dump_frame_fn frame;         /* NULL: none */
+    const struct sfu_dump_table *threads; /* every thread (sfu_threads.h) */
+    void *user;                      /* for the hooks */
+};
+
+/* The fields the knobs give the initializers, each with its comma (or
+ * nothing), so that no field is set twice. */
 #if SFU_DUMP_LINKER_SFRAME
 /* linker/sframe.ld's symbols under names of our own, so that a user's
  * declaration of __sframe_start with another type does not clash. */
 extern char sfu__dump_sframe_start[] __asm__("__sframe_start");
 extern char sfu__dump_sframe_end[] __asm__("__sframe_end");
-#define SFU__DUMP_SFRAME sfu__dump_sframe_start, .sframe_end = sfu__dump_sframe_end
+#define SFU__DUMP_SFRAME .sframe = sfu__dump_sframe_start, .sframe_end = sfu__dump_sframe_end,
 #else
-#define SFU__DUMP_SFRAME NULL, .sframe_end = NULL
+#define SFU__DUMP_SFRAME
 #endif
 #if SFU_DUMP_LINKER_TEXT
 extern char sfu__dump_text_start[] __asm__("__text_start");
 extern char sfu__dump_text_end[] __asm__("__text_end");
-#define SFU__DUMP_TEXT sfu__dump_text_start, .text_end = sfu__dump_text_end
+#define SFU__DUMP_TEXT .text = sfu__dump_text_start, .text_end = sfu__dump_text_end,
 #else
-#define SFU__DUMP_TEXT NULL, .text_end = NULL
+#define SFU__DUMP_TEXT
 #endif
 #if SFU_DUMP_SYMTAB
 extern const struct sfu_symtab sfu__dump_symtab __asm__("sfu_symtab");
-#define SFU__DUMP_SYMTAB_PTR (&sfu__dump_symtab)
+#define SFU__DUMP_SYMTAB .symtab = &sfu__dump_symtab,
 #else
-#define SFU__DUMP_SYMTAB_PTR NULL
+#define SFU__DUMP_SYMTAB
 #endif
 
-/* Static initializer of `struct sfu_dump self`: write the output hook,
- * ram[0..nram) the memory ranges stacks and trap frames lie in (struct
- * sfu_port_range), traps[0..ntraps) the vector code's layouts (NULL, 0
- * until step 2).  The walks of sfu_dump_stack have no stack bounds (set
- * self.port.stacks/nstacks to add them): reads stay inside ram. */
-#define SFU_DUMP_INIT(self, write_fn, ram_, nram_, traps_, ntraps_)                                     \
-    {                                                                                                   \
-        .write = (write_fn), .ctx = { .ram = (ram_), .nram = (nram_), .traps = (traps_), .ntraps = (ntraps_) }, \
-        .port = { .read = sfu_port_read, .strip_ra = SFU_PORT_STRIP_RA, .trap = sfu_port_trap,          \
-                  .ctx = (void *)&(self).ctx, .stack_lo = 0, .stack_hi = 0, .stacks = NULL, .nstacks = 0 }, \
-        .sframe = SFU__DUMP_SFRAME, .opts = SFU_DUMP_SFRAME_OPTS, .text = SFU__DUMP_TEXT,               \
-        .symtab = SFU__DUMP_SYMTAB_PTR,                                                                 \
-        .name = NULL, .frame = NULL, .user = NULL, .secs_err = -1, .nsecs = 0                           \
-    }
+/* The fields of a constant struct sfu_dump: state_ the address of its
+ * zeroed struct sfu_dump_state, write_fn the output hook, ram[0..nram) the
+ * memory ranges stacks and trap frames lie in (struct sfu_port_range),
+ * traps[0..ntraps) the vector code's layouts (NULL, 0 until step 2); the
+ * knobs add the section, the code range and the symbol table.  A whole
+ * initializer (SFU_DUMP_INIT_FIELDS: the fields, to add others after them:
+ * .stacks, .threads, .name, ...):
+ *     static const struct sfu_dump dump = { SFU_DUMP_INIT_FIELDS(&state, out, ram, 2, traps, 1), .threads = &t };
+ */
+#define SFU_DUMP_INIT(state_, write_fn, ram_, nram_, traps_, ntraps_) \
+    { SFU_DUMP_INIT_FIELDS(state_, write_fn, ram_, nram_, traps_, ntraps_) }
+#define SFU_DUMP_INIT_FIELDS(state_, write_fn, ram_, nram_, traps_, ntraps_)                             \
+    SFU__DUMP_SFRAME SFU__DUMP_TEXT SFU__DUMP_SYMTAB .state = (state_), .write = (write_fn), .ram = (ram_), \
+        .nram = (nram_), .traps = (traps_), .ntraps = (ntraps_)
 
 /* The linker's RAM, [__ram_start, __ram_end), under names of our own (only
  * SFU_DUMP_PUTC refers to them). */
 extern char sfu__dump_ram_start[] __asm__("__ram_start");
 extern char sfu__dump_ram_end[] __asm__("__ram_end");
 
-/* The short form of SFU_DUMP_INIT, for a console with a putc: the memory
- * a walk may read is the linker script's [__ram_start, __ram_end) (every
- * range your stacks and trap frames lie in must be inside it; otherwise
- * list the ranges with SFU_DUMP_INIT), the output one putc_fn(c) per
- * byte, traps[0..ntraps) as in SFU_DUMP_INIT. */
-#define SFU_DUMP_PUTC(self, putc_fn, traps_, ntraps_)                                                       \
-    {                                                                                                       \
-        .write = NULL,                                                                                      \
-        .ctx = { .ram = &(self).linker_ram, .nram = 1, .traps = (traps_), .ntraps = (ntraps_) },            \
-        .port = { .read = sfu_port_read, .strip_ra = SFU_PORT_STRIP_RA, .trap = sfu_port_trap,              \
-                  .ctx = (void *)&(self).ctx, .stack_lo = 0, .stack_hi = 0, .stacks = NULL, .nstacks = 0 }, \
-        .sframe = SFU__DUMP_SFRAME, .opts = SFU_DUMP_SFRAME_OPTS, .text = SFU__DUMP_TEXT,                   \
-        .symtab = SFU__DUMP_SYMTAB_PTR, .name = NULL, .frame = NULL, .user = NULL, .secs_err = -1,          \
-        .nsecs = 0, .putc = (putc_fn),                                                                      \
-        .linker_ram = { (uintptr_t)sfu__dump_ram_start, (uintptr_t)sfu__dump_ram_end }                     \
-    }
-
-/* ---- a thread table: the kernel's threads described once, as data ----------
- *
- * Most kernels keep their threads in an array or a linked list of one
- * struct.  Describe that struct once and sfu_dump_thread_table() walks it
- * itself: for each thread it reads the fields below, builds the thread's
- * port (its reads and bounds: the thread's own stacks and the shared ones,
- * as sfu_port_thread_init would) in the dump, prints the header line and
- * walks the thread from its saved context.  No per-thread set-up, no
- * iterator to write.
- *
- *   where     array: `count` structs of `size` bytes from `array`; or a
- *             list: `head` is the address of the variable holding the
- *             first thread's address, `next` the field holding the next
- *             one's (NULL ends it), `count` the most followed (a loop in
- *             the list cannot make the dump endless)
- *   context   the field holding the address of the thread's saved context,
- *             as `layout` describes it (struct sfu_switch_layout; one with
- *             trap layouts for an RTOS whose saved context is a trap frame)
- *   id, name  (optional) for the header line; no id: the thread's index
- *   state     (optional) an integer field; states[value] is the text of the
- *             header line, NULL for a slot not in use (a free TCB: not
- *             dumped); a value past nstates prints "?"
- *   stacks    up to SFU_DUMP_TABLE_STACKS per thread (its own, its own
- *             exception stack): the fields of the lowest and highest
- *             address, or with hi_is_size of the base and the size
- *             (SFU_DUMP_STACK, SFU_DUMP_STACK_SIZE); plus shared[0..nshared)
- *             every thread may trap onto (interrupt and exception stacks)
- *   current   (optional) the address of the kernel's pointer to the running
- *             thread: that thread is not dumped (its stack is the caller's:
- *             sfu_dump_stack shows it)
- *
- * Every field is named by SFU_DUMP_FIELD(type, member): its offset and size
- * (1, 2, 4 or 8 bytes; the address fields 4 or 8); a field left out is
- * zero, i.e. absent.  Fields are read through the dump's checked read (the
- * thread structs must lie in its RAM) as little-endian integers.  The
- * description is checked before anything is read (sfu_dump_table_check):
- * a bad one is refused with one line, never walked. */
-#ifndef SFU_DUMP_TABLE_STACKS
-#define SFU_DUMP_TABLE_STACKS 2
-#endif
-#ifndef SFU_DUMP_MAX_THREADS
-#define SFU_DUMP_MAX_THREADS 4096
-#endif
-
-/* A field of the thread struct: offset + 1 (0: absent) and size. */
-struct sfu_dump_field {
-    uint16_t at;
-    uint8_t size;
-};
-#define SFU_DUMP_FIELD(type, member) { (uint16_t)(offsetof(type, member) + 1u), (uint8_t)sizeof(((type *)0)->member) }
-
-/* A stack of the thread: [lo, hi] from two fields, or [base, base + size]. */
-struct sfu_dump_span {
-    struct sfu_dump_field lo, hi;
-    bool hi_is_size;
-};
-#define SFU_DUMP_STACK(type, lo, hi) { SFU_DUMP_FIELD(type, lo), SFU_DUMP_FIELD(type, hi), false }
-#define SFU_DUMP_STACK_SIZE(type, base, size) { SFU_DUMP_FIELD(type, base), SFU_DUMP_FIELD(type, size), true }
-
-struct sfu_dump_table {
-    const void *array;       /* the threads, an array; or NULL and: */
-    const void *head;        /* the address of the list's head pointer */
-    size_t count;            /* the array's length; a list's most threads */
-    size_t size;             /* sizeof the thread struct */
-    struct sfu_dump_field next; /* a list's next pointer */
-    struct sfu_dump_field context;
-    const struct sfu_switch_layout *layout;
-    struct sfu_dump_field id, name, state;
-    const char *const *states;
-    size_t nstates;
-    struct sfu_dump_span stacks[SFU_DUMP_TABLE_STACKS];
-    const sfu_stack *shared;
-    size_t nshared;
-    const void *current;     /* the address of the running-thread pointer */
-};
-
-/* The lines a description usually is, as designated initializers:
- *   SFU_DUMP_ARRAY(T, threads, n)            an array of n struct T
- *   SFU_DUMP_LIST(T, &head, next, max)       a list through T.next
- *   SFU_DUMP_SAVED(T, ctx, &layout)          the saved-context field
- *   SFU_DUMP_INFO(T, id, name, state, names) header fields; names an
- *                                            array (its length is taken)
- *   SFU_DUMP_STACKS(T, lo, hi)               one stack per thread
- *   SFU_DUMP_STACKS2(T, lo, hi, lo2, hi2)    two (its own, its exception
- *                                            stack) */
-#define SFU_DUMP_ARRAY(T, array_, n) .array = (array_), .count = (n), .size = sizeof(T)
-#define SFU_DUMP_LIST(T, head_, next_, max) .head = (head_), .count = (max), .size = sizeof(T), .next = SFU_DUMP_FIELD(T, next_)
-#define SFU_DUMP_SAVED(T, ctx_, layout_) .context = SFU_DUMP_FIELD(T, ctx_), .layout = (layout_)
-#define SFU_DUMP_INFO(T, id_, name_, state_, names_)                                               \
-    .id = SFU_DUMP_FIELD(T, id_), .name = SFU_DUMP_FIELD(T, name_), .state = SFU_DUMP_FIELD(T, state_), \
-    .states = (names_), .nstates = sizeof(names_) / sizeof((names_)[0])
-#define SFU_DUMP_STACKS(T, lo, hi) .stacks = { SFU_DUMP_STACK(T, lo, hi) }
-#define SFU_DUMP_STACKS2(T, lo, hi, lo2, hi2) .stacks = { SFU_DUMP_STACK(T, lo, hi), SFU_DUMP_STACK(T, lo2, hi2) }
+/* The short form, for a console with a putc: the memory a walk may read is
+ * the linker script's [__ram_start, __ram_end) (every range your stacks
+ * and trap frames lie in must be inside it; otherwise list the ranges with
+ * SFU_DUMP_INIT), the output one putc_fn(c) per byte, traps[0..ntraps) as
+ * in SFU_DUMP_INIT.  A whole initializer:
+ *     static const struct sfu_dump dump = SFU_DUMP_PUTC(&state, putc, traps, n);
+ * SFU_DUMP_PUTC_FIELDS: the same fields, to add others after them. */
+#define SFU_DUMP_PUTC_FIELDS(state_, putc_fn, traps_, ntraps_)                                           \
+    SFU__DUMP_SFRAME SFU__DUMP_TEXT SFU__DUMP_SYMTAB .state = (state_), .putc = (putc_fn),               \
+        .linker_ram = { (uintptr_t)sfu__dump_ram_start, (uintptr_t)sfu__dump_ram_end }, .traps = (traps_), \
+        .ntraps = (ntraps_)
+#define SFU_DUMP_PUTC(state_, putc_fn, traps_, ntraps_) { SFU_DUMP_PUTC_FIELDS(state_, putc_fn, traps_, ntraps_) }
 
 /* ---- API ---------------------------------------------------------------- */
 
 /* Print the backtrace of the caller (frame #0 is sfu_dump_stack itself).
- * Returns why the walk stopped, or the section's error. */
-SFU_DEF int sfu_dump_stack(struct sfu_dump *d);
+ * Returns why the walk stopped, or why there was none. */
+SFU_DEF int sfu_dump_stack(const struct sfu_dump *d);
 
-/* Print the backtrace that starts at regs, walked on port (NULL:
- * &d->port). */
-SFU_DEF int sfu_dump_regs(struct sfu_dump *d, const sfu_port *port, const sfu_regs *regs);
+/* Print the backtrace that starts at regs. */
+SFU_DEF int sfu_dump_regs(const struct sfu_dump *d, const sfu_regs *regs);
 
 /* Print the backtrace of the context interrupted by the trap frame at
- * frame, as layout describes it (NULL: d's first trap layout).  The frame
- * must pass the port's checked read (SFU_E_READ otherwise), and a
- * layout sfu_port_layout_check refuses gives SFU_E_ARG; a frame that says
- * user mode prints its one frame and ends with SFU_END_USER. */
-SFU_DEF int sfu_dump_trap(struct sfu_dump *d, const struct sfu_trap_layout *layout, uint64_t frame);
+ * frame, as layout describes it (NULL: the first of d's trap layouts whose
+ * variant matches the frame).  The frame must pass the checked read
+ * (SFU_E_READ otherwise); a frame that says user mode prints its one
+ * frame and ends with SFU_END_USER. */
+SFU_DEF int sfu_dump_trap(const struct sfu_dump *d, const struct sfu_trap_layout *layout, uint64_t frame);
 
-/* Dump every thread next(arg, 0), next(arg, 1), ... gives: a header line
- *     thread ID NAME: STATE, stack 0xLO .. 0xHI[, 0xLO .. 0xHI ...]
- * then its backtrace.  Returns the last walk's stop code (SFU_OK if the
- * iterator gave no thread). */
-SFU_DEF int sfu_dump_threads(struct sfu_dump *d, sfu_dump_next_fn next, void *arg);
-
-/* Dump every thread of the table t (see "a thread table"): its header
- * line and its backtrace, each walk bounded by that thread's stacks.  A
- * description sfu_dump_table_check refuses prints one line ("thread table
- * refused: ...") and returns SFU_E_ARG; a list pointer that cannot be read
- * ends the dump with a line and SFU_E_READ; a thread whose stacks are
- * empty is refused alone (SFU_E_ARG on its line).  Else as
- * sfu_dump_threads. */
-SFU_DEF int sfu_dump_thread_table(struct sfu_dump *d, const struct sfu_dump_table *t);
-
-/* 0 if t can be used, else the first rule it breaks: 1 neither or both of
- * array and head, 2 size or count 0, or count over SFU_DUMP_MAX_THREADS, or
- * the array past the address space, 3 a field past the struct or of a size
- * it cannot have (context and a list's next required), 4 no layout, or one
- * sfu_port_switch_check refuses, 5 a state field without names, 6 no
- * stack, a stack with one field only, or more stacks than
- * SFU_PORT_THREAD_STACKS.  The text of rule n: sfu_dump_table_error(n). */
-SFU_DEF int sfu_dump_table_check(const struct sfu_dump_table *t);
-SFU_DEF const char *sfu_dump_table_error(int rule);
-
-/* The port of one thread of t (thread: the address of its struct), built
- * in d (valid until the next table dump or call): bounds and reads are its
- * stacks, as in sfu_dump_thread_table; for sfu_dump_regs when a fault
- * handler dumps the running thread within its own stacks.  NULL if t is
- * refused or the thread's stacks are empty, and while a dump is under way
- * on d (its walk may be on that port: an interrupting handler gets NULL,
- * not the interrupted walk's bounds rewritten). */
-SFU_DEF const sfu_port *sfu_dump_thread_port(struct sfu_dump *d, const struct sfu_dump_table *t, const void *thread);
-
-/* Split the sections now (the first dump does it otherwise), and check
- * them against the code range if d has one (sfu_section_split_code):
- * SFU_OK or the error, which every dump then reports instead of
- * walking. */
-SFU_DEF int sfu_dump_sections(struct sfu_dump *d);
+/* Check the whole description once (at boot; every dump does it before
+ * its first walk): the output hook, the memory, each trap layout, the
+ * stacks, the thread table, then the sections (split, and checked against
+ * the code range if given).  SFU_OK, SFU_E_DESC (why: the rule broken, and
+ * where), or the section's error (why->rule its text).  why may be NULL.
+ * The answer is kept in the state: a dump of a description that does not
+ * pass prints why and walks nothing. */
+SFU_DEF int sfu_dump_check(const struct sfu_dump *d, struct sfu_dump_why *why);
 
 /* Output through d's hook, for the lines around a dump: a string, a
  * number in hexadecimal ("0x" and at least `digits` digits, zero-padded;
@@ -540,14 +438,18 @@ SFU_DEF void sfu_dump_dec(const struct sfu_dump *d, uint64_t v);
 SFU_DEF void sfu_dump_frame(const struct sfu_dump *d, unsigned n, const sfu_frame *f, bool stub);
 SFU_DEF void sfu_dump_stop(const struct sfu_dump *d, unsigned n, int err);
 
-/* The text and the name ("SFU_END") of an error code; "?" if unknown. */
-SFU_DEF const char *sfu_dump_error_text(int err);
-SFU_DEF const char *sfu_dump_error_name(int err);
-
 /* The entry of t covering addr, or NULL (t NULL or not a table: NULL). */
 SFU_DEF const struct sfu_sym *sfu_symtab_find(const struct sfu_symtab *t, uint64_t addr);
 /* Its name, or NULL if the offset lies outside the pool. */
 SFU_DEF const char *sfu_symtab_name(const struct sfu_symtab *t, const struct sfu_sym *s);
+
+#if SFU_DUMP_THREADS
+/* sfu_threads.h's, for the dump's own use: the table's rules (NULL: it
+ * keeps them), and the port of the running thread of the table (false:
+ * none, or its stacks cannot be read). */
+SFU_DEF const char *sfu__dump_table_rule(const struct sfu_dump_table *t, size_t *index);
+SFU_DEF bool sfu__dump_current_port(const struct sfu_dump *d);
+#endif
 
 #ifdef __cplusplus
 }
@@ -629,37 +531,6 @@ SFU__DUMP_FN void sfu_dump_dec(const struct sfu_dump *d, uint64_t v)
     sfu__dump_num(d, v, 10, 1);
 }
 
-SFU__DUMP_FN const char *sfu_dump_error_text(int err)
-{
-#if SFU_ERROR_STRINGS
-    /* The core's own table is there: one copy of the texts. */
-    return sfu_strerror(err);
-#else
-    switch (err) {
-#define SFU__DUMP_ERRTEXT(name, value, text) \
-    case name:                            \
-        return text;
-        SFU_ERRORS(SFU__DUMP_ERRTEXT)
-#undef SFU__DUMP_ERRTEXT
-    default:
-        return "?";
-    }
-#endif
-}
-
-SFU__DUMP_FN const char *sfu_dump_error_name(int err)
-{
-    switch (err) {
-#define SFU__DUMP_NAME(name, value, text) \
-    case name:                            \
-        return #name;
-        SFU_ERRORS(SFU__DUMP_NAME)
-#undef SFU__DUMP_NAME
-    default:
-        return "?";
-    }
-}
-
 /* ---- symbols ----------------------------------------------------------------- */
 
 SFU__DUMP_FN const struct sfu_sym *sfu_symtab_find(const struct sfu_symtab *t, uint64_t addr)
@@ -713,7 +584,7 @@ static const char *sfu__dump_name(const struct sfu_dump *d, uint64_t addr, uint6
 
 /* ---- frames ------------------------------------------------------------------ */
 
-/* "  #N  0xADDR name+0xOFF/0xSIZE [marker]" (README "The dump format"). */
+/* "  #N  0xADDR name+0xOFF/0xSIZE [marker]" (THE DUMP FORMAT). */
 SFU__DUMP_FN void sfu_dump_frame(const struct sfu_dump *d, unsigned n, const sfu_frame *f, bool stub)
 {
     uint64_t start = 0, size = 0;
@@ -754,31 +625,178 @@ SFU__DUMP_FN void sfu_dump_stop(const struct sfu_dump *d, unsigned n, int err)
     sfu_dump_str(d, "backtrace: ");
     sfu__dump_num(d, n, 10, 1);
     sfu_dump_str(d, n == 1 ? " frame, stopped: " : " frames, stopped: ");
-    sfu_dump_str(d, sfu_dump_error_text(err));
+    sfu_dump_str(d, sfu_strerror(err));
     sfu_dump_str(d, " (");
-    sfu_dump_str(d, sfu_dump_error_name(err));
+    sfu_dump_str(d, sfu_errname(err));
     sfu_dump_str(d, ")\n");
 }
 
-SFU__DUMP_FN int sfu_dump_sections(struct sfu_dump *d)
+/* ---- the check ------------------------------------------------------------------ */
+
+/* The description's rules, the sections aside: NULL if it keeps them,
+ * else the rule it breaks, its part and index in *why. */
+static const char *sfu__dump_rules(const struct sfu_dump *d, struct sfu_dump_why *why)
 {
+    const char *w = NULL;
+    size_t i;
+
+    why->index = (size_t)-1;
+    why->part = "output";
+    if (d->write == NULL && d->putc == NULL)
+        return "neither write nor putc given";
+    why->part = "sframe";
+    if (d->sframe == NULL || d->sframe_end < d->sframe)
+        return "no span of sections (sframe, sframe_end)";
+    why->part = "text";
+    if (d->text != NULL && d->text_end <= d->text)
+        return "text_end not above text";
+    why->part = "ram";
+    if (d->ram == NULL && !(d->linker_ram.start < d->linker_ram.end))
+        return "no memory to read (ram, or linker_ram empty)";
+    for (i = 0; d->ram != NULL && i < d->nram; i++) {
+        why->index = i;
+        if (!(d->ram[i].start < d->ram[i].end))
+            return "start not below end";
+    }
+    why->index = (size_t)-1;
+    why->part = "traps";
+    if (d->ntraps != 0 && d->traps == NULL)
+        return "missing, and ntraps is not 0";
+    for (i = 0; i < d->ntraps; i++) {
+        why->index = i;
+        if (sfu_layout_check(&d->traps[i], &w) != SFU_OK)
+            return w;
+    }
+    why->index = (size_t)-1;
+    why->part = "stacks";
+    if (d->nstacks != 0 && d->stacks == NULL)
+        return "missing, and nstacks is not 0";
+    for (i = 0; i < d->nstacks; i++) {
+        why->index = i;
+        if (!(d->stacks[i].lo < d->stacks[i].hi))
+            return "lo not below hi";
+    }
+    why->index = (size_t)-1;
+    why->part = "threads";
+#if SFU_DUMP_THREADS
+    if (d->threads != NULL)
+        return sfu__dump_table_rule(d->threads, &why->index);
+#else
+    if (d->threads != NULL)
+        return "described, and sfu_threads.h is not in the file with SFU_IMPLEMENTATION";
+#endif
+    return NULL;
+}
+
+/* The check, kept in the state: the rules, then the sections. */
+static SFU__DUMP_NOINLINE int sfu__dump_prepare(const struct sfu_dump *d)
+{
+    struct sfu_dump_state *st = d->state;
     size_t n = 0;
+    int err = SFU_OK;
+
+    if (st->ready)
+        return st->err;
+    st->why.rule = sfu__dump_rules(d, &st->why);
+    if (st->why.rule != NULL) {
+        err = SFU_E_DESC;
+    } else {
+        st->why.part = "sframe";
+#if SFU_DUMP_LINKER_TEXT
+        if (d->text != NULL)
+            err = sfu_section_split_code(st->secs, SFU_DUMP_SECTIONS, &n, d->sframe,
+                                         (size_t)(d->sframe_end - d->sframe), (uint64_t)(uintptr_t)d->sframe,
+                                         SFU_DUMP_SFRAME_OPTS, (uint64_t)(uintptr_t)d->text,
+                                         (uint64_t)(uintptr_t)d->text_end);
+        else
+#endif
+            err = sfu_section_split(st->secs, SFU_DUMP_SECTIONS, &n, d->sframe, (size_t)(d->sframe_end - d->sframe),
+                                    (uint64_t)(uintptr_t)d->sframe, SFU_DUMP_SFRAME_OPTS);
+        /* More sections than room: say how many there are. */
+        if (err == SFU_E_FULL)
+            (void)sfu_section_count(&n, d->sframe, (size_t)(d->sframe_end - d->sframe),
+                                    (uint64_t)(uintptr_t)d->sframe, SFU_DUMP_SFRAME_OPTS);
+        st->why.rule = err == SFU_E_FULL ? "more sections than SFU_DUMP_SECTIONS" : sfu_strerror(err);
+        if (err == SFU_OK)
+            st->why.part = st->why.rule = NULL;
+    }
+    st->nsecs = n;
+    st->err = err;
+    st->ready = 1;
+    return err;
+}
+
+SFU__DUMP_FN int sfu_dump_check(const struct sfu_dump *d, struct sfu_dump_why *why)
+{
     int err;
 
-    if (d->secs_err >= 0)
-        return d->secs_err;
-    if (d->sframe == NULL || d->sframe_end < d->sframe || (d->text != NULL && d->text_end <= d->text))
-        err = SFU_E_ARG;
-    else if (d->text != NULL)
-        err = sfu_section_split_code(d->secs, SFU_DUMP_SECTIONS, &n, d->sframe, (size_t)(d->sframe_end - d->sframe),
-                                     (uint64_t)(uintptr_t)d->sframe, d->opts, (uint64_t)(uintptr_t)d->text,
-                                     (uint64_t)(uintptr_t)d->text_end);
-    else
-        err = sfu_section_split(d->secs, SFU_DUMP_SECTIONS, &n, d->sframe, (size_t)(d->sframe_end - d->sframe),
-                                (uint64_t)(uintptr_t)d->sframe, d->opts);
-    d->nsecs = n;
-    d->secs_err = err;
+    if (d == NULL || d->state == NULL)
+        return SFU_E_ARG;
+    err = sfu__dump_prepare(d);
+    if (why != NULL) {
+        why->part = d->state->why.part;
+        why->index = d->state->why.index;
+        why->rule = d->state->why.rule;
+    }
     return err;
+}
+
+/* The line of a description or a section the check refused. */
+static SFU__DUMP_NOINLINE void sfu__dump_refusal(const struct sfu_dump *d)
+{
+    const struct sfu_dump_state *st = d->state;
+
+    sfu_dump_str(d, st->err == SFU_E_DESC ? "  dump refused, no walk: " : "  .sframe refused, no walk: ");
+    if (st->err == SFU_E_DESC) {
+        sfu_dump_str(d, st->why.part);
+        if (st->why.index != (size_t)-1) {
+            sfu_dump_str(d, "[");
+            sfu_dump_dec(d, st->why.index);
+            sfu_dump_str(d, "]");
+        }
+        sfu_dump_str(d, ": ");
+    }
+    sfu_dump_str(d, st->why.rule);
+    if (st->err == SFU_E_FULL) {
+        sfu_dump_str(d, " (");
+        sfu_dump_dec(d, st->nsecs);
+        sfu_dump_str(d, " found)");
+    }
+    sfu_dump_str(d, "\n");
+}
+
+/* ---- the walk ------------------------------------------------------------------ */
+
+/* The port of a walk: the description's memory, layouts and stacks (in
+ * the state: the description stays constant); or, with current and a
+ * thread table whose running thread is known, that thread's stacks. */
+static SFU__DUMP_NOINLINE const sfu_port *sfu__dump_port(const struct sfu_dump *d, bool current)
+{
+    struct sfu_dump_state *st = d->state;
+    sfu_port *p = &st->port.port;
+
+    st->base.ram = d->ram != NULL ? d->ram : &d->linker_ram;
+    st->base.nram = d->ram != NULL ? d->nram : 1;
+    st->base.traps = d->traps;
+    st->base.ntraps = d->ntraps;
+    st->base.kernel = NULL;
+    st->base.trap = d->trap;
+#if SFU_DUMP_THREADS
+    /* In a thread of the table: bounded by its stacks. */
+    if (current && d->threads != NULL && sfu__dump_current_port(d))
+        return p;
+#else
+    (void)current;
+#endif
+    p->read = sfu_port_read;
+    p->strip_ra = SFU_PORT_STRIP_RA;
+    p->trap = d->trap != NULL ? d->trap : sfu_port_trap;
+    p->ctx = &st->base;
+    p->stack_lo = 0;
+    p->stack_hi = 0;
+    p->stacks = d->stacks;
+    p->nstacks = d->nstacks;
+    return p;
 }
 
 /* Is the frame the vector code's call into its handler: a return address
@@ -799,7 +817,7 @@ static SFU__DUMP_NOINLINE bool sfu__dump_is_stub(const sfu_port *port, uint64_t 
 
 /* Print the cursor's frame n, and give it to the frame hook.  Its frame
  * record is built here, off the walk's stack. */
-static SFU__DUMP_NOINLINE void sfu__dump_cursor_frame(struct sfu_dump *d, unsigned n, const sfu_cursor *c)
+static SFU__DUMP_NOINLINE void sfu__dump_cursor_frame(const struct sfu_dump *d, unsigned n, const sfu_cursor *c)
 {
     sfu_frame f;
 
@@ -814,346 +832,32 @@ static SFU__DUMP_NOINLINE void sfu__dump_cursor_frame(struct sfu_dump *d, unsign
 }
 
 /* A context that gives no registers: one line and the stop line. */
-static SFU__DUMP_NOINLINE void sfu__dump_refused(struct sfu_dump *d, const char *what, uint64_t addr, int err)
+static SFU__DUMP_NOINLINE void sfu__dump_refused(const struct sfu_dump *d, const char *what, uint64_t addr, int err)
 {
     sfu_dump_str(d, what);
     sfu_dump_hex(d, addr, 16);
     sfu_dump_str(d, ": ");
-    sfu_dump_str(d, sfu_dump_error_text(err));
+    sfu_dump_str(d, sfu_strerror(err));
     sfu_dump_str(d, "\nbacktrace:\n");
     sfu_dump_stop(d, 0, err);
 }
 
-/* The registers held by a trap frame at frame, read through port's
- * checks, into *r: SFU_TRAP_KERNEL or SFU_TRAP_USER, or -SFU_E_ARG (a
- * layout sfu_port_layout_check refuses), -SFU_E_READ (not readable). */
-static int sfu__dump_trap_regs(const sfu_port *port, const struct sfu_trap_layout *l, uint64_t frame, sfu_regs *r)
+/* The frame loop every entry point shares: one walk, streamed, each frame
+ * printed as the cursor stands on it, on the port sfu__dump_port (or a
+ * thread's) left in the state.  It starts at regs (st->user: its first
+ * frame ran in user mode); or, regs NULL, here, with this function's own
+ * frame not shown (the first frame is its caller's: sfu_dump_stack's).
+ * The cursor is the state's, off the stack, and the registers a walk
+ * starts from may be built in it (sfu_cursor_init copies them onto
+ * themselves): the loop's own frame is a few registers. */
+static SFU__DUMP_NOINLINE int sfu__dump_walk(const struct sfu_dump *d, const sfu_regs *regs)
 {
-    int kind;
-
-    if (l == NULL || sfu_port_layout_check(l) != 0)
-        return -SFU_E_ARG;
-    if (!sfu_port_block_ok(port->ctx, frame, l->frame_size, l->frame_align))
-        return -SFU_E_READ;
-    kind = sfu_port_trap_regs(l, frame, r);
-    /* A frame whose SP cannot be known is refused as an unreadable one:
-     * the walk would start from a made-up SP. */
-    return kind == SFU_TRAP_UNREADABLE ? -SFU_E_READ : kind;
-}
-
-/* "thread ID NAME: STATE, stack 0xLO .. 0xHI, ..." */
-static void sfu__dump_thread_header(struct sfu_dump *d, const struct sfu_dump_thread *t, const sfu_port *port)
-{
-    size_t i;
-    bool one = port->stack_lo != 0 || port->stack_hi != 0;
-
-    sfu_dump_str(d, "thread ");
-    sfu_dump_dec(d, t->id);
-    if (t->name != NULL) {
-        sfu_dump_str(d, " ");
-        sfu__dump_strn(d, t->name, SFU_DUMP_NAME_MAX);
-    }
-    sfu_dump_str(d, ": ");
-    sfu__dump_strn(d, t->state != NULL ? t->state : "?", SFU_DUMP_NAME_MAX);
-    for (i = one ? 0 : 1; port->stacks != NULL && i <= port->nstacks; i++) {
-        sfu_dump_str(d, i == 0 || (i == 1 && !one) ? ", stack " : ", ");
-        sfu_dump_hex(d, i == 0 ? port->stack_lo : port->stacks[i - 1u].lo, 16);
-        sfu_dump_str(d, " .. ");
-        sfu_dump_hex(d, i == 0 ? port->stack_hi : port->stacks[i - 1u].hi, 16);
-    }
-    if (port->stacks == NULL && one) {
-        sfu_dump_str(d, ", stack ");
-        sfu_dump_hex(d, port->stack_lo, 16);
-        sfu_dump_str(d, " .. ");
-        sfu_dump_hex(d, port->stack_hi, 16);
-    }
-    sfu_dump_str(d, "\n");
-}
-
-/* ---- the thread table -------------------------------------------------------- */
-
-/* A field f is absent, or fits the struct, with a size it can have (an
- * address: 4 or 8 bytes), at an offset that is a multiple of it. */
-static bool sfu__dump_field_ok(const struct sfu_dump_table *t, struct sfu_dump_field f, bool addr)
-{
-    if (f.at == 0)
-        return f.size == 0;
-    if (f.size != 8 && f.size != 4 && (addr || (f.size != 1 && f.size != 2)))
-        return false;
-    return (f.at - 1u) % f.size == 0 && (size_t)(f.at - 1u) + f.size <= t->size;
-}
-
-SFU__DUMP_FN int sfu_dump_table_check(const struct sfu_dump_table *t)
-{
-    size_t i, n = 0;
-
-    if (t == NULL || (t->array == NULL) == (t->head == NULL))
-        return 1;
-    if (t->size == 0 || t->count == 0 || t->count > SFU_DUMP_MAX_THREADS || t->size > 0xffffu ||
-        (uint64_t)(uintptr_t)t->array > UINT64_MAX - (uint64_t)t->count * t->size)
-        return 2;
-    if (t->context.at == 0 || !sfu__dump_field_ok(t, t->context, true) ||
-        (t->head != NULL && t->next.at == 0) || !sfu__dump_field_ok(t, t->next, true) ||
-        !sfu__dump_field_ok(t, t->id, false) || !sfu__dump_field_ok(t, t->state, false) ||
-        (t->name.at != 0 && t->name.size != sizeof(const char *)) || !sfu__dump_field_ok(t, t->name, true))
-        return 3;
-    for (i = 0; i < SFU_DUMP_TABLE_STACKS; i++) {
-        const struct sfu_dump_span *s = &t->stacks[i];
-
-        if (s->lo.at == 0 && s->hi.at == 0)
-            continue;
-        if (!sfu__dump_field_ok(t, s->lo, true) || !sfu__dump_field_ok(t, s->hi, true))
-            return 3;
-        if (s->lo.at == 0 || s->hi.at == 0)
-            return 6;
-        n++;
-    }
-    if (t->layout == NULL || sfu_port_switch_check(t->layout) != 0)
-        return 4;
-    if (t->state.at != 0 && (t->states == NULL || t->nstates == 0))
-        return 5;
-    if ((t->shared == NULL && t->nshared != 0) || n + t->nshared == 0 || t->nshared > SFU_PORT_THREAD_STACKS ||
-        n + t->nshared > SFU_PORT_THREAD_STACKS)
-        return 6;
-    return 0;
-}
-
-SFU__DUMP_FN const char *sfu_dump_table_error(int rule)
-{
-    switch (rule) {
-    case 0:
-        return "usable";
-    case 1:
-        return "neither an array nor a list, or both";
-    case 2:
-        return "size or count 0, count over SFU_DUMP_MAX_THREADS, or the array past the address space";
-    case 3:
-        return "a field past the struct or of a size it cannot have (context, a list's next: required)";
-    case 4:
-        return "no switch layout, or one sfu_port_switch_check refuses";
-    case 5:
-        return "a state field without state names";
-    case 6:
-        return "no stack, a stack with one field only, or more than SFU_PORT_THREAD_STACKS stacks";
-    default:
-        return "?";
-    }
-}
-
-/* Field f of the thread struct at obj, through the dump's checked read
- * (little-endian, zero-extended); false if absent or not readable. */
-static SFU__DUMP_NOINLINE bool sfu__dump_field(const struct sfu_dump *d, uint64_t obj, struct sfu_dump_field f,
-                                               uint64_t *v)
-{
-    uint64_t addr = obj + f.at - 1u, w = 0;
-
-    if (f.at == 0 || (addr & (f.size - 1u)) != 0 ||
-        sfu_port_read((void *)(uintptr_t)&d->ctx, addr & ~(uint64_t)7, &w) != 0)
-        return false;
-    w >>= 8u * (addr & 7u);
-    *v = f.size == 8 ? w : w & ((UINT64_C(1) << (8u * f.size)) - 1u);
-    return true;
-}
-
-/* The port of the thread struct at obj, in d->thread: its stacks, then the
- * shared ones.  false if a stack cannot be read or is empty. */
-static SFU__DUMP_NOINLINE bool sfu__dump_table_port(struct sfu_dump *d, const struct sfu_dump_table *t, uint64_t obj)
-{
-    size_t i, n = 0;
-    uint64_t lo = 0, hi = 0;
-
-    for (i = 0; i < SFU_DUMP_TABLE_STACKS; i++) {
-        const struct sfu_dump_span *s = &t->stacks[i];
-
-        if (s->lo.at == 0)
-            continue;
-        if (!sfu__dump_field(d, obj, s->lo, &lo) || !sfu__dump_field(d, obj, s->hi, &hi) ||
-            (s->hi_is_size && hi > UINT64_MAX - lo))
-            return false;
-        d->thread.stacks[n].lo = lo;
-        d->thread.stacks[n].hi = s->hi_is_size ? lo + hi : hi;
-        n++;
-    }
-    for (i = 0; i < t->nshared; i++, n++) {
-        d->thread.stacks[n].lo = t->shared[i].lo;
-        d->thread.stacks[n].hi = t->shared[i].hi;
-    }
-    return sfu_port_thread_init(&d->thread, &d->ctx, d->thread.stacks, n) == SFU_OK;
-}
-
-/* The next thread of the table to dump, into *dt: 1, or 2 if its stacks
- * are refused (dt->frame: its struct), or 0 after the last (a struct or a
- * list pointer that cannot be read: said, d->tab.err SFU_E_READ). */
-static SFU__DUMP_NOINLINE int sfu__dump_table_next(struct sfu_dump *d, struct sfu_dump_thread *dt)
-{
-    const struct sfu_dump_table *t = d->tab.t;
-    uint64_t obj = 0, v = 0, cur = 0;
-
-    if (t->current != NULL)
-        cur = *(const volatile uintptr_t *)t->current; /* the kernel's variable, as given */
-    for (; d->tab.k < t->count; d->tab.k++) {
-        obj = d->tab.at;
-        if (t->array != NULL)
-            obj = (uint64_t)(uintptr_t)t->array + (uint64_t)d->tab.k * t->size;
-        else if (obj == 0)
-            return 0;
-        else if (d->tab.k + 1u == t->count)
-            d->tab.at = 0;
-        else if (!sfu__dump_field(d, obj, t->next, &d->tab.at))
-            break;
-        if (obj == cur)
-            continue;
-        if (t->state.at != 0) {
-            if (!sfu__dump_field(d, obj, t->state, &v))
-                break;
-            if (v < t->nstates && t->states[v] == NULL)
-                continue; /* a slot not in use */
-            dt->state = v < t->nstates ? t->states[v] : "?";
-        }
-        dt->id = d->tab.k;
-        if ((t->id.at != 0 && !sfu__dump_field(d, obj, t->id, &dt->id)) ||
-            (t->name.at != 0 && !sfu__dump_field(d, obj, t->name, &v)) ||
-            !sfu__dump_field(d, obj, t->context, &dt->context))
-            break;
-        if (t->name.at != 0)
-            dt->name = (const char *)(uintptr_t)v;
-        dt->layout = t->layout;
-        dt->frame = obj;
-        d->tab.k++;
-        if (!sfu__dump_table_port(d, t, obj))
-            return 2;
-        dt->port = &d->thread.port;
-        return 1;
-    }
-    if (d->tab.k >= t->count)
-        return 0;
-    sfu_dump_str(d, "thread table: the thread at ");
-    sfu_dump_hex(d, obj, 16);
-    sfu_dump_str(d, " cannot be read\n");
-    d->tab.err = SFU_E_READ;
-    return 0;
-}
-
-SFU__DUMP_FN const sfu_port *sfu_dump_thread_port(struct sfu_dump *d, const struct sfu_dump_table *t, const void *thread)
-{
-    if (d->busy || sfu_dump_table_check(t) != 0 || thread == NULL ||
-        !sfu__dump_table_port(d, t, (uint64_t)(uintptr_t)thread))
-        return NULL;
-    return &d->thread.port;
-}
-
-/* Where a thread's walk starts (sfu__dump_thread_start). */
-#define SFU__DUMP_REGS 0    /* *r filled */
-#define SFU__DUMP_RUNNING 1 /* the running thread: capture (*given NULL) */
-#define SFU__DUMP_DONE 2    /* no thread i */
-#define SFU__DUMP_GIVEN 3   /* the iterator's own registers: *given */
-#define SFU__DUMP_SAID 4    /* refused, and said so */
-
-/* Thread i of the iterator (d->w.next, NULL: the table's): its header
- * line and where its walk starts (d->w.c.regs; or d->w.regs, the
- * iterator's own), its port (d->w.port) and whether its first frame ran
- * in user mode (d->w.user).  The thread's description is in d, off the
- * walk's stack. */
-static SFU__DUMP_NOINLINE int sfu__dump_thread_start(struct sfu_dump *d, size_t i)
-{
-    struct sfu_dump_thread *t = &d->w.t;
-    sfu_regs *r = &d->w.c.regs;
-    int kind, more;
-    uint64_t at;
-
-    /* Field by field: a struct assignment may become memset. */
-    t->id = 0;
-    t->name = t->state = NULL;
-    t->port = NULL;
-    t->regs = NULL;
-    t->layout = NULL;
-    t->context = 0;
-    t->trap = NULL;
-    t->frame = 0;
-    /* No iterator: a thread table's own (sfu_dump_thread_table). */
-    more = d->w.next != NULL ? (int)d->w.next(d->w.arg, i, t) : sfu__dump_table_next(d, t);
-    if (!more)
-        return SFU__DUMP_DONE;
-    if (t->port != NULL)
-        d->w.port = t->port;
-    sfu__dump_thread_header(d, t, d->w.port);
-    if (more == 2) {
-        sfu__dump_refused(d, "  stacks of the thread at ", t->frame, SFU_E_ARG);
-        return SFU__DUMP_SAID;
-    }
-    if (t->regs != NULL) {
-        d->w.regs = t->regs;
-        return SFU__DUMP_GIVEN;
-    }
-    if (t->layout != NULL) {
-        kind = sfu_port_switch_regs(d->w.port->ctx, t->layout, t->context, r);
-        at = t->context;
-        /* Switched out in user mode: its one frame, the user's, then
-         * SFU_END_USER from the walk itself. */
-        d->w.user = kind == SFU_END_USER;
-        if (kind != SFU_OK && kind != SFU_END_USER) {
-            sfu__dump_refused(d, "  saved context at ", at, kind);
-            return SFU__DUMP_SAID;
-        }
-        sfu_dump_str(d, "  saved context at ");
-    } else if (t->trap != NULL) {
-        kind = sfu__dump_trap_regs(d->w.port, t->trap, t->frame, r);
-        at = t->frame;
-        if (kind < 0) {
-            sfu__dump_refused(d, "  trap frame at ", at, -kind);
-            return SFU__DUMP_SAID;
-        }
-        d->w.user = kind == SFU_TRAP_USER;
-        sfu_dump_str(d, "  trap frame at ");
-    } else {
-        return SFU__DUMP_RUNNING;
-    }
-    sfu_dump_hex(d, at, 16);
-    sfu_dump_str(d, ": pc ");
-    sfu_dump_hex(d, r->pc, 16);
-    sfu_dump_str(d, " sp ");
-    sfu_dump_hex(d, r->sp, 16);
-    sfu_dump_str(d, "\n");
-    return SFU__DUMP_REGS;
-}
-
-/* One walk, streamed: each frame is printed as the cursor stands on it.
- * It starts at regs; or, NULL regs, here, with this function's own frame
- * not shown (the first frame is its caller's: sfu_dump_stack's,
- * sfu_dump_threads'); or at the trap frame at `at` as trap describes it;
- * or, with iter, at thread number `at` of d->w.next (-1 if there is
- * none; port is then the thread's, or d's own).  The cursor is d's (d->w.c), off the stack, and the registers a
- * walk starts from are built in it (sfu_cursor_init copies them onto
- * themselves): the walk's own frame is a few registers. */
-static SFU__DUMP_NOINLINE int sfu__dump_walk(struct sfu_dump *d, const sfu_port *port, const sfu_regs *regs,
-                                             const struct sfu_trap_layout *trap, bool iter, uint64_t at)
-{
-    sfu_cursor *c = &d->w.c;
+    struct sfu_dump_state *st = d->state;
+    sfu_cursor *c = &st->c;
     unsigned n = 0;
-    bool user = false, skip = false;
+    bool skip = false;
     int err;
 
-    if (iter) {
-        d->w.port = &d->port; /* unless the thread has its own */
-        d->w.regs = NULL;
-        d->w.user = false;
-        err = sfu__dump_thread_start(d, (size_t)at);
-        if (err == SFU__DUMP_DONE)
-            return -1;
-        if (err == SFU__DUMP_SAID)
-            return SFU_E_READ;
-        port = d->w.port;
-        regs = err == SFU__DUMP_REGS ? &c->regs : d->w.regs;
-        user = d->w.user;
-    } else if (trap != NULL) {
-        err = sfu__dump_trap_regs(port, trap, at, &c->regs);
-        if (err < 0) {
-            sfu__dump_refused(d, "  trap frame at ", at, -err);
-            return -err;
-        }
-        user = err == SFU_TRAP_USER;
-        regs = &c->regs;
-    }
     if (regs == NULL) {
         /* Here; the frame shown first is the caller's. */
         SFU_PORT_CAPTURE(&c->regs);
@@ -1161,18 +865,16 @@ static SFU__DUMP_NOINLINE int sfu__dump_walk(struct sfu_dump *d, const sfu_port 
         skip = true;
     }
     sfu_dump_str(d, "backtrace:\n");
-    err = sfu_dump_sections(d);
+    err = sfu__dump_prepare(d);
     if (err != SFU_OK) {
-        /* A section that does not read right gives no walk at all: a
-         * trace from it could look complete and be wrong. */
-        sfu_dump_str(d, "  .sframe refused, no walk: ");
-        sfu_dump_str(d, sfu_dump_error_text(err));
-        sfu_dump_str(d, "\n");
+        /* A description or a section that does not pass gives no walk at
+         * all: a trace from it could look complete and be wrong. */
+        sfu__dump_refusal(d);
     } else {
-        err = sfu_cursor_init(c, d->secs, d->nsecs, port, regs);
+        err = sfu_cursor_init(c, st->secs, st->nsecs, &st->port.port, regs);
     }
     if (err == SFU_OK) {
-        c->user = user;
+        c->user = st->user;
         /* Without SFrame for this file the skip fails: then this frame
          * is shown, and the reason the walk stops. */
         if (skip && sfu_cursor_step(c) == SFU_OK)
@@ -1186,125 +888,97 @@ static SFU__DUMP_NOINLINE int sfu__dump_walk(struct sfu_dump *d, const sfu_port 
     return err;
 }
 
-/* One dump at a time on d (the walk and the thread it is at are kept in
- * d): false, and a line, if one is under way; it was interrupted by the
- * code that calls this one, and goes on unharmed when that returns.  A
- * plain flag: within one CPU an interrupt sees it set or runs to its end
- * before the interrupted dump sets it. */
-static SFU__DUMP_NOINLINE bool sfu__dump_enter(struct sfu_dump *d)
+/* One dump at a time on a state (the walk is kept in it): NULL, and a
+ * line, if one is under way; it was interrupted by the code that calls
+ * this one, and goes on unharmed when that returns.  A plain flag: within
+ * one CPU an interrupt sees it set or runs to its end before the
+ * interrupted dump sets it.  Else the walk's port, in the state. */
+static SFU__DUMP_NOINLINE const sfu_port *sfu__dump_enter(const struct sfu_dump *d)
 {
-    if (d->busy) {
-        sfu_dump_str(d, "dump refused: another dump is under way on this struct sfu_dump\n");
-        return false;
+    struct sfu_dump_state *st = d->state;
+
+    if (st->busy) {
+        sfu_dump_str(d, "dump refused: another dump is under way on this struct sfu_dump_state\n");
+        return NULL;
     }
-    d->busy = 1;
+    st->busy = 1;
     __asm__ volatile("" : : : "memory");
-    return true;
+    st->user = 0;
+    return sfu__dump_port(d, true);
 }
 
-static SFU__DUMP_NOINLINE int sfu__dump_leave(struct sfu_dump *d, int err)
+static SFU__DUMP_NOINLINE int sfu__dump_leave(const struct sfu_dump *d, int err)
 {
     __asm__ volatile("" : : : "memory");
-    d->busy = 0;
+    d->state->busy = 0;
     return err;
 }
 
-SFU__DUMP_FN int sfu_dump_regs(struct sfu_dump *d, const sfu_port *port, const sfu_regs *regs)
-{
-    if (regs == NULL)
-        return SFU_E_ARG;
-    if (!sfu__dump_enter(d))
-        return SFU_E_ARG;
-    return sfu__dump_leave(d, sfu__dump_walk(d, port != NULL ? port : &d->port, regs, NULL, false, 0));
-}
-
-SFU__DUMP_FN int sfu_dump_stack(struct sfu_dump *d)
+SFU__DUMP_FN int sfu_dump_stack(const struct sfu_dump *d)
 {
     int err;
 
-    if (!sfu__dump_enter(d))
+    if (sfu__dump_enter(d) == NULL)
         return SFU_E_ARG;
-    err = sfu__dump_walk(d, &d->port, NULL, NULL, false, 0);
+    err = sfu__dump_walk(d, NULL);
     /* Not a tail call: this function's frame must be there, the first
-     * frame of the dump (see WHAT IS DUMPED). */
+     * frame of the dump (frame #0). */
     __asm__ volatile("" : : : "memory");
     return sfu__dump_leave(d, err);
 }
 
-SFU__DUMP_FN int sfu_dump_trap(struct sfu_dump *d, const struct sfu_trap_layout *layout, uint64_t frame)
+SFU__DUMP_FN int sfu_dump_regs(const struct sfu_dump *d, const sfu_regs *regs)
 {
-    if (layout == NULL && d->ctx.ntraps > 0)
-        layout = &d->ctx.traps[0];
-    if (layout == NULL) {
-        sfu__dump_refused(d, "  trap frame at ", frame, SFU_E_ARG);
+    if (regs == NULL)
         return SFU_E_ARG;
+    if (sfu__dump_enter(d) == NULL)
+        return SFU_E_ARG;
+    return sfu__dump_leave(d, sfu__dump_walk(d, regs));
+}
+
+/* The registers held by a trap frame at frame, read through port's
+ * checks, into *r: SFU_TRAP_KERNEL or SFU_TRAP_USER, or -SFU_E_DESC (a
+ * layout sfu_layout_check refuses), -SFU_E_READ (not readable, no variant
+ * matching). */
+static SFU__DUMP_NOINLINE int sfu__dump_trap_regs(const struct sfu_dump *d, const sfu_port *port,
+                                                  const struct sfu_trap_layout *l, uint64_t frame, sfu_regs *r)
+{
+    size_t i;
+    int kind;
+
+    for (i = 0; l == NULL && i < d->ntraps; i++) {
+        const struct sfu_trap_layout *t = &d->traps[i];
+
+        if (sfu_layout_check(t, NULL) == SFU_OK &&
+            sfu__port_block_ok(port->ctx, frame, t->frame.size, t->frame.align) && sfu__port_variant(t, frame))
+            l = t;
     }
-    if (!sfu__dump_enter(d))
-        return SFU_E_ARG;
-    return sfu__dump_leave(d, sfu__dump_walk(d, &d->port, NULL, layout, false, frame));
+    if (l == NULL)
+        return -SFU_E_READ;
+    if (sfu_layout_check(l, NULL) != SFU_OK)
+        return -SFU_E_DESC;
+    if (!sfu__port_block_ok(port->ctx, frame, l->frame.size, l->frame.align))
+        return -SFU_E_READ;
+    kind = sfu_port_trap_regs(l, frame, r);
+    /* A frame whose SP cannot be known is refused as an unreadable one:
+     * the walk would start from a made-up SP. */
+    return kind == SFU_TRAP_UNREADABLE ? -SFU_E_READ : kind;
 }
 
-/* Every thread d->w.next (NULL: the table) gives; the last walk's stop
- * code.  Inlined: no frame of its own under the walk, and the frame it
- * puts in its caller's holds d and the index only (the rest is in d). */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((always_inline))
-#endif
-static inline int sfu__dump_all(struct sfu_dump *d, sfu_dump_next_fn next, void *arg)
+SFU__DUMP_FN int sfu_dump_trap(const struct sfu_dump *d, const struct sfu_trap_layout *layout, uint64_t frame)
 {
-    uint64_t i;
-    int err;
+    const sfu_port *port = sfu__dump_enter(d);
+    int kind;
 
-    d->w.next = next;
-    d->w.arg = arg;
-    d->w.last = SFU_OK;
-    for (i = 0;; i++) {
-        err = sfu__dump_walk(d, NULL, NULL, NULL, true, i);
-        if (err < 0)
-            return d->w.last;
-        d->w.last = err;
+    if (port == NULL)
+        return SFU_E_ARG;
+    kind = sfu__dump_trap_regs(d, port, layout, frame, &d->state->c.regs);
+    if (kind < 0) {
+        sfu__dump_refused(d, "  trap frame at ", frame, -kind);
+        return sfu__dump_leave(d, -kind);
     }
-}
-
-SFU__DUMP_FN int sfu_dump_threads(struct sfu_dump *d, sfu_dump_next_fn next, void *arg)
-{
-    if (next == NULL)
-        return SFU_E_ARG;
-    if (!sfu__dump_enter(d))
-        return SFU_E_ARG;
-    return sfu__dump_leave(d, sfu__dump_all(d, next, arg));
-}
-
-/* A table dump's start: t checked (a refused one said), its place in d. */
-static SFU__DUMP_NOINLINE int sfu__dump_table_begin(struct sfu_dump *d, const struct sfu_dump_table *t)
-{
-    int rule = sfu_dump_table_check(t);
-
-    if (rule != 0) {
-        sfu_dump_str(d, "thread table refused: ");
-        sfu_dump_str(d, sfu_dump_table_error(rule));
-        sfu_dump_str(d, "\n");
-        return SFU_E_ARG;
-    }
-    d->tab.t = t;
-    d->tab.k = 0;
-    /* The list's head variable is the user's own: read as it is. */
-    d->tab.at = t->head != NULL ? (uint64_t)*(const volatile uintptr_t *)t->head : 0;
-    d->tab.err = SFU_OK;
-    return SFU_OK;
-}
-
-SFU__DUMP_FN int sfu_dump_thread_table(struct sfu_dump *d, const struct sfu_dump_table *t)
-{
-    int last;
-
-    if (!sfu__dump_enter(d))
-        return SFU_E_ARG;
-    if (sfu__dump_table_begin(d, t) != SFU_OK)
-        return sfu__dump_leave(d, SFU_E_ARG);
-    /* No iterator: sfu__dump_thread_start takes the table's next, d->tab. */
-    last = sfu__dump_all(d, NULL, NULL);
-    return sfu__dump_leave(d, d->tab.err != SFU_OK ? d->tab.err : last);
+    d->state->user = kind == SFU_TRAP_USER;
+    return sfu__dump_leave(d, sfu__dump_walk(d, &d->state->c.regs));
 }
 
 SFU_CODEGEN_END

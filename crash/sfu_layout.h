@@ -1,43 +1,19 @@
 /* SPDX-License-Identifier: MIT */
-/* sfu_port_common.h - what the bare-metal ports (aarch64, x86_64) share.
+/* sfu_layout.h - the kernel's own frames, described as data: where the
+ * exception vector code saves the interrupted context (struct
+ * sfu_trap_layout), what the context switch leaves for a thread that is not
+ * running (struct sfu_switch_layout), and the port callbacks that read them
+ * for the core: the checked read of the memory a walk may touch, the trap
+ * callback, each thread's bounds.
  *
- * Included by port/<arch>/sfu_port_<arch>.h after it has defined its arch
- * hooks; not meant to be included on its own.  Freestanding: <stdint.h>,
- * <stddef.h>, <stdbool.h> and core/sfu.h (for sfu_regs, sfu_port and
- * SFU_CODEGEN_BEGIN/END); no globals, no heap; everything is static
- * inline, so several translation units may include it.
- *
- * THE CONTRACT (every bare-metal port supplies these, under generic names)
- *
- *   SFU_PORT_CAPTURE(sfu_regs *r)      the registers where the macro is
- *                                      written: the first frame of a walk
- *   sfu_port_read(ctx, addr, out)      the core's read: an aligned 8-byte
- *                                      word inside the RAM ctx declares
- *   sfu_port_strip_ra                  the core's strip_ra (aarch64 PAC),
- *                                      NULL where nothing is signed
- *   sfu_port_trap(ctx, pc, sp, out)    the core's trap: the interrupted
- *                                      context from the kernel's own trap
- *                                      frame, as ctx's layouts describe it
- *   SFU_PORT_INIT(ctx, lo, hi)         an sfu_port initializer with all
- *                                      of the above
- *
- * and the arch hooks the port defines before including this file:
- *
- *   SFU_PORT_NREGS                     registers by DWARF number a trap
- *                                      frame may hold (aarch64 32, x86_64 17)
- *   SFU_PORT_DWARF_FP, SFU_PORT_DWARF_RA  the frame pointer's and (aarch64)
- *                                      the link register's DWARF numbers;
- *                                      SFU_PORT_DWARF_RA is -1 without one
- *   sfu__port_lower_priv(mode)         the saved PSTATE/CS says the
- *                                      interrupted code ran below the
- *                                      kernel's privilege level
- *   SFU__PORT_CALL_LEN,                the length of a direct call and its
- *   sfu__port_call_target(b, ra, &to)  target, from the bytes b before the
- *                                      return address ra (false: b is no
- *                                      direct call)
- *   SFU__PORT_HAS_LIVE_SP,             1 if the CPU has another SP an entry
- *   sfu__port_live_sp(&sp)             may leave the interrupted one in
- *                                      (aarch64 SP_EL0), and its reader
+ * Included by sfu_dump.h (the crash path ready made); a kernel that walks
+ * with the core directly may include it alone, after or instead of the
+ * port (-I <sfu>/core -I <sfu>/crash -I <sfu>/port: it includes
+ * "sfu_port.h", the port of the CPU being compiled for, unless a port is
+ * included already).  Freestanding: <stdint.h>, <stddef.h>, <stdbool.h>
+ * and the core; no globals, no heap; everything static inline and
+ * compiled for any CPU state (SFU_CODEGEN_BEGIN/END, core/sfu.h), so
+ * several translation units may include it.
  *
  * READING MEMORY
  *   The core never dereferences an address it computed; it calls the
@@ -52,41 +28,65 @@
  * THE KERNEL'S OWN TRAP FRAME
  *   Exception vector code has no SFrame info.  A walk that starts in a
  *   handler reaches the return address of the vector code's call into C;
- *   there the port reads the trap frame the vector code saved and hands
- *   the core the interrupted context.  Describe your vector code with a
- *   struct sfu_trap_layout (where its calls into C are, where the frame is
- *   from the SP at the call, the byte offset of each saved register) and
- *   your vector code stays as it is.
- *
- *   Kernels save state in many ways; each is a few lines of data:
- *     Linux-like pt_regs at the SP of a call in the entry code: sites or
- *       a code range, frame_from SFU_TRAP_FRAME_SP, the SP a word of it;
- *     an RTOS that pushes every register on the task's own stack and
- *       keeps that address in the task control block: frame_from
- *       SFU_TRAP_FRAME_PTR (&current_tcb, the field's offset), the SP
- *       the frame's end (SFU_TRAP_SP_END), or SP_EL0 (SFU_TRAP_SP_LIVE);
- *     one entry file calling several C functions, each with its own
- *       frame, no labels: callees (the instruction before the return
- *       address is checked to be a call to one of them);
- *     a frame whose size depends on a flag word (an FP context saved or
- *       not): one layout per variant, select/select_mask/select_value.
+ *   there the trap callback reads the trap frame the vector code saved and
+ *   hands the core the interrupted context.  Describe your vector code
+ *   with a struct sfu_trap_layout and your vector code stays as it is.
+ *   Its five groups answer five questions:
+ *     call    where the calls into C are (a code range or labelled sites,
+ *             narrowed by their callee);
+ *     frame   where the frame is (at the SP of the call, at the address a
+ *             variable holds, at a word of the struct a variable points
+ *             to: an RTOS's current task control block), its size;
+ *     sp      where the interrupted SP is (a word of the frame, the
+ *             frame's end, a variable, the CPU's other SP);
+ *     select  which variant (a frame whose size depends on a flag word);
+ *     regs    the interrupted PC, its PSTATE / CS and every register.
+ *   Byte offsets into a frame are written SFU_AT(n): a field left out of
+ *   an initializer (0) is "not saved", never offset 0; the check refuses
+ *   an offset written bare (a multiple of 8 is no SFU_AT value).
  *
  * THREADS: EVERY STACK, EACH WITHIN ITS OWN BOUNDS
  *   A thread that is not running was left by the kernel's context-switch
  *   routine: its callee-saved registers, its SP and the PC it resumes at
  *   lie in a saved context.  Describe that context once with a struct
- *   sfu_switch_layout, and sfu_port_switch_regs() turns any thread's
- *   saved context into the sfu_regs a walk starts from.  Give each walk
- *   that thread's own stacks with sfu_port_thread_init(): its bounds are
- *   those stacks and its reads are limited to them, so a walk of one
- *   thread never strays into another's stack, and never touches a guard
- *   page between stacks (a stack overflow's dump reads nothing unmapped).
- *   A kernel whose saved thread context is a trap frame (it switches by
- *   returning another interrupt frame, or its entry code saves everything
- *   on the task's stack) points the switch layout at its trap layouts.
+ *   sfu_switch_layout, and sfu_port_switch_regs() turns any thread's saved
+ *   context into the sfu_regs a walk starts from.  sfu_port_thread_init()
+ *   gives each walk that thread's own stacks: its bounds are those stacks
+ *   and its reads are limited to them, so a walk of one thread never
+ *   strays into another's stack, and never touches a guard page between
+ *   stacks (a stack overflow's dump reads nothing unmapped).  A kernel
+ *   whose saved thread context is a trap frame (it switches by returning
+ *   another interrupt frame, or its entry code saves everything on the
+ *   task's stack) points the switch layout at its trap layouts.
+ *
+ * CHECKED ONCE, NEVER SKIPPED
+ *   sfu_layout_check and sfu_switch_check answer SFU_OK or SFU_E_DESC with
+ *   the rule broken, naming the field ("regs.pc: ...").  sfu_dump_check
+ *   runs them on a whole dump description, at boot if you call it and
+ *   before every dump's first walk: a description that breaks a rule is
+ *   refused with that line, never walked with the layout left out.
+ *
+ * THE PORT'S ARCH HOOKS (port/<arch>/sfu_port_<arch>.h defines them)
+ *   SFU_PORT_NREGS                     registers by DWARF number a trap
+ *                                      frame may hold (aarch64 32, x86_64 17)
+ *   SFU_PORT_DWARF_FP, SFU_PORT_DWARF_RA  the frame pointer's and (aarch64)
+ *                                      the link register's DWARF numbers;
+ *                                      SFU_PORT_DWARF_RA is -1 without one
+ *   SFU_PORT_CAPTURE(sfu_regs *r)      the registers where it is written
+ *   SFU_PORT_STRIP_RA                  the core's strip_ra (PAC), or NULL
+ *   sfu__port_lower_priv(mode)         the saved PSTATE/CS says the
+ *                                      interrupted code ran below the
+ *                                      kernel's privilege level
+ *   SFU__PORT_CALL_LEN,                the length of a direct call and its
+ *   sfu__port_call_target(b, ra, &to)  target, from the bytes b before the
+ *                                      return address ra (false: b is no
+ *                                      direct call)
+ *   SFU__PORT_HAS_LIVE_SP,             1 if the CPU has another SP an entry
+ *   sfu__port_live_sp(&sp)             may leave the interrupted one in
+ *                                      (aarch64 SP_EL0), and its reader
  */
-#ifndef SFU_PORT_COMMON_H
-#define SFU_PORT_COMMON_H
+#ifndef SFU_LAYOUT_H
+#define SFU_LAYOUT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -104,13 +104,22 @@
 /* Knob SFU_PORT_LINKER_RAM (default 0): 1 makes a NULL port context mean
  * the RAM [__ram_start, __ram_end) your linker script defines (the
  * symbols are then required); 0: a NULL context refuses every read and no
- * linker symbol is referenced, so a kernel that lists its own ranges in a
- * struct sfu_port_ctx needs no such symbols. */
+ * linker symbol is referenced. */
 #ifndef SFU_PORT_LINKER_RAM
 #define SFU_PORT_LINKER_RAM 0
 #endif
 #if SFU_PORT_LINKER_RAM != 0 && SFU_PORT_LINKER_RAM != 1
 #error "SFU_PORT_LINKER_RAM must be 0 or 1"
+#endif
+
+/* Knob SFU_PORT_THREAD_STACKS (default 4): the most stacks one thread's
+ * walk may cross (its own, and the exception and interrupt stacks it can
+ * be interrupted onto). */
+#ifndef SFU_PORT_THREAD_STACKS
+#define SFU_PORT_THREAD_STACKS 4
+#endif
+#if SFU_PORT_THREAD_STACKS < 1 || SFU_PORT_THREAD_STACKS > 64
+#error "SFU_PORT_THREAD_STACKS must be between 1 and 64"
 #endif
 
 /* A range of memory, [start, end). */
@@ -119,97 +128,109 @@ struct sfu_port_range {
     uint64_t end;
 };
 
-/* Offsets of a struct sfu_trap_layout that the frame does not hold. */
-#define SFU_TRAP_NOT_SAVED (-1)
+/* Byte offset n into a frame or a saved context, as the layouts hold it:
+ * n + 1, so that 0 (a field left out) means "not saved". */
+#define SFU_AT(n) ((uint16_t)((n) + 1u))
+#define SFU_TRAP_NOT_SAVED 0
 
-/* Where a trap frame is (struct sfu_trap_layout.frame_from). */
+/* Where a trap frame is (struct sfu_trap_frame.from). */
 enum sfu_trap_frame_from {
     SFU_TRAP_FRAME_SP = 0,  /* at the SP the call returns with */
-    SFU_TRAP_FRAME_VAR = 1, /* at the address in the variable frame_ref
-                             * (a kernel's `current_regs`) */
-    SFU_TRAP_FRAME_PTR = 2  /* at the address in the word frame_ref_off
-                             * bytes into the struct the variable frame_ref
-                             * points to (an RTOS's current TCB, whose
-                             * saved-context pointer its entry code sets:
-                             * `current->sp`) */
+    SFU_TRAP_FRAME_VAR = 1, /* at the address in the variable ref (a
+                             * kernel's `current_regs`) */
+    SFU_TRAP_FRAME_PTR = 2  /* at the address in the word ref_off bytes
+                             * into the struct the variable ref points to
+                             * (an RTOS's current TCB, whose saved-context
+                             * pointer its entry code sets) */
 };
 
-/* Where the interrupted SP is (struct sfu_trap_layout.sp_from). */
+/* Where the interrupted SP is (struct sfu_trap_sp.from). */
 enum sfu_trap_sp_from {
-    SFU_TRAP_SP_SAVED = 0, /* the frame's word at offset sp */
-    SFU_TRAP_SP_END = 1,   /* the frame's end plus sp_add: an entry that
+    SFU_TRAP_SP_SAVED = 0, /* the frame's word at `at` */
+    SFU_TRAP_SP_END = 1,   /* the frame's end plus `add`: an entry that
                             * pushed the frame onto the interrupted stack
                             * and saved no SP */
-    SFU_TRAP_SP_VAR = 2,   /* the word in the variable sp_var (an entry that
+    SFU_TRAP_SP_VAR = 2,   /* the word in the variable `var` (an entry that
                             * left it there) */
     SFU_TRAP_SP_LIVE = 3   /* still in the CPU's other stack pointer (aarch64
                             * SP_EL0, untouched by an entry that runs on
                             * SP_EL1); only where the port can read one */
 };
 
-/* The kernel's exception vector code, described.
- *
- *   where   a return address R is a call from the vector code into C when
- *           R is one of sites[0..nsites), or when R - 1 lies in
- *           [code_start, code_end) (R - 1: a call that is the last
- *           instruction of the range returns just past it).  Use the
- *           range for vector code with one call per vector, the sites
- *           for a few labelled calls.  callees[0..ncallees), if given,
- *           narrows that further to calls whose target is one of these C
- *           functions: the instruction before R must be a direct call to
- *           it (aarch64 BL, x86_64 CALL rel32), so calls with different
- *           frames in one unlabelled entry file are told apart.  The
- *           instruction is read only inside [code_start, code_end) (your
- *           linker script's bracket of the entry code), or else through
- *           the port's checked read.
- *   frame   frame_from says where the frame is: at the SP the call returns
- *           with (aarch64: SP at the BL; x86_64: just above the return
- *           address), or at the address a variable holds (frame_ref,
- *           frame_ref_off; the variable itself is read as given, the word
- *           it points to through the checked read), plus frame_off;
- *           frame_size bytes, every 8-byte word of which must pass
- *           sfu_port_read's checks; its address a multiple of frame_align.
- *   variant select_mask nonzero: the layout applies only to a frame whose
- *           word at offset select, masked, equals select_value.  Several
- *           layouts at the same call sites then describe the variants of
- *           one frame (an FP context saved or not, flagged by a word):
- *           the first whose word matches is used.
- *   fields  byte offsets in the frame, multiples of 8: the interrupted PC
- *           (ELR_EL1 / RIP), its PSTATE (SPSR_EL1) or CS (whose privilege
- *           level ends the walk cleanly when lower), and every general
- *           register by DWARF number in reg[] (aarch64 x0..x30, SP;
- *           x86_64 rax rdx rcx rbx rsi rdi rbp rsp r8..r15 rip; the
- *           SFU_<ARCH>_TRAP_REGS macros write the list).  The interrupted
- *           SP: sp_from (the word at sp, the frame's end plus sp_add, the
- *           variable sp_var, or the live other SP).  SFU_TRAP_NOT_SAVED
- *           where the frame does not hold one; the frame pointer (and the
- *           aarch64 link register) must be saved, mode may be absent (the
- *           interrupted code then always counts as kernel code).
- *
- * A call site whose frame cannot be read (an unreadable frame pointer, a
- * frame outside the port's RAM, no variant matching) ends the walk with
- * SFU_E_READ: the port recognised it and says so, rather than "no unwind
- * info". */
-struct sfu_trap_layout {
-    const void *code_start, *code_end;
+/* Where the vector code's calls into C are.  A return address R is one
+ * when R is one of sites[0..nsites), or when R - 1 lies in [start, end)
+ * (R - 1: a call that is the last instruction of the range returns just
+ * past it).  The range suits vector code with one call per vector, the
+ * sites a few labelled calls.  callees[0..ncallees), if given, narrows
+ * that to calls whose target is one of these C functions: the instruction
+ * before R must be a direct call to it (aarch64 BL, x86_64 CALL rel32), so
+ * calls with different frames in one unlabelled entry file are told
+ * apart.  The instruction is read only inside [start, end) (your linker
+ * script's bracket of the entry code), or else through the checked read. */
+struct sfu_trap_call {
+    const void *start, *end;
     const void *const *sites;
     size_t nsites;
-    int32_t frame_off;
-    uint16_t frame_size;
-    uint16_t frame_align;
-    int16_t pc, sp, mode;
-    int16_t reg[SFU_PORT_NREGS];
-    /* Added after the fields above, so an initializer written for them
-     * keeps its meaning; zero is the plain case for each. */
     const void *const *callees;
     size_t ncallees;
-    uint8_t frame_from, sp_from;
-    int16_t frame_ref_off;
-    const void *frame_ref;
-    int16_t select;
-    uint64_t select_mask, select_value;
-    int32_t sp_add;
-    const void *sp_var;
+};
+
+/* Where the frame is: by `from` (the SP the call returns with: aarch64 SP
+ * at the BL, x86_64 just above the return address; or the address a
+ * variable holds; or a word of the struct it points to), plus off; size
+ * bytes, every 8-byte word of which must pass the checked read; its
+ * address a multiple of align. */
+struct sfu_trap_frame {
+    uint8_t from;
+    const void *ref;  /* the variable (SFU_TRAP_FRAME_VAR, _PTR): read as
+                       * it is; what it points to through the checked read */
+    int16_t ref_off;  /* SFU_TRAP_FRAME_PTR: the word's byte offset */
+    int32_t off;
+    uint16_t size, align;
+};
+
+/* Where the interrupted SP is (enum sfu_trap_sp_from).  A saved context
+ * of a switch (struct sfu_switch_layout) takes SFU_TRAP_SP_SAVED or
+ * SFU_TRAP_SP_END only. */
+struct sfu_trap_sp {
+    uint8_t from;
+    uint16_t at;     /* SFU_TRAP_SP_SAVED: SFU_AT(offset of the SP) */
+    int32_t add;     /* SFU_TRAP_SP_END: added to the end */
+    const void *var; /* SFU_TRAP_SP_VAR */
+};
+
+/* Which variant: mask nonzero, the layout applies only to a frame whose
+ * word at `at`, masked, equals value.  Several layouts at the same call
+ * sites then describe the variants of one frame (an FP context saved or
+ * not, flagged by a word): the first whose word matches is used. */
+struct sfu_trap_select {
+    uint16_t at;
+    uint64_t mask, value;
+};
+
+/* The interrupted context: SFU_AT offsets of its PC (ELR_EL1 / RIP), its
+ * PSTATE (SPSR_EL1) or CS (a lower privilege level there ends the walk
+ * cleanly; not saved: always kernel code), and every general register by
+ * DWARF number in reg[] (aarch64 x0..x30, SP; x86_64 rax rdx rcx rbx rsi
+ * rdi rbp rsp r8..r15 rip; the SFU_<ARCH>_TRAP_REGS macros write the
+ * list).  The PC, the frame pointer and (aarch64) the link register must
+ * be saved. */
+struct sfu_trap_regs {
+    uint16_t pc, mode;
+    uint16_t reg[SFU_PORT_NREGS];
+};
+
+/* The kernel's exception vector code, described (see THE KERNEL'S OWN
+ * TRAP FRAME).  A call site whose frame cannot be read (an unreadable
+ * frame pointer, a frame outside the port's RAM, no variant matching)
+ * ends the walk with SFU_E_READ: the callback recognised it and says so,
+ * rather than "no unwind info". */
+struct sfu_trap_layout {
+    struct sfu_trap_call call;
+    struct sfu_trap_frame frame;
+    struct sfu_trap_sp sp;
+    struct sfu_trap_select select;
+    struct sfu_trap_regs regs;
 };
 
 typedef int (*sfu_port_trap_fn)(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *out);
@@ -229,6 +250,68 @@ struct sfu_port_ctx {
     size_t ntraps;
     const struct sfu_port_ctx *kernel;
     sfu_port_trap_fn trap;
+};
+
+/* The kernel's saved thread context, described: what its context-switch
+ * routine leaves for a thread that is not running.  The context is `size`
+ * bytes at an address the kernel keeps for each thread (the saved SP of a
+ * switch that pushes its registers, or the address of a context struct in
+ * the thread control block), aligned to `align`.
+ *   sp      SFU_TRAP_SP_SAVED: the SP it resumes with is the word at
+ *           sp.at; SFU_TRAP_SP_END: the context's end plus sp.add (a
+ *           switch that pushed the context on the thread's stack and pops
+ *           it)
+ *   regs    SFU_AT offsets of the PC the thread resumes at (the return
+ *           address of its call into the switch routine: the saved link
+ *           register on aarch64, the word `ret` pops on x86_64), of the
+ *           PSTATE / CS it resumes with if saved (a thread switched out at
+ *           a lower privilege level, EL0 or ring 3, is one frame, its user
+ *           code, and its walk ends with SFU_END_USER), and of each
+ *           register the context holds (the callee-saved ones): at least
+ *           the frame pointer.  aarch64: the link register, if not saved,
+ *           is taken to be the resume PC (it is, right after the switch
+ *           routine's `ret`).
+ *   traps   ntraps > 0: the saved context is a trap frame instead, as one
+ *           of these layouts describes it (a kernel that switches by
+ *           returning another interrupt frame; an RTOS whose entry code
+ *           saves every register on the task's stack and keeps that
+ *           address in the task control block).  The first layout whose
+ *           variant (select) matches the frame is used; its call and
+ *           frame.from do not matter here, its SP must not be
+ *           SFU_TRAP_SP_LIVE (a thread that is not running has none), and
+ *           size, align, sp and regs above are not used.
+ * The resume PC of a called switch is a return address into the function
+ * that called the switch routine; that call is never the last instruction
+ * of its function (the switch returns), so the first frame of the walk is
+ * named by it as it is.  Registers the context does not hold are unknown
+ * to the walk: a rule that needs one (a DRAP register) stops it with
+ * SFU_E_UNSAFE. */
+struct sfu_switch_layout {
+    uint16_t size, align;
+    struct sfu_trap_sp sp;
+    struct sfu_trap_regs regs;
+    const struct sfu_trap_layout *traps;
+    size_t ntraps;
+};
+
+/* The layout of a context a switch called as a function pushed on the
+ * thread's stack and pops when it resumes (its SP is then the context's
+ * end): size bytes, aligned to align, the resume PC at byte pc, reg[] as
+ * the port's SFU_<ARCH>_SWITCH_REGS macro writes it. */
+#define SFU_SWITCH_PUSHED(size_, align_, pc_, reg_)                                                 \
+    {                                                                                               \
+        .size = (size_), .align = (align_), .sp = { .from = SFU_TRAP_SP_END },                      \
+        .regs = { .pc = SFU_AT(pc_), .reg = reg_ }                                                  \
+    }
+
+/* Everything one thread's walk needs; caller-owned, no pointers outside
+ * itself but to the base context (its trap layouts, its RAM for the words
+ * a layout reads outside the stacks). */
+struct sfu_port_thread {
+    sfu_port port;
+    struct sfu_port_ctx ctx;
+    struct sfu_port_range ram[SFU_PORT_THREAD_STACKS];
+    sfu_stack stacks[SFU_PORT_THREAD_STACKS];
 };
 
 #if SFU_PORT_LINKER_RAM
@@ -266,7 +349,7 @@ static inline bool sfu__port_allowed(const void *ctxv, uint64_t addr)
 
 /* True if the size bytes at addr are align-aligned (a power of two, 8 or
  * more) and every 8-byte word of them may be read. */
-static inline bool sfu_port_block_ok(const void *ctx, uint64_t addr, uint64_t size, uint64_t align)
+static inline bool sfu__port_block_ok(const void *ctx, uint64_t addr, uint64_t size, uint64_t align)
 {
     uint64_t off;
 
@@ -304,78 +387,119 @@ static inline bool sfu__port_read_ref(const void *ctxv, uint64_t addr, uint64_t 
     return ctx != NULL && ctx->kernel != NULL && sfu_port_read((void *)(uintptr_t)ctx->kernel, addr, out) == 0;
 }
 
-/* An offset of a layout that names a whole word inside the frame. */
-static inline bool sfu__port_field_ok(const struct sfu_trap_layout *l, int16_t off)
+/* An SFU_AT offset naming a whole word inside a block of size bytes. */
+static inline bool sfu__at_ok(uint16_t at, uint32_t size)
 {
-    return off >= 0 && (off & 7) == 0 && (uint32_t)off + 8u <= l->frame_size;
+    return at != 0 && ((at - 1u) & 7u) == 0 && (uint32_t)at - 1u + 8u <= size;
 }
 
-/* The rules of a layout's frame, sites aside (sfu_port_layout_check). */
-static inline int sfu__port_frame_check(const struct sfu_trap_layout *l)
+/* The word at SFU_AT offset `at` of a block checked readable. */
+static inline uint64_t sfu__at_word(uint64_t base, uint16_t at)
+{
+    return *(const volatile uint64_t *)(uintptr_t)(base + at - 1u);
+}
+
+/* The rules of a register set in a block of size bytes (a trap frame, a
+ * saved context): NULL if it keeps them, else the rule it breaks. */
+static inline const char *sfu__regs_check(const struct sfu_trap_regs *r, uint32_t size, bool mode_required)
 {
     unsigned i;
 
-    if (l->frame_size == 0 || (l->frame_size & 7u) != 0 || l->frame_align < 8 ||
-        (l->frame_align & (l->frame_align - 1u)) != 0 || (l->frame_off & 7) != 0)
-        return 1;
-    if (!sfu__port_field_ok(l, l->pc) || (l->mode != SFU_TRAP_NOT_SAVED && !sfu__port_field_ok(l, l->mode)) ||
-        (l->sp_from == SFU_TRAP_SP_SAVED && !sfu__port_field_ok(l, l->sp)) ||
-        (l->select_mask != 0 && !sfu__port_field_ok(l, l->select)))
-        return 3;
+    if (!sfu__at_ok(r->pc, size))
+        return "regs.pc: not saved, or not SFU_AT(a multiple of 8) inside the frame";
+    if ((r->mode != 0 || mode_required) && !sfu__at_ok(r->mode, size))
+        return "regs.mode: not SFU_AT(a multiple of 8) inside the frame";
     for (i = 0; i < SFU_PORT_NREGS; i++) {
-        if (l->reg[i] != SFU_TRAP_NOT_SAVED && !sfu__port_field_ok(l, l->reg[i]))
-            return 4;
+        if (r->reg[i] != 0 && !sfu__at_ok(r->reg[i], size))
+            return "regs.reg[]: a register not at SFU_AT(a multiple of 8) inside the frame";
     }
-    if (l->reg[SFU_PORT_DWARF_FP] == SFU_TRAP_NOT_SAVED ||
-        (SFU_PORT_DWARF_RA >= 0 && l->reg[SFU_PORT_DWARF_RA] == SFU_TRAP_NOT_SAVED))
-        return 5;
-    if (l->pc == l->mode || (l->sp_from == SFU_TRAP_SP_SAVED && (l->pc == l->sp || l->sp == l->mode)))
-        return 6;
-    if (l->sp_from > SFU_TRAP_SP_LIVE || (l->sp_from == SFU_TRAP_SP_END && (l->sp_add & 7) != 0) ||
-        (l->sp_from == SFU_TRAP_SP_VAR && (l->sp_var == NULL || ((uintptr_t)l->sp_var & 7u) != 0)) ||
-        (l->sp_from == SFU_TRAP_SP_LIVE && !SFU__PORT_HAS_LIVE_SP))
-        return 7;
-    return 0;
+    if (r->reg[SFU_PORT_DWARF_FP] == 0)
+        return "regs.reg[]: the frame pointer is not saved";
+    if (r->pc == r->mode)
+        return "regs: pc and mode at the same offset";
+    return NULL;
 }
 
-/* Check a layout once, at boot: 0 if it is usable, else the number of the
- * first rule it breaks (1 frame size or alignment, 2 no call site given
- * (neither sites nor a code range), 3 pc/sp/mode/select outside the frame
- * or not word-aligned, 4 a register offset outside the frame, 5 no frame
- * pointer (or link register) saved, 6 pc, sp and mode not at three
- * different offsets, 7 sp_from unknown, sp_add not word-aligned, sp_var
- * missing or unaligned, or SFU_TRAP_SP_LIVE where the port has no other
- * SP, 8 frame_from unknown or its variable missing or unaligned, or
- * frame_ref_off not word-aligned).  The trap callback checks the same
- * before every use and refuses a bad layout, so a mistake here costs
- * frames, never a fault. */
-static inline int sfu_port_layout_check(const struct sfu_trap_layout *l)
+/* The rules of a trap layout's frame, its call sites aside: NULL if it
+ * keeps them, else the rule it breaks. */
+static inline const char *sfu__frame_check(const struct sfu_trap_layout *l)
 {
-    int err = sfu__port_frame_check(l);
+    const char *why;
 
-    if (err == 1)
-        return err;
-    if (!(l->sites && l->nsites) && !((uintptr_t)l->code_start < (uintptr_t)l->code_end))
-        return 2;
-    if (err)
-        return err;
-    if (l->frame_from > SFU_TRAP_FRAME_PTR ||
-        (l->frame_from != SFU_TRAP_FRAME_SP && (l->frame_ref == NULL || ((uintptr_t)l->frame_ref & 7u) != 0)) ||
-        (l->frame_from == SFU_TRAP_FRAME_PTR && (l->frame_ref_off < 0 || (l->frame_ref_off & 7) != 0)))
-        return 8;
-    return 0;
+    if (l->frame.size == 0 || (l->frame.size & 7u) != 0)
+        return "frame.size: 0 or not a multiple of 8";
+    if (l->frame.align < 8 || (l->frame.align & (l->frame.align - 1u)) != 0)
+        return "frame.align: not a power of two of 8 or more";
+    if ((l->frame.off & 7) != 0)
+        return "frame.off: not a multiple of 8";
+    why = sfu__regs_check(&l->regs, l->frame.size, false);
+    if (why != NULL)
+        return why;
+    if (SFU_PORT_DWARF_RA >= 0 && l->regs.reg[SFU_PORT_DWARF_RA >= 0 ? SFU_PORT_DWARF_RA : 0] == 0)
+        return "regs.reg[]: the link register is not saved";
+    if (l->select.mask != 0 && !sfu__at_ok(l->select.at, l->frame.size))
+        return "select.at: not SFU_AT(a multiple of 8) inside the frame";
+    switch (l->sp.from) {
+    case SFU_TRAP_SP_SAVED:
+        if (!sfu__at_ok(l->sp.at, l->frame.size))
+            return "sp.at: not saved, or not SFU_AT(a multiple of 8) inside the frame";
+        if (l->sp.at == l->regs.pc || l->sp.at == l->regs.mode)
+            return "sp.at: at the offset of regs.pc or regs.mode";
+        break;
+    case SFU_TRAP_SP_END:
+        if ((l->sp.add & 7) != 0)
+            return "sp.add: not a multiple of 8";
+        break;
+    case SFU_TRAP_SP_VAR:
+        if (l->sp.var == NULL || ((uintptr_t)l->sp.var & 7u) != 0)
+            return "sp.var: missing or not 8-byte aligned";
+        break;
+    case SFU_TRAP_SP_LIVE:
+        if (!SFU__PORT_HAS_LIVE_SP)
+            return "sp.from: SFU_TRAP_SP_LIVE, and this CPU has no other SP";
+        break;
+    default:
+        return "sp.from: not one of SFU_TRAP_SP_*";
+    }
+    return NULL;
+}
+
+/* Check a trap layout once, at boot: SFU_OK, or SFU_E_DESC with *why (if
+ * why) the rule it breaks, naming the field.  The trap callback never
+ * walks with a layout it refuses (see CHECKED ONCE, NEVER SKIPPED). */
+static inline int sfu_layout_check(const struct sfu_trap_layout *l, const char **why)
+{
+    const char *w = NULL;
+
+    if (l == NULL)
+        w = "no layout";
+    else if (!(l->call.sites && l->call.nsites) && !((uintptr_t)l->call.start < (uintptr_t)l->call.end))
+        w = "call: no call site (call.sites, or call.start below call.end)";
+    else if (l->call.ncallees != 0 && l->call.callees == NULL)
+        w = "call.callees: missing, and call.ncallees is not 0";
+    else if ((w = sfu__frame_check(l)) != NULL)
+        ;
+    else if (l->frame.from > SFU_TRAP_FRAME_PTR)
+        w = "frame.from: not one of SFU_TRAP_FRAME_*";
+    else if (l->frame.from != SFU_TRAP_FRAME_SP && (l->frame.ref == NULL || ((uintptr_t)l->frame.ref & 7u) != 0))
+        w = "frame.ref: missing or not 8-byte aligned";
+    else if (l->frame.from == SFU_TRAP_FRAME_PTR && (l->frame.ref_off < 0 || (l->frame.ref_off & 7) != 0))
+        w = "frame.ref_off: negative or not a multiple of 8";
+    if (why != NULL)
+        *why = w;
+    return w == NULL ? SFU_OK : SFU_E_DESC;
 }
 
 /* Does the instruction before return address pc call target?  aarch64:
  * BL (0b100101 imm26, ARM ARM "BL"); x86_64: CALL rel32 (E8 cd, SDM Vol.
- * 2A "CALL").  Read inside [code_start, code_end) as it is, elsewhere
+ * 2A "CALL").  Read inside [call.start, call.end) as it is, elsewhere
  * through the checked read, never past either. */
 static inline bool sfu__port_code_byte(const void *ctx, const struct sfu_trap_layout *l, uint64_t addr,
                                        uint8_t *out)
 {
     uint64_t w;
 
-    if (addr >= (uint64_t)(uintptr_t)l->code_start && addr < (uint64_t)(uintptr_t)l->code_end) {
+    if (addr >= (uint64_t)(uintptr_t)l->call.start && addr < (uint64_t)(uintptr_t)l->call.end) {
         *out = *(const volatile uint8_t *)(uintptr_t)addr;
         return true;
     }
@@ -406,58 +530,56 @@ static inline bool sfu__port_is_site(const void *ctx, const struct sfu_trap_layo
     size_t i;
     bool site = false;
 
-    for (i = 0; l->sites && i < l->nsites && !site; i++)
-        site = pc == (uint64_t)(uintptr_t)l->sites[i];
+    for (i = 0; l->call.sites && i < l->call.nsites && !site; i++)
+        site = pc == (uint64_t)(uintptr_t)l->call.sites[i];
     if (!site)
-        site = pc - 1u >= (uint64_t)(uintptr_t)l->code_start && pc - 1u < (uint64_t)(uintptr_t)l->code_end;
-    if (!site || !(l->callees && l->ncallees))
+        site = pc - 1u >= (uint64_t)(uintptr_t)l->call.start && pc - 1u < (uint64_t)(uintptr_t)l->call.end;
+    if (!site || !(l->call.callees && l->call.ncallees))
         return site;
-    for (i = 0; i < l->ncallees; i++) {
-        if (sfu__port_calls(ctx, l, pc, (uint64_t)(uintptr_t)l->callees[i]))
+    for (i = 0; i < l->call.ncallees; i++) {
+        if (sfu__port_calls(ctx, l, pc, (uint64_t)(uintptr_t)l->call.callees[i]))
             return true;
     }
     return false;
 }
 
-static inline uint64_t sfu__port_word(uint64_t frame, int16_t off)
-{
-    return *(const volatile uint64_t *)(uintptr_t)(frame + (uint64_t)(uint16_t)off);
-}
-
 /* The frame of layout l at return address pc with caller SP sp, before
- * frame_off; false if a variable it goes through cannot be read. */
+ * frame.off; false if a variable it goes through cannot be read. */
 static inline bool sfu__port_frame_base(const void *ctx, const struct sfu_trap_layout *l, uint64_t sp,
                                         uint64_t *base)
 {
     uint64_t p;
 
-    if (l->frame_from == SFU_TRAP_FRAME_SP) {
+    if (l->frame.from == SFU_TRAP_FRAME_SP) {
         *base = sp;
         return true;
     }
     /* The variable is the layout's own (the user wrote its address): read
      * as it is; what it points to is data, read through the checks. */
-    p = *(const volatile uint64_t *)(uintptr_t)l->frame_ref;
-    if (l->frame_from == SFU_TRAP_FRAME_VAR) {
+    p = *(const volatile uint64_t *)(uintptr_t)l->frame.ref;
+    if (l->frame.from == SFU_TRAP_FRAME_VAR) {
         *base = p;
         return true;
     }
-    return p != 0 && p <= UINT64_MAX - (uint64_t)(uint16_t)l->frame_ref_off &&
-           sfu__port_read_ref(ctx, p + (uint64_t)(uint16_t)l->frame_ref_off, base);
+    return p != 0 && p <= UINT64_MAX - (uint64_t)(uint16_t)l->frame.ref_off &&
+           sfu__port_read_ref(ctx, p + (uint64_t)(uint16_t)l->frame.ref_off, base);
 }
 
 /* Does the readable frame at frame match l's variant? */
 static inline bool sfu__port_variant(const struct sfu_trap_layout *l, uint64_t frame)
 {
-    return l->select_mask == 0 || (sfu__port_word(frame, l->select) & l->select_mask) == l->select_value;
+    return l->select.mask == 0 || (sfu__at_word(frame, l->select.at) & l->select.mask) == l->select.value;
 }
 
 /* The trap frame for return address pc with caller SP sp: its address,
  * and in *layout the layout it matched; 0 if pc is no call site of the
  * vector code, or it is one but no layout's frame there can be read
- * (*layout is then the first layout whose site matched, else NULL). */
-static inline uint64_t sfu_port_trap_find(const void *ctxv, uint64_t pc, uint64_t sp,
-                                          const struct sfu_trap_layout **layout)
+ * (*layout is then the first layout whose site matched, else NULL).  A
+ * layout sfu_layout_check refuses is never used: at its call site the
+ * answer is 0 with *layout that layout (the walk stops there, with
+ * SFU_E_READ, never past it as if the layout were not there). */
+static inline uint64_t sfu__port_trap_find(const void *ctxv, uint64_t pc, uint64_t sp,
+                                           const struct sfu_trap_layout **layout)
 {
     const struct sfu_port_ctx *ctx = (const struct sfu_port_ctx *)ctxv;
     size_t i;
@@ -467,14 +589,16 @@ static inline uint64_t sfu_port_trap_find(const void *ctxv, uint64_t pc, uint64_
         const struct sfu_trap_layout *l = &ctx->traps[i];
         uint64_t frame = 0;
 
-        if (sfu_port_layout_check(l) != 0 || !sfu__port_is_site(ctx, l, pc))
+        if (!sfu__port_is_site(ctx, l, pc))
             continue;
         if (*layout == NULL)
             *layout = l;
+        if (sfu_layout_check(l, NULL) != SFU_OK)
+            return 0;
         if (!sfu__port_frame_base(ctx, l, sp, &frame))
             continue;
-        frame += (uint64_t)(int64_t)l->frame_off;
-        if (!sfu_port_block_ok(ctx, frame, l->frame_size, l->frame_align) || !sfu__port_variant(l, frame))
+        frame += (uint64_t)(int64_t)l->frame.off;
+        if (!sfu__port_block_ok(ctx, frame, l->frame.size, l->frame.align) || !sfu__port_variant(l, frame))
             continue;
         *layout = l;
         return frame;
@@ -483,56 +607,63 @@ static inline uint64_t sfu_port_trap_find(const void *ctxv, uint64_t pc, uint64_
 }
 
 /* The interrupted SP of a frame; false if it cannot be known. */
-static inline bool sfu__port_trap_sp(const struct sfu_trap_layout *l, uint64_t frame, uint64_t *sp)
+static inline bool sfu__port_trap_sp(const struct sfu_trap_sp *s, uint64_t frame, uint32_t size, uint64_t *sp)
 {
-    switch (l->sp_from) {
+    switch (s->from) {
     case SFU_TRAP_SP_SAVED:
-        *sp = sfu__port_word(frame, l->sp);
+        *sp = sfu__at_word(frame, s->at);
         return true;
     case SFU_TRAP_SP_END:
-        *sp = frame + l->frame_size + (uint64_t)(int64_t)l->sp_add;
+        *sp = frame + size + (uint64_t)(int64_t)s->add;
         return true;
     case SFU_TRAP_SP_VAR:
-        *sp = *(const volatile uint64_t *)(uintptr_t)l->sp_var;
+        *sp = *(const volatile uint64_t *)(uintptr_t)s->var;
         return true;
     default:
         return sfu__port_live_sp(sp);
     }
 }
 
+/* The registers of a block checked readable (a trap frame, a saved
+ * context) at addr, by r; the SP is set by the caller.  True if the block
+ * says the code ran at a lower privilege level. */
+static inline bool sfu__port_block_regs(const struct sfu_trap_regs *r, uint64_t addr, sfu_regs *out)
+{
+    out->pc = sfu__at_word(addr, r->pc);
+    out->fp = sfu__at_word(addr, r->reg[SFU_PORT_DWARF_FP]);
+#if SFU_PORT_DWARF_RA >= 0
+    out->ra = r->reg[SFU_PORT_DWARF_RA] != 0 ? sfu__at_word(addr, r->reg[SFU_PORT_DWARF_RA]) : out->pc;
+#else
+    out->ra = 0;
+#endif
+    /* reg[] are SFU_AT offsets from the block: the core's dwarf_map form
+     * (core/sfu.h, sfu_regs). */
+    out->dwarf = (const uint64_t *)(uintptr_t)addr;
+    out->ndwarf = SFU_PORT_NREGS;
+    out->dwarf_map = r->reg;
+    return r->mode != 0 && sfu__port_lower_priv(sfu__at_word(addr, r->mode));
+}
+
 /* The interrupted context held by a trap frame at frame (checked with
- * sfu_port_layout_check and readable: sfu_port_trap_find's answer, or a
- * frame a handler was given), with the full register set for rules that
- * use other registers.  Returns SFU_TRAP_USER if the frame says the
+ * sfu_layout_check and readable: the callback's answer, or a frame a
+ * handler was given), with the full register set for rules that use
+ * other registers.  Returns SFU_TRAP_USER if the frame says the
  * interrupted code ran at a lower privilege level, else SFU_TRAP_KERNEL
  * (SFU_TRAP_UNREADABLE if its SP cannot be known). */
 static inline int sfu_port_trap_regs(const struct sfu_trap_layout *l, uint64_t frame, sfu_regs *out)
 {
-    if (!sfu__port_trap_sp(l, frame, &out->sp))
+    if (!sfu__port_trap_sp(&l->sp, frame, l->frame.size, &out->sp))
         return SFU_TRAP_UNREADABLE;
-    out->pc = sfu__port_word(frame, l->pc);
-    out->fp = sfu__port_word(frame, l->reg[SFU_PORT_DWARF_FP]);
-#if SFU_PORT_DWARF_RA >= 0
-    out->ra = sfu__port_word(frame, l->reg[SFU_PORT_DWARF_RA]);
-#else
-    out->ra = 0;
-#endif
-    /* reg[] are byte offsets from the frame, the core's dwarf_map form. */
-    out->dwarf = (const uint64_t *)(uintptr_t)frame;
-    out->ndwarf = SFU_PORT_NREGS;
-    out->dwarf_map = l->reg;
-    if (l->mode != SFU_TRAP_NOT_SAVED && sfu__port_lower_priv(sfu__port_word(frame, l->mode)))
-        return SFU_TRAP_USER;
-    return SFU_TRAP_KERNEL;
+    return sfu__port_block_regs(&l->regs, frame, out) ? SFU_TRAP_USER : SFU_TRAP_KERNEL;
 }
 
 /* The core's trap callback (sfu_port.trap): the layouts of ctx, a struct
  * sfu_port_ctx.  SFU_TRAP_UNREADABLE for a call site whose frame cannot
- * be read. */
+ * be read, or whose layout sfu_layout_check refuses. */
 static inline int sfu_port_trap(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *out)
 {
     const struct sfu_trap_layout *l = NULL;
-    uint64_t frame = sfu_port_trap_find(ctx, pc, sp, &l);
+    uint64_t frame = sfu__port_trap_find(ctx, pc, sp, &l);
 
     if (l == NULL)
         return SFU_TRAP_NONE;
@@ -543,101 +674,41 @@ static inline int sfu_port_trap(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *o
 
 /* ---- threads ------------------------------------------------------------ */
 
-/* The kernel's saved thread context, described: what its context-switch
- * routine leaves for a thread that is not running.  The context is `size`
- * bytes at an address the kernel keeps for each thread (the saved SP of a
- * switch that pushes its registers, or the address of a context struct in
- * the thread control block), aligned to `align`.
- *
- *   pc      byte offset of the PC the thread resumes at: the return
- *           address of its call into the switch routine (the saved link
- *           register on aarch64, the word `ret` pops on x86_64)
- *   sp      byte offset of the SP it resumes with, or SFU_TRAP_NOT_SAVED:
- *           then the SP is the context's address plus sp_add (a switch
- *           that pushed the context on the thread's stack and pops it)
- *   mode    with mode_saved, byte offset of the PSTATE / CS it resumes
- *           with: a thread switched out at a lower privilege level (EL0,
- *           ring 3) is one frame, its user code, and its walk ends there
- *           with SFU_END_USER (sfu_port_switch_regs says so)
- *   reg[]   byte offset of each register the context holds, by DWARF
- *           number (the callee-saved ones; SFU_TRAP_NOT_SAVED for the
- *           rest): at least the frame pointer.  aarch64: the link
- *           register, if not saved, is taken to be the resume PC (it is,
- *           right after the switch routine's `ret`).
- *   traps   ntraps > 0: the saved context is a trap frame instead, as one
- *           of these layouts describes it (a kernel that switches by
- *           returning another interrupt frame; an RTOS whose entry code
- *           saves every register on the task's stack and keeps that
- *           address in the task control block).  The first layout whose
- *           variant (select) matches the frame is used; its frame_from,
- *           sites and callees do not matter here, its SP must not be
- *           SFU_TRAP_SP_LIVE (a thread that is not running has none), and
- *           size, align, pc, sp, mode and reg[] above are not used.
- *
- * The resume PC of a called switch is a return address into the function
- * that called the switch routine; that call is never the last instruction
- * of its function (the switch returns), so the first frame of the walk is
- * named by it as it is.  Registers the context does not hold are unknown
- * to the walk: a rule that needs one (a DRAP register) stops it with
- * SFU_E_UNSAFE. */
-struct sfu_switch_layout {
-    uint16_t size;
-    uint16_t align;
-    int16_t pc, sp;
-    int32_t sp_add;
-    int16_t reg[SFU_PORT_NREGS];
-    bool mode_saved;
-    int16_t mode;
-    const struct sfu_trap_layout *traps;
-    size_t ntraps;
-};
-
-/* The layout of a context a switch called as a function pushed on the
- * thread's stack and pops when it resumes (its SP is then the context's
- * end): size bytes, aligned to align, the resume PC at byte pc, reg[] as
- * the port's SFU_<ARCH>_SWITCH_REGS macro writes it. */
-#define SFU_SWITCH_PUSHED(size_, align_, pc_, reg_) \
-    { .size = (size_), .align = (align_), .pc = (pc_), .sp = SFU_TRAP_NOT_SAVED, .sp_add = (size_), .reg = reg_ }
-
-static inline bool sfu__port_ctx_field_ok(const struct sfu_switch_layout *l, int16_t off)
+/* Check a switch layout once, at boot: SFU_OK, or SFU_E_DESC with *why (if
+ * why) the rule it breaks, naming the field ("traps[]: ..." for one of
+ * its trap layouts). */
+static inline int sfu_switch_check(const struct sfu_switch_layout *l, const char **why)
 {
-    return off >= 0 && (off & 7) == 0 && (uint32_t)off + 8u <= l->size;
-}
+    const char *w = NULL;
+    size_t i;
 
-/* Check a switch layout once, at boot: 0 if usable, else the first rule
- * it breaks (1 size or alignment, 2 pc, sp or mode outside the context or
- * not word-aligned, 3 a register offset outside it, 4 no frame pointer
- * saved, 5 SP neither saved nor at a word-aligned distance from the
- * context; with traps: 10 + the rule sfu_port_layout_check gives a trap
- * layout's frame (11, 13 .. 17), or 17 for an SP only live). */
-static inline int sfu_port_switch_check(const struct sfu_switch_layout *l)
-{
-    unsigned i;
-
-    if (l->ntraps) {
-        int err = 0;
-
-        for (i = 0; !err && i < l->ntraps; i++) {
-            err = l->traps ? sfu__port_frame_check(&l->traps[i]) : 1;
-            if (!err && l->traps[i].sp_from == SFU_TRAP_SP_LIVE)
-                err = 7;
+    if (l == NULL) {
+        w = "no switch layout";
+    } else if (l->ntraps) {
+        for (i = 0; w == NULL && i < l->ntraps; i++) {
+            if (l->traps == NULL)
+                w = "traps: missing, and ntraps is not 0";
+            else if ((w = sfu__frame_check(&l->traps[i])) == NULL && l->traps[i].sp.from == SFU_TRAP_SP_LIVE)
+                w = "traps[].sp.from: SFU_TRAP_SP_LIVE, and a thread that is not running has no live SP";
         }
-        return err ? 10 + err : 0;
+    } else if (l->size == 0 || (l->size & 7u) != 0) {
+        w = "size: 0 or not a multiple of 8";
+    } else if (l->align < 8 || (l->align & (l->align - 1u)) != 0) {
+        w = "align: not a power of two of 8 or more";
+    } else if ((w = sfu__regs_check(&l->regs, l->size, false)) != NULL) {
+        ;
+    } else if (l->sp.from == SFU_TRAP_SP_SAVED) {
+        if (!sfu__at_ok(l->sp.at, l->size))
+            w = "sp.at: not saved, or not SFU_AT(a multiple of 8) inside the context";
+    } else if (l->sp.from == SFU_TRAP_SP_END) {
+        if ((l->sp.add & 7) != 0)
+            w = "sp.add: not a multiple of 8";
+    } else {
+        w = "sp.from: neither SFU_TRAP_SP_SAVED nor SFU_TRAP_SP_END";
     }
-    if (l->size == 0 || (l->size & 7u) != 0 || l->align < 8 || (l->align & (l->align - 1u)) != 0)
-        return 1;
-    if (!sfu__port_ctx_field_ok(l, l->pc) || (l->sp != SFU_TRAP_NOT_SAVED && !sfu__port_ctx_field_ok(l, l->sp)) ||
-        (l->mode_saved && !sfu__port_ctx_field_ok(l, l->mode)))
-        return 2;
-    for (i = 0; i < SFU_PORT_NREGS; i++) {
-        if (l->reg[i] != SFU_TRAP_NOT_SAVED && !sfu__port_ctx_field_ok(l, l->reg[i]))
-            return 3;
-    }
-    if (l->reg[SFU_PORT_DWARF_FP] == SFU_TRAP_NOT_SAVED)
-        return 4;
-    if (l->sp == SFU_TRAP_NOT_SAVED && (l->sp_add & 7) != 0)
-        return 5;
-    return 0;
+    if (why != NULL)
+        *why = w;
+    return w == NULL ? SFU_OK : SFU_E_DESC;
 }
 
 /* A saved context that is a trap frame: the first variant that fits. */
@@ -649,7 +720,7 @@ static inline int sfu__port_switch_trap(const void *ctx, const struct sfu_switch
     for (i = 0; i < sl->ntraps; i++) {
         const struct sfu_trap_layout *l = &sl->traps[i];
 
-        if (!sfu_port_block_ok(ctx, addr, l->frame_size, l->frame_align) || !sfu__port_variant(l, addr))
+        if (!sfu__port_block_ok(ctx, addr, l->frame.size, l->frame.align) || !sfu__port_variant(l, addr))
             continue;
         switch (sfu_port_trap_regs(l, addr, out)) {
         case SFU_TRAP_USER:
@@ -669,62 +740,30 @@ static inline int sfu__port_switch_trap(const void *ctx, const struct sfu_switch
  * sfu_port_thread_init set up for the thread).  Returns SFU_OK,
  * SFU_END_USER if the context says the thread was switched out at a lower
  * privilege level (*out is then its user context, the one frame to show:
- * its walk ends at once with SFU_END_USER), SFU_E_ARG for a layout
- * sfu_port_switch_check refuses, or SFU_E_READ if the context is not
- * readable (a corrupt saved SP) or no trap variant fits it: *out is then
+ * its walk ends at once with SFU_END_USER), SFU_E_DESC for a layout
+ * sfu_switch_check refuses, or SFU_E_READ if the context is not readable
+ * (a corrupt saved SP) or no trap variant fits it: *out is then
  * untouched. */
 static inline int sfu_port_switch_regs(const void *ctx, const struct sfu_switch_layout *l, uint64_t addr,
                                        sfu_regs *out)
 {
-    if (sfu_port_switch_check(l) != 0)
-        return SFU_E_ARG;
+    uint64_t sp = 0;
+
+    if (sfu_switch_check(l, NULL) != SFU_OK)
+        return SFU_E_DESC;
     if (l->ntraps)
         return sfu__port_switch_trap(ctx, l, addr, out);
-    if (!sfu_port_block_ok(ctx, addr, l->size, l->align))
+    if (!sfu__port_block_ok(ctx, addr, l->size, l->align))
         return SFU_E_READ;
-    out->pc = sfu__port_word(addr, l->pc);
-    out->sp = l->sp != SFU_TRAP_NOT_SAVED ? sfu__port_word(addr, l->sp) : addr + (uint64_t)(int64_t)l->sp_add;
-    out->fp = sfu__port_word(addr, l->reg[SFU_PORT_DWARF_FP]);
-#if SFU_PORT_DWARF_RA >= 0
-    out->ra = l->reg[SFU_PORT_DWARF_RA] != SFU_TRAP_NOT_SAVED ? sfu__port_word(addr, l->reg[SFU_PORT_DWARF_RA])
-                                                                : out->pc;
-#else
-    out->ra = 0;
-#endif
-    out->dwarf = (const uint64_t *)(uintptr_t)addr;
-    out->ndwarf = SFU_PORT_NREGS;
-    out->dwarf_map = l->reg;
-    if (l->mode_saved && sfu__port_lower_priv(sfu__port_word(addr, l->mode)))
-        return SFU_END_USER;
-    return SFU_OK;
+    (void)sfu__port_trap_sp(&l->sp, addr, l->size, &sp); /* SAVED or END: always known */
+    out->sp = sp;
+    return sfu__port_block_regs(&l->regs, addr, out) ? SFU_END_USER : SFU_OK;
 }
-
-/* Knob SFU_PORT_THREAD_STACKS (default 4): the most stacks one thread's
- * walk may cross (its own, and the exception and interrupt stacks it can
- * be interrupted onto). */
-#ifndef SFU_PORT_THREAD_STACKS
-#define SFU_PORT_THREAD_STACKS 4
-#endif
-#if SFU_PORT_THREAD_STACKS < 1 || SFU_PORT_THREAD_STACKS > 64
-#error "SFU_PORT_THREAD_STACKS must be between 1 and 64"
-#endif
-
-/* Everything one thread's walk needs; caller-owned, no pointers outside
- * itself but to the base context (its trap layouts, its RAM for the words
- * a layout reads outside the stacks).  A static one per thread is
- * typical: set it up when the thread is created; a thread that never ran
- * is walked the same way, from the first context its creator built. */
-struct sfu_port_thread {
-    sfu_port port;
-    struct sfu_port_ctx ctx;
-    struct sfu_port_range ram[SFU_PORT_THREAD_STACKS];
-    sfu_stack stacks[SFU_PORT_THREAD_STACKS];
-};
 
 /* Set up t for walks of a thread whose frames lie on stacks[0..n), each
  * [lo, hi] with hi its top (the thread's own stack; the exception or
  * interrupt stacks a trap can have moved it onto).  t->port is then an
- * sfu_port with this port's callbacks whose bounds are exactly those
+ * sfu_port with the port's callbacks whose bounds are exactly those
  * stacks (a walk may change stacks only across a trap frame) and whose
  * read, trap frames included, refuses everything else: another thread's
  * stack, a guard page between stacks, the heap.  base (may be NULL) gives
@@ -766,13 +805,4 @@ static inline int sfu_port_thread_init(struct sfu_port_thread *t, const struct s
 
 SFU_CODEGEN_END
 
-/* An sfu_port with this port's callbacks: ctx is a struct sfu_port_ctx *
- * (or NULL), [lo, hi] the stack the walk starts on (more stacks: set
- * .stacks/.nstacks of the result). */
-#define SFU_PORT_INIT(port_ctx, lo, hi)                                                           \
-    {                                                                                             \
-        .read = sfu_port_read, .strip_ra = SFU_PORT_STRIP_RA, .trap = sfu_port_trap,              \
-        .ctx = (void *)(port_ctx), .stack_lo = (lo), .stack_hi = (hi), .stacks = NULL, .nstacks = 0 \
-    }
-
-#endif /* SFU_PORT_COMMON_H */
+#endif /* SFU_LAYOUT_H */

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* sfu_port.h - the bare-metal port of the CPU being compiled for.
  *
- * Build with -I <sfu>/core -I <sfu>/port and include this one header: it
- * includes core/sfu.h and port/<arch>/sfu_port_<arch>.h (the contract is
- * in crash/sfu_layout.h).  Define SFU_IMPLEMENTATION (and the
- * other sfu knobs) before it in the one file that holds sfu's code.
+ * crash/sfu_layout.h includes it (-I <sfu>/port): it includes
+ * port/<arch>/sfu_port_<arch>.h, which includes core/sfu.h.  A port holds
+ * what differs per CPU only (the hooks crash/sfu_layout.h lists).
  */
 #ifndef SFU_PORT_H
 #define SFU_PORT_H

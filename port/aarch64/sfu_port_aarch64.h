@@ -1,35 +1,33 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sfu_port_aarch64.h -- sfu port for bare-metal AArch64 (EL1, or EL2 with
- * VHE).  Include core/sfu.h's directory and this one (-I <sfu>/core
- * -I <sfu>/port/aarch64); this header includes sfu.h itself.
+ * sfu_port_aarch64.h -- sfu's port for bare-metal AArch64 (EL1, or EL2 with
+ * VHE): what differs per CPU, nothing else.  Included through
+ * port/sfu_port.h (-I <sfu>/port) by crash/sfu_layout.h and
+ * crash/sfu_dump.h; it includes core/sfu.h (-I <sfu>/core).
  *
- * Supplies the contract of crash/sfu_layout.h (generic names;
- * the list and the rules are there):
+ * The arch hooks crash/sfu_layout.h lists (THE PORT'S ARCH HOOKS):
  *
  *   SFU_PORT_CAPTURE(sfu_regs *r)    pc, sp, x29, x30 where it is written
- *   sfu_port_read                    checked 8-byte read
- *   sfu_port_strip_ra                PAC strip with XPACLRI (SFU_PORT_STRIP_RA)
- *   sfu_port_trap                    the interrupted context from the
- *                                    kernel's trap frame (struct
- *                                    sfu_trap_layout)
- *   SFU_PORT_INIT(ctx, lo, hi)       an sfu_port with all of them
+ *   SFU_PORT_STRIP_RA                PAC strip with XPACLRI (sfu_port_strip_ra)
+ *   SFU_PORT_NREGS, _DWARF_FP, _RA   x0..x30 and SP by DWARF number
+ *   SFU_PORT_STACK_ALIGN             16 (AAPCS64)
+ *   sfu__port_lower_priv(spsr)       EL0 (or AArch32) was interrupted
+ *   sfu__port_call_target            BL's target, for call.callees
+ *   sfu__port_live_sp                SP_EL0, for SFU_TRAP_SP_LIVE
  *
- * and for AArch64:
+ * and the register lists of AArch64 layouts (struct sfu_trap_layout,
+ * struct sfu_switch_layout):
  *
- *   SFU_AARCH64_TRAP_REGS_X0(off)    reg[] of a layout whose frame holds
- *                                    x0..x30 one after the other from byte
- *                                    off (Linux's pt_regs, and most kernels)
- *   SFU_AARCH64_SWITCH_REGS_X19(off) reg[] of a saved thread context
- *                                    (struct sfu_switch_layout) holding
- *                                    x19..x29 one after the other
+ *   SFU_AARCH64_TRAP_REGS_X0(off)    regs.reg[] of a frame holding x0..x30
+ *                                    one after the other from byte off
+ *                                    (Linux's pt_regs, and most kernels)
+ *   SFU_AARCH64_SWITCH_REGS_X19(off) regs.reg[] of a saved thread context
+ *                                    holding x19..x29 one after the other
  *   SFU_AARCH64_PT_REGS(...)         a whole Linux-like trap layout
  *   SFU_AARCH64_SWITCH_PUSHED(...)   a whole pushed switch context layout
  *   sfu_aarch64_el0(spsr)            the interrupted code ran at EL0
- *   struct a64_trap_frame    the frame examples/aarch64-virt saves,
- *   A64_TRAP_LAYOUT(sites)   and its layout
  *
- * Built with SFU_SAFE_CODEGEN (default), the callbacks never touch FP/SIMD
+ * Built with SFU_SAFE_CODEGEN (default), the hooks never touch FP/SIMD
  * registers and never make an unaligned access: usable with the MMU off
  * and with CPACR_EL1.FPEN = 0, whatever the file's flags.
  */
@@ -126,43 +124,45 @@ SFU_CODEGEN_END
 #define SFU_PORT_CAPTURE(r) SFU_CAPTURE_AARCH64(r)
 
 
-/* reg[] of a struct sfu_trap_layout for a frame holding x0..x30 one after
- * the other from byte off (SP is found through the layout's sp). */
-#define SFU_AARCH64_TRAP_REGS_X0(off)                                                            \
-    {                                                                                            \
-        (off) + 0x00, (off) + 0x08, (off) + 0x10, (off) + 0x18, (off) + 0x20, (off) + 0x28,      \
-        (off) + 0x30, (off) + 0x38, (off) + 0x40, (off) + 0x48, (off) + 0x50, (off) + 0x58,      \
-        (off) + 0x60, (off) + 0x68, (off) + 0x70, (off) + 0x78, (off) + 0x80, (off) + 0x88,      \
-        (off) + 0x90, (off) + 0x98, (off) + 0xa0, (off) + 0xa8, (off) + 0xb0, (off) + 0xb8,      \
-        (off) + 0xc0, (off) + 0xc8, (off) + 0xd0, (off) + 0xd8, (off) + 0xe0, (off) + 0xe8,      \
-        (off) + 0xf0, SFU_TRAP_NOT_SAVED                                                         \
+/* regs.reg[] of a struct sfu_trap_layout for a frame holding x0..x30 one
+ * after the other from byte off (SP is found through the layout's sp). */
+#define SFU_AARCH64_TRAP_REGS_X0(off)                                                                \
+    {                                                                                                \
+        SFU_AT((off) + 0x00), SFU_AT((off) + 0x08), SFU_AT((off) + 0x10), SFU_AT((off) + 0x18),      \
+        SFU_AT((off) + 0x20), SFU_AT((off) + 0x28), SFU_AT((off) + 0x30), SFU_AT((off) + 0x38),      \
+        SFU_AT((off) + 0x40), SFU_AT((off) + 0x48), SFU_AT((off) + 0x50), SFU_AT((off) + 0x58),      \
+        SFU_AT((off) + 0x60), SFU_AT((off) + 0x68), SFU_AT((off) + 0x70), SFU_AT((off) + 0x78),      \
+        SFU_AT((off) + 0x80), SFU_AT((off) + 0x88), SFU_AT((off) + 0x90), SFU_AT((off) + 0x98),      \
+        SFU_AT((off) + 0xa0), SFU_AT((off) + 0xa8), SFU_AT((off) + 0xb0), SFU_AT((off) + 0xb8),      \
+        SFU_AT((off) + 0xc0), SFU_AT((off) + 0xc8), SFU_AT((off) + 0xd0), SFU_AT((off) + 0xd8),      \
+        SFU_AT((off) + 0xe0), SFU_AT((off) + 0xe8), SFU_AT((off) + 0xf0), SFU_TRAP_NOT_SAVED         \
     }
 
-/* reg[] of a struct sfu_switch_layout whose context holds the callee-saved
- * x19..x29 one after the other from byte off (AAPCS64: a context switch
- * called as a function saves only those, its SP and its return address;
- * Linux's cpu_context, Zephyr's _callee_saved).  x30 is left out: right
- * after the switch's `ret` the link register is the resume PC; list it
- * with .reg[30] = ... if your context has it elsewhere. */
-#define SFU_AARCH64_SWITCH_REGS_X19(off)                                                         \
-    {                                                                                            \
-        SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED,          \
-        SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED,          \
-        SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED,          \
-        SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED,          \
-        SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED, (off) + 0x00, (off) + 0x08,  \
-        (off) + 0x10, (off) + 0x18, (off) + 0x20, (off) + 0x28, (off) + 0x30, (off) + 0x38,      \
-        (off) + 0x40, (off) + 0x48, (off) + 0x50, SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED         \
+/* regs.reg[] of a struct sfu_switch_layout whose context holds the
+ * callee-saved x19..x29 one after the other from byte off (AAPCS64: a
+ * context switch called as a function saves only those, its SP and its
+ * return address; Linux's cpu_context, Zephyr's _callee_saved).  x30 is
+ * left out: right after the switch's `ret` the link register is the
+ * resume PC; list it with .reg[30] = SFU_AT(...) if your context has it
+ * elsewhere. */
+#define SFU_AARCH64_SWITCH_REGS_X19(off)                                                             \
+    {                                                                                                \
+        [19] = SFU_AT((off) + 0x00), [20] = SFU_AT((off) + 0x08), [21] = SFU_AT((off) + 0x10),       \
+        [22] = SFU_AT((off) + 0x18), [23] = SFU_AT((off) + 0x20), [24] = SFU_AT((off) + 0x28),       \
+        [25] = SFU_AT((off) + 0x30), [26] = SFU_AT((off) + 0x38), [27] = SFU_AT((off) + 0x40),       \
+        [28] = SFU_AT((off) + 0x48), [29] = SFU_AT((off) + 0x50)                                     \
     }
 
 /* A whole Linux-like trap layout in one line: struct T (x0..x30 in the
  * array member x, and members pc (ELR), sp, pstate (SPSR)) saved at the SP
  * of every call from the entry code [start, end) into C. */
-#define SFU_AARCH64_PT_REGS(start, end, T, x, pc_, sp_, pstate_)                                  \
-    {                                                                                            \
-        .code_start = (start), .code_end = (end), .frame_size = sizeof(T), .frame_align = 16,    \
-        .pc = offsetof(T, pc_), .sp = offsetof(T, sp_), .mode = offsetof(T, pstate_),            \
-        .reg = SFU_AARCH64_TRAP_REGS_X0(offsetof(T, x))                                          \
+#define SFU_AARCH64_PT_REGS(start, end, T, x, pc_, sp_, pstate_)                                     \
+    {                                                                                                \
+        .call = { .start = (start), .end = (end) },                                                  \
+        .frame = { .from = SFU_TRAP_FRAME_SP, .size = sizeof(T), .align = 16 },                      \
+        .sp = { .from = SFU_TRAP_SP_SAVED, .at = SFU_AT(offsetof(T, sp_)) },                         \
+        .regs = { .pc = SFU_AT(offsetof(T, pc_)), .mode = SFU_AT(offsetof(T, pstate_)),              \
+                  .reg = SFU_AARCH64_TRAP_REGS_X0(offsetof(T, x)) }                                  \
     }
 
 /* A whole saved-switch-context layout: a switch called as a function that

@@ -1,37 +1,35 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sfu_port_x86_64.h -- sfu port for bare-metal x86_64 (long mode, ring 0).
- * Include core/sfu.h's directory and this one (-I <sfu>/core
- * -I <sfu>/port/x86_64); this header includes sfu.h itself.
+ * sfu_port_x86_64.h -- sfu's port for bare-metal x86_64 (long mode, ring
+ * 0): what differs per CPU, nothing else.  Included through
+ * port/sfu_port.h (-I <sfu>/port) by crash/sfu_layout.h and
+ * crash/sfu_dump.h; it includes core/sfu.h (-I <sfu>/core).
  *
- * Supplies the contract of crash/sfu_layout.h (generic names;
- * the list and the rules are there):
+ * The arch hooks crash/sfu_layout.h lists (THE PORT'S ARCH HOOKS):
  *
  *   SFU_PORT_CAPTURE(sfu_regs *r)    rip, rsp, rbp where it is written
- *   sfu_port_read                    checked 8-byte read
  *   SFU_PORT_STRIP_RA                NULL: nothing is signed
- *   sfu_port_trap                    the interrupted context from the
- *                                    kernel's trap frame (struct
- *                                    sfu_trap_layout)
- *   SFU_PORT_INIT(ctx, lo, hi)       an sfu_port with all of them
+ *   SFU_PORT_NREGS, _DWARF_FP, _RA   rax..r15 and rip by DWARF number
+ *   SFU_PORT_STACK_ALIGN             8
+ *   sfu__port_lower_priv(cs)         ring 1-3 was interrupted
+ *   sfu__port_call_target            CALL rel32's target, for call.callees
+ *   sfu__port_live_sp                none (SFU_TRAP_SP_LIVE is refused)
  *
- * and for x86_64:
+ * and the register lists of x86_64 layouts (struct sfu_trap_layout,
+ * struct sfu_switch_layout):
  *
- *   SFU_X86_64_TRAP_REGS(...)        reg[] of a layout, from the byte
+ *   SFU_X86_64_TRAP_REGS(...)        regs.reg[] of a layout, from the byte
  *                                    offsets of the 15 saved registers
- *   SFU_X86_64_SWITCH_REGS(...)      reg[] of a saved thread context
- *                                    (struct sfu_switch_layout), from the
- *                                    offsets of the 6 callee-saved ones
+ *   SFU_X86_64_SWITCH_REGS(...)      regs.reg[] of a saved thread context,
+ *                                    from the offsets of the 6 callee-saved
  *   SFU_X86_64_PT_REGS(...)          a whole trap layout (members named
  *                                    rax .. r15, rip, cs, rsp)
  *   SFU_X86_64_SWITCH_PUSHED(...)    a whole pushed switch context layout
  *   sfu_x86_64_user(cs)              the interrupted code ran in ring > 0
- *   struct x86_trap_frame     the frame examples/x86_64-pc saves,
- *   X86_TRAP_LAYOUT(sites)    and its layout
  *
  * x86_64 has no link register: the return address is always on the stack
  * at the fixed CFA offset of the SFrame header, so sfu_regs.ra is 0.
- * Built with SFU_SAFE_CODEGEN (default), the callbacks never use SSE/x87
+ * Built with SFU_SAFE_CODEGEN (default), the hooks never use SSE/x87
  * registers: usable before CR4.OSFXSR is set, whatever the file's flags.
  */
 #ifndef SFU_PORT_X86_64_H
@@ -101,44 +99,48 @@ SFU_CODEGEN_END
 #define SFU_PORT_CAPTURE(r) SFU_CAPTURE_X86_64(r)
 
 
-/* reg[] of a struct sfu_trap_layout, from the byte offsets of the saved
- * registers given as rax, rbx, rcx, rdx, rsi, rdi, rbp, r8 .. r15; the
- * macro puts them in DWARF order.  rsp and rip come from the layout's sp
- * and pc (the CPU's frame). */
+/* regs.reg[] of a struct sfu_trap_layout, from the byte offsets of the
+ * saved registers given as rax, rbx, rcx, rdx, rsi, rdi, rbp, r8 .. r15;
+ * the macro puts them in DWARF order (a frame that does not hold one of
+ * them: write regs.reg[] out, SFU_AT(n) each).  rsp and rip come from the
+ * layout's sp and pc (the CPU's frame). */
 #define SFU_X86_64_TRAP_REGS(rax, rbx, rcx, rdx, rsi, rdi, rbp, r8, r9, r10, r11, r12, r13, r14, r15) \
     {                                                                                              \
-        (rax), (rdx), (rcx), (rbx), (rsi), (rdi), (rbp), SFU_TRAP_NOT_SAVED, (r8), (r9), (r10),   \
-        (r11), (r12), (r13), (r14), (r15), SFU_TRAP_NOT_SAVED                                      \
+        SFU_AT(rax), SFU_AT(rdx), SFU_AT(rcx), SFU_AT(rbx), SFU_AT(rsi), SFU_AT(rdi), SFU_AT(rbp),  \
+        SFU_TRAP_NOT_SAVED, SFU_AT(r8), SFU_AT(r9), SFU_AT(r10), SFU_AT(r11), SFU_AT(r12),           \
+        SFU_AT(r13), SFU_AT(r14), SFU_AT(r15), SFU_TRAP_NOT_SAVED                                   \
     }
 
-/* reg[] of a struct sfu_switch_layout, from the byte offsets of the
+/* regs.reg[] of a struct sfu_switch_layout, from the byte offsets of the
  * callee-saved registers a context switch called as a function saves
  * (psABI: rbx, rbp, r12 .. r15); the others are not saved. */
 #define SFU_X86_64_SWITCH_REGS(rbx, rbp, r12, r13, r14, r15)                                       \
-    SFU_X86_64_TRAP_REGS(SFU_TRAP_NOT_SAVED, (rbx), SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED,        \
-                         SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED, (rbp), SFU_TRAP_NOT_SAVED,         \
-                         SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED, SFU_TRAP_NOT_SAVED, (r12), (r13),  \
-                         (r14), (r15))
+    {                                                                                              \
+        [3] = SFU_AT(rbx), [6] = SFU_AT(rbp), [12] = SFU_AT(r12), [13] = SFU_AT(r13),              \
+        [14] = SFU_AT(r14), [15] = SFU_AT(r15)                                                     \
+    }
 
 /* A whole trap layout in one line, for a frame struct T whose members are
  * named rax, rbx, rcx, rdx, rsi, rdi, rbp, r8 .. r15 and the CPU's rip,
  * cs, rsp (in any order), saved at the RSP of every call from the entry
  * code [start, end) into C.  Other names: SFU_X86_64_TRAP_REGS. */
-#define SFU_X86_64_PT_REGS(start, end, T)                                                         \
+#define SFU_X86_64_PT_REGS(start, end, T)                                                          \
     {                                                                                              \
-        .code_start = (start), .code_end = (end), .frame_size = sizeof(T), .frame_align = 8,       \
-        .pc = offsetof(T, rip), .sp = offsetof(T, rsp), .mode = offsetof(T, cs),                   \
-        .reg = SFU_X86_64_TRAP_REGS(offsetof(T, rax), offsetof(T, rbx), offsetof(T, rcx),          \
-                                    offsetof(T, rdx), offsetof(T, rsi), offsetof(T, rdi),          \
-                                    offsetof(T, rbp), offsetof(T, r8), offsetof(T, r9),            \
-                                    offsetof(T, r10), offsetof(T, r11), offsetof(T, r12),          \
-                                    offsetof(T, r13), offsetof(T, r14), offsetof(T, r15))          \
+        .call = { .start = (start), .end = (end) },                                                \
+        .frame = { .from = SFU_TRAP_FRAME_SP, .size = sizeof(T), .align = 8 },                     \
+        .sp = { .from = SFU_TRAP_SP_SAVED, .at = SFU_AT(offsetof(T, rsp)) },                       \
+        .regs = { .pc = SFU_AT(offsetof(T, rip)), .mode = SFU_AT(offsetof(T, cs)),                 \
+                  .reg = SFU_X86_64_TRAP_REGS(offsetof(T, rax), offsetof(T, rbx), offsetof(T, rcx), \
+                                              offsetof(T, rdx), offsetof(T, rsi), offsetof(T, rdi), \
+                                              offsetof(T, rbp), offsetof(T, r8), offsetof(T, r9),   \
+                                              offsetof(T, r10), offsetof(T, r11), offsetof(T, r12), \
+                                              offsetof(T, r13), offsetof(T, r14), offsetof(T, r15)) } \
     }
 
 /* A whole saved-switch-context layout: a switch called as a function that
  * pushed `size` bytes on the thread's stack (popped on resume: the RSP is
  * the context's end), the resume PC (the return address) at byte pc, the
- * six callee-saved registers at the given offsets. */
+ * six callee-saved registers at the given byte offsets. */
 #define SFU_X86_64_SWITCH_PUSHED(size_, pc_, rbx, rbp, r12, r13, r14, r15) \
     SFU_SWITCH_PUSHED(size_, 8, pc_, SFU_X86_64_SWITCH_REGS(rbx, rbp, r12, r13, r14, r15))
 

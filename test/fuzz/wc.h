@@ -77,7 +77,8 @@ struct wc_trap {
 	sfu_regs out;    /* what it returns; out.dwarf points into dwarf[] */
 	uint64_t dwarf[WC_MAX_DWARF];
 	/* With a map (env.use_map): the registers handed over in another
-	 * order, block[map[i] / 8] = dwarf[i], some not saved (wc_finish). */
+	 * order, block[(map[i] - 1) / 8] = dwarf[i], some not saved (map[i]
+	 * 0; wc_finish). */
 	uint64_t block[WC_MAX_DWARF];
 };
 
@@ -98,7 +99,7 @@ struct wc_env {
 	/* Registers handed over through a dwarf_map (wc_map): the start
 	 * registers' and every trap frame's. */
 	int use_map;
-	int16_t map[WC_MAX_DWARF];
+	uint16_t map[WC_MAX_DWARF]; /* byte offset + 1; 0: not saved */
 	uint64_t block[WC_MAX_DWARF];
 	uint32_t refuse_at; /* refuse the Nth port read (1-based); 0: never */
 	int use_trap, use_strip;
@@ -212,13 +213,13 @@ static inline int wc_port_trap(void *vctx, uint64_t pc, uint64_t sp, sfu_regs *o
 	return SFU_TRAP_NONE;
 }
 
-/* A kernel's register order: register i at byte offset map[i] of the
+/* A kernel's register order: register i at byte offset map[i] - 1 of the
  * block, every eleventh one not saved. */
 static inline void wc_map(struct wc_env *e)
 {
 	unsigned i;
 	for (i = 0; i < WC_MAX_DWARF; i++)
-		e->map[i] = (int16_t)(i % 11u == 5u ? -1 : (int)(8u * ((i * 7u + 3u) % WC_MAX_DWARF)));
+		e->map[i] = (uint16_t)(i % 11u == 5u ? 0u : 8u * ((i * 7u + 3u) % WC_MAX_DWARF) + 1u);
 }
 
 /* Before walking: with a map, lay every register set out in its order. */
@@ -230,12 +231,12 @@ static inline void wc_finish(struct wc_env *e)
 	wc_map(e);
 	for (k = 0; k < e->ntraps && k < WC_MAX_TRAPS; k++)
 		for (i = 0; i < WC_MAX_DWARF; i++)
-			if (e->map[i] >= 0)
-				e->traps[k].block[e->map[i] / 8] = e->traps[k].dwarf[i];
+			if (e->map[i] != 0)
+				e->traps[k].block[(e->map[i] - 1u) / 8] = e->traps[k].dwarf[i];
 	if (e->regs.dwarf == e->dwarf) {
 		for (i = 0; i < WC_MAX_DWARF; i++)
-			if (e->map[i] >= 0)
-				e->block[e->map[i] / 8] = e->dwarf[i];
+			if (e->map[i] != 0)
+				e->block[(e->map[i] - 1u) / 8] = e->dwarf[i];
 		e->regs.dwarf = e->block;
 		e->regs.dwarf_map = e->map;
 	}
@@ -855,7 +856,7 @@ static inline int wc_eval(struct wc_builder *b, const sfu_rule *ru, uint64_t sp,
 		base = fp->v;
 		break;
 	default:
-		if (!dwarf || ru->base >= WC_MAX_DWARF || (b->e->use_map && b->e->map[ru->base] < 0))
+		if (!dwarf || ru->base >= WC_MAX_DWARF || (b->e->use_map && b->e->map[ru->base] == 0))
 			return 0; /* the walk must refuse: SFU_E_UNSAFE */
 		if (!b->dset[ru->base]) {
 			dwarf[ru->base] = (ru->kind == SFU_RULE_OFF && !want_free ? want : wc_rand_stack(b)) - off;

@@ -1123,7 +1123,7 @@ UT_CASE(test_trap_dwarf_map)
 	sfu_regs r = { 0x100054, 0x9000, 0, 0, NULL, 0, NULL };
 	/* The kernel's frame: r15 r14 ... in its own order; r10 is word 5. */
 	static uint64_t frame[8];
-	static int16_t map[17];
+	static uint16_t map[17];
 	sfu_frame fr[8];
 	size_t n, nf;
 	int err, i;
@@ -1138,9 +1138,9 @@ UT_CASE(test_trap_dwarf_map)
 	mem_put(&m, 0x9010, 0x9200);         /* its saved rbp */
 	mem_put(&m, 0x9100, 0);              /* @0x100040: RA 0, the end */
 	for (i = 0; i < 17; i++)
-		map[i] = -1;
-	map[10] = 5 * 8;
-	map[6] = 2 * 8;
+		map[i] = 0; /* not saved */
+	map[10] = 5 * 8 + 1; /* byte offset + 1 */
+	map[6] = 2 * 8 + 1;
 	frame[5] = 0x9100; /* r10 */
 	frame[2] = 0x9010; /* rbp */
 	memset(&g_trap, 0, sizeof g_trap);
@@ -1154,7 +1154,7 @@ UT_CASE(test_trap_dwarf_map)
 	EXPECT(err == SFU_END && nf == 4 && fr[3].pc == 0x100044 && fr[3].sp == 0x9100,
 	       "through the map: %s after %zu frames", E(err), nf);
 	/* r10 not saved: the rule cannot be applied. */
-	map[10] = -1;
+	map[10] = 0;
 	err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
 	EXPECT(err == SFU_E_UNSAFE && nf == 3, "r10 not saved: %s after %zu", E(err), nf);
 	end("trap kernel-frame-order-through-dwarf-map");

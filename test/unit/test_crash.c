@@ -224,22 +224,22 @@ UT_CASE(test_ext_roundtrip)
 
 	/* A dwarf_map (a trap frame or saved context in the kernel's own
 	 * layout): the registers it saves, from their offsets; the ones it
-	 * says are not saved (negative) stay unknown, and so does an offset
+	 * says are not saved (0) stay unknown, and so does an offset
 	 * that is not a word's. */
 	begin();
 	{
 		struct sfu_crash_thread u;
 		uint64_t frame[8];
-		int16_t map[17];
+		uint16_t map[17]; /* byte offset + 1 */
 		sfu_regs r;
 		for (i = 0; i < 8; i++)
 			frame[i] = 0x2000 + i;
 		for (i = 0; i < 17; i++)
-			map[i] = -1;
-		map[3] = 0x10;  /* rbx at frame[2] */
-		map[12] = 0x28; /* r12 at frame[5] */
-		map[15] = 0x38; /* r15 at frame[7] */
-		map[13] = 0x0c; /* r13 at a misaligned offset: not taken */
+			map[i] = 0;
+		map[3] = 0x10 + 1;  /* rbx at frame[2] */
+		map[12] = 0x28 + 1; /* r12 at frame[5] */
+		map[15] = 0x38 + 1; /* r15 at frame[7] */
+		map[13] = 0x0c + 1; /* r13 at a misaligned offset: not taken */
 		r.pc = 0x77;
 		r.sp = 0x9000;
 		r.fp = 0x9100;

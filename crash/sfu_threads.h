@@ -1,0 +1,556 @@
+/* SPDX-License-Identifier: MIT */
+/* sfu_threads.h - every thread's backtrace (step 3): the kernel's threads
+ * described once, as data, and dumped by sfu_dump_threads.
+ *
+ * USAGE
+ *   Include it instead of sfu_dump.h (it includes sfu_dump.h) in the file
+ *   with SFU_IMPLEMENTATION, and give the description its table:
+ *
+ *       #define SFU_IMPLEMENTATION
+ *       #include "sfu_threads.h"
+ *
+ *       static const struct sfu_dump_table threads = {
+ *           SFU_DUMP_ARRAY(struct thread, thread_array, MAX_THREADS),
+ *           SFU_DUMP_SAVED(struct thread, ctx, &switch_layout),
+ *           SFU_DUMP_INFO(struct thread, id, name, state, state_names),
+ *           SFU_DUMP_STACKS(struct thread, stack_lo, stack_hi),
+ *           .current = &current_thread,
+ *       };
+ *       static struct sfu_dump_state dump_state;
+ *       static const struct sfu_dump dump = {
+ *           SFU_DUMP_PUTC_FIELDS(&dump_state, board_putc, traps, ntraps), .threads = &threads };
+ *
+ *       ... in panic():  sfu_dump_stack(&dump); sfu_dump_threads(&dump);
+ *
+ *   An image that dumps no thread links none of this.  With a table, every
+ *   dump of the running thread (sfu_dump_stack, _trap, _regs) is bounded
+ *   by that thread's stacks (the table's .current and .stacks), as every
+ *   other thread's walk is by its own.
+ *
+ * A THREAD TABLE
+ *   Most kernels keep their threads in an array or a linked list of one
+ *   struct.  Describe that struct once and sfu_dump_threads walks it
+ *   itself: for each thread it reads the fields below, builds the thread's
+ *   port (its reads and bounds: the thread's own stacks and the shared
+ *   ones) in the dump's state, prints the header line
+ *       thread ID NAME: STATE, stack 0xLO .. 0xHI[, 0xLO .. 0xHI ...]
+ *   and walks the thread from its saved context.
+ *
+ *   where     array: `count` structs of `size` bytes from `array`; or a
+ *             list: `head` is the address of the variable holding the
+ *             first thread's address, `next` the field holding the next
+ *             one's (NULL ends it), `count` the most followed (a loop in
+ *             the list cannot make the dump endless)
+ *   context   the field holding the address of the thread's saved context,
+ *             as `layout` describes it (struct sfu_switch_layout; one with
+ *             trap layouts for an RTOS whose saved context is a trap frame)
+ *   id, name  (optional) for the header line; no id: the thread's index
+ *   state     (optional) an integer field; states[value] is the text of the
+ *             header line, NULL for a slot not in use (a free TCB: not
+ *             dumped); a value past nstates prints "?"
+ *   stacks    up to SFU_DUMP_TABLE_STACKS per thread (its own, its own
+ *             exception stack): the fields of the lowest and highest
+ *             address, or with hi_is_size of the base and the size
+ *             (SFU_DUMP_STACK, SFU_DUMP_STACK_SIZE); plus shared[0..nshared)
+ *             every thread may trap onto (interrupt and exception stacks)
+ *   current   (optional) the address of the kernel's pointer to the running
+ *             thread: that thread is not dumped (its stack is the caller's:
+ *             sfu_dump_stack shows it), and the other dumps are bounded by
+ *             its stacks
+ *
+ *   Every field is named by SFU_DUMP_FIELD(type, member): its offset and
+ *   size (1, 2, 4 or 8 bytes; the address fields 4 or 8); a field left out
+ *   is zero, i.e. absent.  Fields are read through the dump's checked read
+ *   (the thread structs must lie in its memory) as little-endian integers.
+ *   sfu_dump_check checks the table with the rest of the description:
+ *   a bad one is refused with one line naming the field, never walked.
+ *
+ * Kernels whose threads are in no table keep an iterator
+ * (sfu_dump_threads_iter).
+ *
+ * CONFIGURATION
+ *   SFU_DUMP_TABLE_STACKS    stacks a table names per thread (1-8)  (default 2)
+ *   SFU_DUMP_MAX_THREADS     most threads a table may hold (1-65536)
+ *                                                                (default 4096)
+ */
+#ifndef SFU_THREADS_H
+#define SFU_THREADS_H
+
+#if defined(SFU_IMPLEMENTATION) && defined(SFU_DUMP_IMPLEMENTATION_DONE) && !SFU_DUMP_THREADS
+#error "include sfu_threads.h before sfu_dump.h (or instead of it) in the file with SFU_IMPLEMENTATION"
+#endif
+#ifndef SFU_DUMP_THREADS
+#define SFU_DUMP_THREADS 1
+#endif
+#include "sfu_dump.h"
+
+#ifndef SFU_DUMP_TABLE_STACKS
+#define SFU_DUMP_TABLE_STACKS 2
+#endif
+#if SFU_DUMP_TABLE_STACKS < 1 || SFU_DUMP_TABLE_STACKS > 8
+#error "SFU_DUMP_TABLE_STACKS must be between 1 and 8"
+#endif
+#ifndef SFU_DUMP_MAX_THREADS
+#define SFU_DUMP_MAX_THREADS 4096
+#endif
+#if SFU_DUMP_MAX_THREADS < 1 || SFU_DUMP_MAX_THREADS > 65536
+#error "SFU_DUMP_MAX_THREADS must be between 1 and 65536"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A field of the thread struct: offset + 1 (0: absent) and size. */
+struct sfu_dump_field {
+    uint16_t at;
+    uint8_t size;
+};
+#define SFU_DUMP_FIELD(type, member) { (uint16_t)(offsetof(type, member) + 1u), (uint8_t)sizeof(((type *)0)->member) }
+
+/* A stack of the thread: [lo, hi] from two fields, or [base, base + size]. */
+struct sfu_dump_span {
+    struct sfu_dump_field lo, hi;
+    bool hi_is_size;
+};
+#define SFU_DUMP_STACK(type, lo, hi) { SFU_DUMP_FIELD(type, lo), SFU_DUMP_FIELD(type, hi), false }
+#define SFU_DUMP_STACK_SIZE(type, base, size) { SFU_DUMP_FIELD(type, base), SFU_DUMP_FIELD(type, size), true }
+
+struct sfu_dump_table {
+    const void *array;       /* the threads, an array; or NULL and: */
+    const void *head;        /* the address of the list's head pointer */
+    size_t count;            /* the array's length; a list's most threads */
+    size_t size;             /* sizeof the thread struct */
+    struct sfu_dump_field next; /* a list's next pointer */
+    struct sfu_dump_field context;
+    const struct sfu_switch_layout *layout;
+    struct sfu_dump_field id, name, state;
+    const char *const *states;
+    size_t nstates;
+    struct sfu_dump_span stacks[SFU_DUMP_TABLE_STACKS];
+    const sfu_stack *shared;
+    size_t nshared;
+    const void *current;     /* the address of the running-thread pointer */
+};
+
+/* The lines a description usually is, as designated initializers:
+ *   SFU_DUMP_ARRAY(T, threads, n)            an array of n struct T
+ *   SFU_DUMP_LIST(T, &head, next, max)       a list through T.next
+ *   SFU_DUMP_SAVED(T, ctx, &layout)          the saved-context field
+ *   SFU_DUMP_INFO(T, id, name, state, names) header fields; names an
+ *                                            array (its length is taken)
+ *   SFU_DUMP_STACKS(T, lo, hi)               one stack per thread
+ *   SFU_DUMP_STACKS2(T, lo, hi, lo2, hi2)    two (its own, its exception
+ *                                            stack) */
+#define SFU_DUMP_ARRAY(T, array_, n) .array = (array_), .count = (n), .size = sizeof(T)
+#define SFU_DUMP_LIST(T, head_, next_, max) .head = (head_), .count = (max), .size = sizeof(T), .next = SFU_DUMP_FIELD(T, next_)
+#define SFU_DUMP_SAVED(T, ctx_, layout_) .context = SFU_DUMP_FIELD(T, ctx_), .layout = (layout_)
+#define SFU_DUMP_INFO(T, id_, name_, state_, names_)                                               \
+    .id = SFU_DUMP_FIELD(T, id_), .name = SFU_DUMP_FIELD(T, name_), .state = SFU_DUMP_FIELD(T, state_), \
+    .states = (names_), .nstates = sizeof(names_) / sizeof((names_)[0])
+#define SFU_DUMP_STACKS(T, lo, hi) .stacks = { SFU_DUMP_STACK(T, lo, hi) }
+#define SFU_DUMP_STACKS2(T, lo, hi, lo2, hi2) .stacks = { SFU_DUMP_STACK(T, lo, hi), SFU_DUMP_STACK(T, lo2, hi2) }
+
+/* Dump every thread of d->threads but the running one: its header line
+ * and its backtrace, each walk bounded by that thread's stacks.  A list
+ * pointer that cannot be read ends the dump with a line and SFU_E_READ; a
+ * thread whose stacks are empty is refused alone (SFU_E_ARG on its line).
+ * Returns the last walk's stop code (SFU_OK if there was no thread to
+ * dump), SFU_E_ARG without a table. */
+SFU_DEF int sfu_dump_threads(const struct sfu_dump *d);
+
+/* Dump every thread next(arg, 0), next(arg, 1), ... gives: the header
+ * line, then its backtrace from the first of these that is set:
+ *   regs             registers the kernel keeps for the thread
+ *   layout, context  the context its switch routine saved at `context`
+ *   trap, frame      a trap frame at `frame`
+ *   none of them     the running thread: its frame #0 is
+ *                    sfu_dump_threads_iter itself
+ * port: the walk's port, normally the thread's own (sfu_port_thread_init:
+ * that thread's stacks only); NULL: the description's.  Its ctx must be a
+ * struct sfu_port_ctx (the saved context and the trap frame are read
+ * through its checks).  The dump clears every field before each call;
+ * the iterator fills what it has and returns true, or false after the
+ * last.  Returns the last walk's stop code (SFU_OK if it gave none). */
+SFU_DEF int sfu_dump_threads_iter(const struct sfu_dump *d, sfu_dump_next_fn next, void *arg);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SFU_THREADS_H */
+
+/* ======================================================================== */
+#ifdef SFU_IMPLEMENTATION
+#ifndef SFU_THREADS_IMPLEMENTATION_DONE
+#define SFU_THREADS_IMPLEMENTATION_DONE
+
+SFU_CODEGEN_BEGIN
+
+/* A field f is absent, or fits the struct, with a size it can have (an
+ * address: 4 or 8 bytes), at an offset that is a multiple of it. */
+static bool sfu__dump_field_ok(const struct sfu_dump_table *t, struct sfu_dump_field f, bool addr)
+{
+    if (f.at == 0)
+        return f.size == 0;
+    if (f.size != 8 && f.size != 4 && (addr || (f.size != 1 && f.size != 2)))
+        return false;
+    return (f.at - 1u) % f.size == 0 && (size_t)(f.at - 1u) + f.size <= t->size;
+}
+
+SFU__DUMP_FN const char *sfu__dump_table_rule(const struct sfu_dump_table *t, size_t *index)
+{
+    const char *w = NULL;
+    size_t i, n = 0;
+
+    *index = (size_t)-1;
+    if ((t->array == NULL) == (t->head == NULL))
+        return "neither an array nor a list, or both";
+    if (t->size == 0 || t->size > 0xffffu)
+        return "size: 0 or over 65535";
+    if (t->count == 0 || t->count > SFU_DUMP_MAX_THREADS)
+        return "count: 0 or over SFU_DUMP_MAX_THREADS";
+    if ((uint64_t)(uintptr_t)t->array > UINT64_MAX - (uint64_t)t->count * t->size)
+        return "array: runs past the end of the address space";
+    if (t->context.at == 0 || !sfu__dump_field_ok(t, t->context, true))
+        return "context: missing, past the struct, or not a 4- or 8-byte field at its alignment";
+    if ((t->head != NULL && t->next.at == 0) || !sfu__dump_field_ok(t, t->next, true))
+        return "next: missing for a list, past the struct, or not a 4- or 8-byte field at its alignment";
+    if (!sfu__dump_field_ok(t, t->id, false))
+        return "id: past the struct, or not a 1-, 2-, 4- or 8-byte field at its alignment";
+    if (!sfu__dump_field_ok(t, t->state, false))
+        return "state: past the struct, or not a 1-, 2-, 4- or 8-byte field at its alignment";
+    if ((t->name.at != 0 && t->name.size != sizeof(const char *)) || !sfu__dump_field_ok(t, t->name, true))
+        return "name: not a pointer field inside the struct (a name kept in the struct is not read)";
+    for (i = 0; i < SFU_DUMP_TABLE_STACKS; i++) {
+        const struct sfu_dump_span *s = &t->stacks[i];
+
+        if (s->lo.at == 0 && s->hi.at == 0)
+            continue;
+        *index = i;
+        if (!sfu__dump_field_ok(t, s->lo, true) || !sfu__dump_field_ok(t, s->hi, true))
+            return "stacks: a field past the struct, or not a 4- or 8-byte field at its alignment";
+        if (s->lo.at == 0 || s->hi.at == 0)
+            return "stacks: one field of the two only";
+        n++;
+    }
+    *index = (size_t)-1;
+    if (sfu_switch_check(t->layout, &w) != SFU_OK)
+        return w; /* "no switch layout", or its rule */
+    if (t->state.at != 0 && (t->states == NULL || t->nstates == 0))
+        return "state: a field without state names";
+    if ((t->shared == NULL && t->nshared != 0) || n + t->nshared == 0)
+        return "stacks: none, neither the thread's nor shared ones";
+    if (n + t->nshared > SFU_PORT_THREAD_STACKS)
+        return "stacks: more than SFU_PORT_THREAD_STACKS, the thread's and the shared ones";
+    return NULL;
+}
+
+/* Field f of the thread struct at obj, through the dump's checked read
+ * (little-endian, zero-extended); false if absent or not readable. */
+static SFU__DUMP_NOINLINE bool sfu__dump_field(const struct sfu_dump *d, uint64_t obj, struct sfu_dump_field f,
+                                               uint64_t *v)
+{
+    uint64_t addr = obj + f.at - 1u, w = 0;
+
+    if (f.at == 0 || (addr & (f.size - 1u)) != 0 ||
+        sfu_port_read((void *)(uintptr_t)&d->state->base, addr & ~(uint64_t)7, &w) != 0)
+        return false;
+    w >>= 8u * (addr & 7u);
+    *v = f.size == 8 ? w : w & ((UINT64_C(1) << (8u * f.size)) - 1u);
+    return true;
+}
+
+/* The port of the thread struct at obj, in the state: its stacks, then
+ * the shared ones.  false if a stack cannot be read or is empty. */
+static SFU__DUMP_NOINLINE bool sfu__dump_table_port(const struct sfu_dump *d, const struct sfu_dump_table *t,
+                                                    uint64_t obj)
+{
+    struct sfu_port_thread *pt = &d->state->port;
+    size_t i, n = 0;
+    uint64_t lo = 0, hi = 0;
+
+    for (i = 0; i < SFU_DUMP_TABLE_STACKS; i++) {
+        const struct sfu_dump_span *s = &t->stacks[i];
+
+        if (s->lo.at == 0)
+            continue;
+        if (!sfu__dump_field(d, obj, s->lo, &lo) || !sfu__dump_field(d, obj, s->hi, &hi) ||
+            (s->hi_is_size && hi > UINT64_MAX - lo))
+            return false;
+        pt->stacks[n].lo = lo;
+        pt->stacks[n].hi = s->hi_is_size ? lo + hi : hi;
+        n++;
+    }
+    for (i = 0; i < t->nshared; i++, n++) {
+        pt->stacks[n].lo = t->shared[i].lo;
+        pt->stacks[n].hi = t->shared[i].hi;
+    }
+    return sfu_port_thread_init(pt, &d->state->base, pt->stacks, n) == SFU_OK;
+}
+
+/* The running thread of the table, by its .current pointer (the kernel's
+ * variable, read as given): its port in the state.  Only for a table that
+ * passes the check (a dump checks before it walks). */
+SFU__DUMP_FN bool sfu__dump_current_port(const struct sfu_dump *d)
+{
+    const struct sfu_dump_table *t = d->threads;
+    size_t index;
+    uint64_t cur;
+
+    if (t->current == NULL || sfu__dump_table_rule(t, &index) != NULL)
+        return false;
+    cur = (uint64_t)*(const volatile uintptr_t *)t->current;
+    return cur != 0 && sfu__dump_table_port(d, t, cur);
+}
+
+/* The next thread of the table to dump, into *dt: 1, or 2 if its stacks
+ * are refused (dt->frame: its struct), or 0 after the last (a struct or a
+ * list pointer that cannot be read: said, th.err SFU_E_READ). */
+static SFU__DUMP_NOINLINE int sfu__dump_table_next(const struct sfu_dump *d, struct sfu_dump_thread *dt)
+{
+    struct sfu_dump_state *st = d->state;
+    const struct sfu_dump_table *t = st->th.t;
+    uint64_t obj = 0, v = 0, cur = 0;
+
+    if (t->current != NULL)
+        cur = *(const volatile uintptr_t *)t->current; /* the kernel's variable, as given */
+    for (; st->th.k < t->count; st->th.k++) {
+        obj = st->th.at;
+        if (t->array != NULL)
+            obj = (uint64_t)(uintptr_t)t->array + (uint64_t)st->th.k * t->size;
+        else if (obj == 0)
+            return 0;
+        else if (st->th.k + 1u == t->count)
+            st->th.at = 0;
+        else if (!sfu__dump_field(d, obj, t->next, &st->th.at))
+            break;
+        if (obj == cur)
+            continue;
+        if (t->state.at != 0) {
+            if (!sfu__dump_field(d, obj, t->state, &v))
+                break;
+            if (v < t->nstates && t->states[v] == NULL)
+                continue; /* a slot not in use */
+            dt->state = v < t->nstates ? t->states[v] : "?";
+        }
+        dt->id = st->th.k;
+        if ((t->id.at != 0 && !sfu__dump_field(d, obj, t->id, &dt->id)) ||
+            (t->name.at != 0 && !sfu__dump_field(d, obj, t->name, &v)) ||
+            !sfu__dump_field(d, obj, t->context, &dt->context))
+            break;
+        if (t->name.at != 0)
+            dt->name = (const char *)(uintptr_t)v;
+        dt->layout = t->layout;
+        dt->frame = obj;
+        st->th.k++;
+        if (!sfu__dump_table_port(d, t, obj))
+            return 2;
+        dt->port = &st->port.port;
+        return 1;
+    }
+    if (st->th.k >= t->count)
+        return 0;
+    sfu_dump_str(d, "thread table: the thread at ");
+    sfu_dump_hex(d, obj, 16);
+    sfu_dump_str(d, " cannot be read\n");
+    st->th.err = SFU_E_READ;
+    return 0;
+}
+
+/* "thread ID NAME: STATE, stack 0xLO .. 0xHI, ..." */
+static void sfu__dump_thread_header(const struct sfu_dump *d, const struct sfu_dump_thread *t, const sfu_port *port)
+{
+    size_t i;
+    bool one = port->stack_lo != 0 || port->stack_hi != 0;
+
+    sfu_dump_str(d, "thread ");
+    sfu_dump_dec(d, t->id);
+    if (t->name != NULL) {
+        sfu_dump_str(d, " ");
+        sfu__dump_strn(d, t->name, SFU_DUMP_NAME_MAX);
+    }
+    sfu_dump_str(d, ": ");
+    sfu__dump_strn(d, t->state != NULL ? t->state : "?", SFU_DUMP_NAME_MAX);
+    for (i = one ? 0 : 1; port->stacks != NULL && i <= port->nstacks; i++) {
+        sfu_dump_str(d, i == 0 || (i == 1 && !one) ? ", stack " : ", ");
+        sfu_dump_hex(d, i == 0 ? port->stack_lo : port->stacks[i - 1u].lo, 16);
+        sfu_dump_str(d, " .. ");
+        sfu_dump_hex(d, i == 0 ? port->stack_hi : port->stacks[i - 1u].hi, 16);
+    }
+    if (port->stacks == NULL && one) {
+        sfu_dump_str(d, ", stack ");
+        sfu_dump_hex(d, port->stack_lo, 16);
+        sfu_dump_str(d, " .. ");
+        sfu_dump_hex(d, port->stack_hi, 16);
+    }
+    sfu_dump_str(d, "\n");
+}
+
+/* Where a thread's walk starts (sfu__dump_thread_start). */
+#define SFU__DUMP_REGS 0    /* the state's cursor registers filled */
+#define SFU__DUMP_RUNNING 1 /* the running thread: capture */
+#define SFU__DUMP_DONE 2    /* no thread i */
+#define SFU__DUMP_GIVEN 3   /* the iterator's own registers: th.regs */
+#define SFU__DUMP_SAID 4    /* refused, and said so */
+
+/* Thread i of the iterator (th.next, NULL: the table's): its header line,
+ * where its walk starts, its port (the state's, or the iterator's) and
+ * whether its first frame ran in user mode (st->user).  *port: the
+ * walk's port. */
+static SFU__DUMP_NOINLINE int sfu__dump_thread_start(const struct sfu_dump *d, size_t i, const sfu_port **port)
+{
+    struct sfu_dump_state *st = d->state;
+    struct sfu_dump_thread *t = &st->th.cur;
+    sfu_regs *r = &st->c.regs;
+    int kind, more;
+    uint64_t at;
+
+    /* Field by field: a struct assignment may become memset. */
+    t->id = 0;
+    t->name = t->state = NULL;
+    t->port = NULL;
+    t->regs = NULL;
+    t->layout = NULL;
+    t->context = 0;
+    t->trap = NULL;
+    t->frame = 0;
+    st->th.regs = NULL;
+    st->user = 0;
+    *port = sfu__dump_port(d, false);
+    more = st->th.next != NULL ? (int)st->th.next(st->th.arg, i, t) : sfu__dump_table_next(d, t);
+    if (!more)
+        return SFU__DUMP_DONE;
+    if (t->port != NULL)
+        *port = t->port;
+    sfu__dump_thread_header(d, t, *port);
+    if (more == 2) {
+        sfu__dump_refused(d, "  stacks of the thread at ", t->frame, SFU_E_ARG);
+        return SFU__DUMP_SAID;
+    }
+    if (t->regs != NULL) {
+        st->th.regs = t->regs;
+        return SFU__DUMP_GIVEN;
+    }
+    if (t->layout != NULL) {
+        kind = sfu_port_switch_regs((*port)->ctx, t->layout, t->context, r);
+        at = t->context;
+        /* Switched out in user mode: its one frame, the user's, then
+         * SFU_END_USER from the walk itself. */
+        st->user = kind == SFU_END_USER;
+        if (kind != SFU_OK && kind != SFU_END_USER) {
+            sfu__dump_refused(d, "  saved context at ", at, kind);
+            return SFU__DUMP_SAID;
+        }
+        sfu_dump_str(d, "  saved context at ");
+    } else if (t->trap != NULL) {
+        kind = sfu__dump_trap_regs(d, *port, t->trap, t->frame, r);
+        at = t->frame;
+        if (kind < 0) {
+            sfu__dump_refused(d, "  trap frame at ", at, -kind);
+            return SFU__DUMP_SAID;
+        }
+        st->user = kind == SFU_TRAP_USER;
+        sfu_dump_str(d, "  trap frame at ");
+    } else {
+        return SFU__DUMP_RUNNING;
+    }
+    sfu_dump_hex(d, at, 16);
+    sfu_dump_str(d, ": pc ");
+    sfu_dump_hex(d, r->pc, 16);
+    sfu_dump_str(d, " sp ");
+    sfu_dump_hex(d, r->sp, 16);
+    sfu_dump_str(d, "\n");
+    return SFU__DUMP_REGS;
+}
+
+/* Every thread th.next (NULL: the table) gives; the last walk's stop
+ * code.  Inlined: the walk of a thread that is running is sfu__dump_walk's
+ * capture, whose first frame shown is the public function's. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline int sfu__dump_all(const struct sfu_dump *d)
+{
+    struct sfu_dump_state *st = d->state;
+    const sfu_port *port;
+    size_t i;
+    int how, err;
+
+    st->th.last = SFU_OK;
+    for (i = 0;; i++) {
+        how = sfu__dump_thread_start(d, i, &port);
+        if (how == SFU__DUMP_DONE)
+            return st->th.last;
+        if (how == SFU__DUMP_SAID) {
+            st->th.last = SFU_E_READ;
+            continue;
+        }
+        /* The walk's port is the state's unless the iterator gave one. */
+        if (port != &st->port.port) {
+            st->port.port.read = port->read;
+            st->port.port.strip_ra = port->strip_ra;
+            st->port.port.trap = port->trap;
+            st->port.port.ctx = port->ctx;
+            st->port.port.stack_lo = port->stack_lo;
+            st->port.port.stack_hi = port->stack_hi;
+            st->port.port.stacks = port->stacks;
+            st->port.port.nstacks = port->nstacks;
+        }
+        err = sfu__dump_walk(d, how == SFU__DUMP_REGS ? &st->c.regs : how == SFU__DUMP_GIVEN ? st->th.regs : NULL);
+        st->th.last = err;
+    }
+}
+
+SFU__DUMP_FN int sfu_dump_threads_iter(const struct sfu_dump *d, sfu_dump_next_fn next, void *arg)
+{
+    struct sfu_dump_state *st;
+    int err;
+
+    if (next == NULL)
+        return SFU_E_ARG;
+    if (sfu__dump_enter(d) == NULL)
+        return SFU_E_ARG;
+    st = d->state;
+    st->th.next = next;
+    st->th.arg = arg;
+    st->th.t = NULL;
+    err = sfu__dump_all(d);
+    __asm__ volatile("" : : : "memory");
+    return sfu__dump_leave(d, err);
+}
+
+SFU__DUMP_FN int sfu_dump_threads(const struct sfu_dump *d)
+{
+    struct sfu_dump_state *st;
+    const struct sfu_dump_table *t = d->threads;
+    int err;
+
+    if (t == NULL) {
+        sfu_dump_str(d, "threads: none described (no .threads in the description)\n");
+        return SFU_E_ARG;
+    }
+    if (sfu__dump_enter(d) == NULL)
+        return SFU_E_ARG;
+    st = d->state;
+    err = sfu__dump_prepare(d);
+    if (err != SFU_OK) {
+        sfu_dump_str(d, "threads:\n");
+        sfu__dump_refusal(d);
+        return sfu__dump_leave(d, err);
+    }
+    st->th.next = NULL;
+    st->th.t = t;
+    st->th.k = 0;
+    /* The list's head variable is the user's own: read as it is. */
+    st->th.at = t->head != NULL ? (uint64_t)*(const volatile uintptr_t *)t->head : 0;
+    st->th.err = SFU_OK;
+    err = sfu__dump_all(d);
+    __asm__ volatile("" : : : "memory");
+    return sfu__dump_leave(d, st->th.err != SFU_OK ? st->th.err : err);
+}
+
+SFU_CODEGEN_END
+
+#endif /* SFU_THREADS_IMPLEMENTATION_DONE */
+#endif /* SFU_IMPLEMENTATION */
