@@ -327,9 +327,10 @@ struct sfu_dump {
     const struct sfu_port_range *ram; /* the memory walks may read, nram */
     size_t nram;                     /* ranges; ram NULL: linker_ram */
     struct sfu_port_range linker_ram;
-    const struct sfu_trap_layout *traps; /* the vector code (step 2) */
-    size_t ntraps;
-    sfu_port_trap_fn trap;           /* NULL: sfu_port_trap, the layouts' */
+    const struct sfu_trap_layout *traps; /* the vector code (step 2: */
+    size_t ntraps;                   /* SFU_DUMP_TRAPS gives these four) */
+    sfu_port_trap_fn trap;           /* the trap callback: sfu_port_trap */
+    int (*trap_check)(const struct sfu_trap_layout *l, const char **why); /* sfu_layout_check */
     const sfu_stack *stacks;         /* bounds of a walk in no thread of */
     size_t nstacks;                  /* .threads; none: the memory only */
     const char *sframe, *sframe_end; /* the span of the .sframe sections */
@@ -369,17 +370,19 @@ extern const struct sfu_symtab sfu__dump_symtab __asm__("sfu_symtab");
 /* The fields of a constant struct sfu_dump: state_ the address of its
  * zeroed struct sfu_dump_state, write_fn the output hook, ram[0..nram) the
  * memory ranges stacks and trap frames lie in (struct sfu_port_range),
- * traps[0..ntraps) the vector code's layouts (NULL, 0 until step 2); the
- * knobs add the section, the code range and the symbol table.  A whole
- * initializer (SFU_DUMP_INIT_FIELDS: the fields, to add others after them:
- * .stacks, .threads, .name, ...):
- *     static const struct sfu_dump dump = { SFU_DUMP_INIT_FIELDS(&state, out, ram, 2, traps, 1), .threads = &t };
+ * traps[0..ntraps) the vector code's layouts (NULL, 0 until step 2: the
+ * image then links no trap code; ntraps must be a constant); the knobs
+ * add the section, the code range and the symbol table.  A whole
+ * initializer, or its fields (SFU_DUMP_INIT_FIELDS) to add others after
+ * them (.stacks, .threads, .name, ...):
+ *     static const struct sfu_dump dump = {
+ *         SFU_DUMP_INIT_FIELDS(&state, out, ram, 2, traps, 1), .threads = &t };
  */
 #define SFU_DUMP_INIT(state_, write_fn, ram_, nram_, traps_, ntraps_) \
     { SFU_DUMP_INIT_FIELDS(state_, write_fn, ram_, nram_, traps_, ntraps_) }
-#define SFU_DUMP_INIT_FIELDS(state_, write_fn, ram_, nram_, traps_, ntraps_)                             \
+#define SFU_DUMP_INIT_FIELDS(state_, write_fn, ram_, nram_, traps_, ntraps_)                               \
     SFU__DUMP_SFRAME SFU__DUMP_TEXT SFU__DUMP_SYMTAB .state = (state_), .write = (write_fn), .ram = (ram_), \
-        .nram = (nram_), .traps = (traps_), .ntraps = (ntraps_)
+        .nram = (nram_), SFU_DUMP_TRAPS(traps_, ntraps_)
 
 /* The linker's RAM, [__ram_start, __ram_end), under names of our own (only
  * SFU_DUMP_PUTC refers to them). */
@@ -390,14 +393,21 @@ extern char sfu__dump_ram_end[] __asm__("__ram_end");
  * the linker script's [__ram_start, __ram_end) (every range your stacks
  * and trap frames lie in must be inside it; otherwise list the ranges with
  * SFU_DUMP_INIT), the output one putc_fn(c) per byte, traps[0..ntraps) as
- * in SFU_DUMP_INIT.  A whole initializer:
- *     static const struct sfu_dump dump = SFU_DUMP_PUTC(&state, putc, traps, n);
- * SFU_DUMP_PUTC_FIELDS: the same fields, to add others after them. */
-#define SFU_DUMP_PUTC_FIELDS(state_, putc_fn, traps_, ntraps_)                                           \
-    SFU__DUMP_SFRAME SFU__DUMP_TEXT SFU__DUMP_SYMTAB .state = (state_), .putc = (putc_fn),               \
-        .linker_ram = { (uintptr_t)sfu__dump_ram_start, (uintptr_t)sfu__dump_ram_end }, .traps = (traps_), \
-        .ntraps = (ntraps_)
+ * in SFU_DUMP_INIT.  A whole initializer, or its fields
+ * (SFU_DUMP_PUTC_FIELDS) to add others after them:
+ *     static const struct sfu_dump dump = SFU_DUMP_PUTC(&state, putc, NULL, 0); */
 #define SFU_DUMP_PUTC(state_, putc_fn, traps_, ntraps_) { SFU_DUMP_PUTC_FIELDS(state_, putc_fn, traps_, ntraps_) }
+#define SFU_DUMP_PUTC_FIELDS(state_, putc_fn, traps_, ntraps_)                                             \
+    SFU__DUMP_SFRAME SFU__DUMP_TEXT SFU__DUMP_SYMTAB .state = (state_), .putc = (putc_fn),                 \
+        .linker_ram = { (uintptr_t)sfu__dump_ram_start, (uintptr_t)sfu__dump_ram_end },                   \
+        SFU_DUMP_TRAPS(traps_, ntraps_)
+
+/* The vector code's layouts traps[0..ntraps) (ntraps a constant), with the
+ * trap callback that reads them and its check: with ntraps 0 neither, and
+ * an image that gives none links no trap code. */
+#define SFU_DUMP_TRAPS(traps_, ntraps_)                                                                   \
+    .traps = (traps_), .ntraps = (ntraps_), .trap = (ntraps_) ? sfu_port_trap : (sfu_port_trap_fn)0,       \
+    .trap_check = (ntraps_) ? sfu_layout_check : 0
 
 /* ---- API ---------------------------------------------------------------- */
 
@@ -660,11 +670,11 @@ static const char *sfu__dump_rules(const struct sfu_dump *d, struct sfu_dump_why
     }
     why->index = (size_t)-1;
     why->part = "traps";
-    if (d->ntraps != 0 && d->traps == NULL)
-        return "missing, and ntraps is not 0";
+    if (d->ntraps != 0 && (d->traps == NULL || d->trap == NULL || d->trap_check == NULL))
+        return "traps, trap and trap_check go together (SFU_DUMP_TRAPS)";
     for (i = 0; i < d->ntraps; i++) {
         why->index = i;
-        if (sfu_layout_check(&d->traps[i], &w) != SFU_OK)
+        if (d->trap_check(&d->traps[i], &w) != SFU_OK)
             return w;
     }
     why->index = (size_t)-1;
@@ -790,7 +800,7 @@ static SFU__DUMP_NOINLINE const sfu_port *sfu__dump_port(const struct sfu_dump *
 #endif
     p->read = sfu_port_read;
     p->strip_ra = SFU_PORT_STRIP_RA;
-    p->trap = d->trap != NULL ? d->trap : sfu_port_trap;
+    p->trap = d->trap;
     p->ctx = &st->base;
     p->stack_lo = 0;
     p->stack_hi = 0;

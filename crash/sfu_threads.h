@@ -18,7 +18,7 @@
  *       };
  *       static struct sfu_dump_state dump_state;
  *       static const struct sfu_dump dump = {
- *           SFU_DUMP_PUTC_FIELDS(&dump_state, board_putc, traps, ntraps), .threads = &threads };
+ *           SFU_DUMP_PUTC_FIELDS(&dump_state, board_putc, traps, 1), .threads = &threads };
  *
  *       ... in panic():  sfu_dump_stack(&dump); sfu_dump_threads(&dump);
  *

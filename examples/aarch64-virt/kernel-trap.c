@@ -24,7 +24,7 @@ typedef char pt_regs_size_check[sizeof(struct pt_regs) == 0x120 ? 1 : -1];
 extern char __entry_text_start[], __entry_text_end[];
 const struct sfu_trap_layout ex_trap_layouts[] = {
     SFU_AARCH64_PT_REGS(__entry_text_start, __entry_text_end, struct pt_regs, regs, pc, sp, pstate) };
-const size_t ex_trap_nlayouts = 1;
+EX_DUMP(ex_trap_layouts);
 /* (end of what sfu needs) */
 
 /* The interrupted context, for the reports (the walk finds it itself). */

@@ -26,13 +26,14 @@ static const void *const task_calls[] = { rtos_fault, rtos_yield, rtos_irq };
 static const void *const overflow_call[] = { rtos_stack_overflow };
 static const void *const handler_call[] = { rtos_handler_fault };
 
-#define RTOS_FRAME(fp, calls, from, ref, sp_source)                                                            \
-    {                                                                                                          \
-        .code_start = __entry_text_start, .code_end = __entry_text_end, .callees = calls,                     \
-        .ncallees = sizeof(calls) / sizeof(calls[0]), .frame_from = from, .frame_ref = (const void *)(ref),                   \
-        .frame_size = (fp) ? 0x320 : 0x120, .frame_align = 16, .select = 0, .select_mask = 1,                 \
-        .select_value = (fp), .pc = (fp) ? 0x210 : 0x10, .mode = (fp) ? 0x218 : 0x18,                          \
-        .sp = SFU_TRAP_NOT_SAVED, .sp_from = sp_source, .reg = SFU_AARCH64_TRAP_REGS_X0((fp) ? 0x220 : 0x20), \
+#define RTOS_FRAME(fp, calls, from_, ref_, sp_source)                                                           \
+    {                                                                                                         \
+        .call = { .start = __entry_text_start, .end = __entry_text_end, .callees = calls,                     \
+                  .ncallees = sizeof(calls) / sizeof(calls[0]) },                                             \
+        .frame = { .from = from_, .ref = (const void *)(ref_), .size = (fp) ? 0x320 : 0x120, .align = 16 },    \
+        .sp = { .from = sp_source }, .select = { .at = SFU_AT(0), .mask = 1, .value = (fp) },                \
+        .regs = { .pc = SFU_AT((fp) ? 0x210 : 0x10), .mode = SFU_AT((fp) ? 0x218 : 0x18),                    \
+                  .reg = SFU_AARCH64_TRAP_REGS_X0((fp) ? 0x220 : 0x20) },                                     \
     }
 
 const struct sfu_trap_layout ex_trap_layouts[] = {
@@ -41,7 +42,7 @@ const struct sfu_trap_layout ex_trap_layouts[] = {
     RTOS_FRAME(0, overflow_call, SFU_TRAP_FRAME_SP, NULL, SFU_TRAP_SP_LIVE),
     RTOS_FRAME(0, handler_call, SFU_TRAP_FRAME_SP, NULL, SFU_TRAP_SP_END),
 };
-const size_t ex_trap_nlayouts = 4;
+EX_DUMP(ex_trap_layouts);
 
 const struct sfu_switch_layout ex_switch_layout = { .traps = ex_trap_layouts, .ntraps = 2 };
 /* (end of what sfu needs) */

@@ -13,7 +13,7 @@
 extern char a64_trap_ret[];
 static const void *const trap_sites[] = { a64_trap_ret };
 const struct sfu_trap_layout ex_trap_layouts[] = { A64_TRAP_LAYOUT(trap_sites) };
-const size_t ex_trap_nlayouts = 1;
+EX_DUMP(ex_trap_layouts);
 
 void a64_trap(struct a64_trap_frame *tf, unsigned kind);
 

@@ -57,13 +57,13 @@ typedef char a64_tf_size_check[sizeof(struct a64_trap_frame) == A64_TF_SIZE ? 1 
 
 /* Its layout: sites is an array of the call sites' return addresses (the
  * examples label theirs a64_trap_ret). */
-#define A64_TRAP_LAYOUT(site_array)                                                     \
-    {                                                                                           \
-        .code_start = NULL, .code_end = NULL, .sites = (site_array),                            \
-        .nsites = sizeof(site_array) / sizeof((site_array)[0]), .frame_off = 0,                 \
-        .frame_size = A64_TF_SIZE, .frame_align = 16, .pc = A64_TF_ELR,         \
-        .sp = A64_TF_SP, .mode = A64_TF_SPSR,                                   \
-        .reg = SFU_AARCH64_TRAP_REGS_X0(A64_TF_X0)                                      \
+#define A64_TRAP_LAYOUT(site_array)                                                               \
+    {                                                                                             \
+        .call = { .sites = (site_array), .nsites = sizeof(site_array) / sizeof((site_array)[0]) }, \
+        .frame = { .from = SFU_TRAP_FRAME_SP, .size = A64_TF_SIZE, .align = 16 },                 \
+        .sp = { .from = SFU_TRAP_SP_SAVED, .at = SFU_AT(A64_TF_SP) },                             \
+        .regs = { .pc = SFU_AT(A64_TF_ELR), .mode = SFU_AT(A64_TF_SPSR),                          \
+                  .reg = SFU_AARCH64_TRAP_REGS_X0(A64_TF_X0) }                                    \
     }
 #endif /* __ASSEMBLER__ */
 

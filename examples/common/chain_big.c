@@ -63,6 +63,9 @@ EX_NOINLINE EX_NORETURN void chain_f(int depth, enum ex_action act)
     case EX_ACT_LIBGCC:
         scratch[1] = (uint64_t)__udivmodti4(((unsigned __int128)scratch[63] << 64) | scratch[0], 7u, ex_bad_rem);
         break;
+    case EX_ACT_RECIPE:
+        backtrace_here();
+        board_exit(EX_PASS);
     }
     panic("chain_f: the expected fault did not happen");
 }

@@ -2,7 +2,7 @@
 /*
  * dump.c -- the backtrace printed by panic() and the fault handler, and the
  * per-tick trace check of the timer scenarios, on the dump layer
- * (crash/sfu_dump.h; ex_dump in unwind.c).
+ * (crash/sfu_dump.h; ex_dump: EX_DUMP in ex.h).
  *
  * The dump layer walks and prints (frames streamed, names from the
  * image's own symbol table, tools/sfu-symtab); this file adds what the
@@ -24,7 +24,9 @@ static uint64_t addr_of(const void *p)
  */
 static volatile unsigned inject_countdown;
 
-static const char *name_faulting(const struct sfu_dump *d, uint64_t addr, uint64_t *start, uint64_t *size)
+/* The description's name hook: the symbol table's names (a kernel would
+ * give its kallsyms here), and the injected fault. */
+const char *ex_name_hook(const struct sfu_dump *d, uint64_t addr, uint64_t *start, uint64_t *size)
 {
     const struct sfu_sym *s;
 
@@ -41,7 +43,6 @@ static const char *name_faulting(const struct sfu_dump *d, uint64_t addr, uint64
 void ex_inject_name_fault(unsigned nth)
 {
     inject_countdown = nth;
-    ex_dump.name = name_faulting;
 }
 
 /* -------------------------------------------------------------------------
@@ -52,16 +53,22 @@ void ex_unwind_init(void)
     uint32_t fdes = 0;
     size_t i;
 
+    struct sfu_dump_why why;
+    size_t n;
+    int err;
+
     ex_unwind_setup();
-    for (i = 0; i < ex_dump.nsecs; i++)
-        fdes += ex_dump.secs[i].num_fdes;
-    ex_printf("  unwind    sfu: %u SFrame section(s), version %u, %u FDEs%s; %u symbols\n",
-              (unsigned)ex_dump.nsecs, ex_dump.nsecs ? (unsigned)ex_dump.secs[0].version : 0u, (unsigned)fdes,
-              ex_dump.secs[0].pcrel ? " (PC-relative starts)" : "",
+    err = sfu_dump_check(&ex_dump, &why);
+    n = err == SFU_E_FULL ? 0 : ex_dump_state.nsecs;
+    for (i = 0; i < n; i++)
+        fdes += ex_dump_state.secs[i].num_fdes;
+    ex_printf("  unwind    sfu: %u SFrame section(s), version %u, %u FDEs%s; %u symbols\n", (unsigned)n,
+              n ? (unsigned)ex_dump_state.secs[0].version : 0u, (unsigned)fdes,
+              n && ex_dump_state.secs[0].pcrel ? " (PC-relative starts)" : "",
               ex_dump.symtab ? (unsigned)ex_dump.symtab->count : 0u);
-    if (ex_dump.secs_err != SFU_OK)
-        ex_printf("  unwind    sfu_section_split: %s (%s)\n", sfu_dump_error_text(ex_dump.secs_err),
-                  sfu_dump_error_name(ex_dump.secs_err));
+    if (err != SFU_OK)
+        ex_printf("  unwind    sfu_dump_check: %s (%s): %s: %s\n", sfu_strerror(err), sfu_errname(err),
+                  why.part ? why.part : "?", why.rule ? why.rule : "?");
 }
 
 /* -------------------------------------------------------------------------
@@ -75,7 +82,8 @@ size_t ex_last_nframes;
 int ex_last_stop;
 static bool crossed; /* the walk went through a trap frame */
 
-static void keep_frame(const struct sfu_dump *d, unsigned n, const sfu_frame *f)
+/* The description's frame hook. */
+void ex_frame_hook(const struct sfu_dump *d, unsigned n, const sfu_frame *f)
 {
     (void)d;
     if (n < SFU_DEPTH_CAP) {
@@ -105,13 +113,13 @@ void ex_dump_backtrace(const sfu_regs *r, const sfu_regs *interrupted)
     const struct ex_thread *t = ex_thread_current();
 
     ex_unwind_setup();
-    ex_dump.frame = keep_frame;
     ex_last_nframes = 0;
     crossed = false;
-    /* In a thread, the walk is bounded by its stacks (sched.c). */
+    /* In a thread, the walk is bounded by its stacks (the thread table's
+     * .current: the dump finds them itself). */
     if (t != NULL)
         ex_thread_header(t);
-    ex_last_stop = sfu_dump_regs(&ex_dump, ex_walk_port(), r);
+    ex_last_stop = sfu_dump_regs(&ex_dump, r);
     if (interrupted != NULL && !crossed) {
         sfu_dump_str(&ex_dump, "  (the walk did not reach the interrupted code: pc ");
         sfu_dump_hex(&ex_dump, interrupted->pc, 16);
@@ -132,9 +140,9 @@ const char *ex_check_trace(const sfu_regs *r, const sfu_regs *interrupted, unsig
     int err;
 
     ex_unwind_setup();
-    err = ex_dump.secs_err;
+    err = ex_dump_state.err;
     if (err == SFU_OK)
-        err = sfu_cursor_init(&c, ex_dump.secs, ex_dump.nsecs, &ex_dump.port, r);
+        err = sfu_cursor_init(&c, ex_dump_state.secs, ex_dump_state.nsecs, ex_ram_port(), r);
     while (err == SFU_OK) {
         last = sfu_symtab_find(ex_dump.symtab, c.regs.pc - (c.exact ? 0u : 1u));
         if (last == NULL && why == NULL)
@@ -149,7 +157,7 @@ const char *ex_check_trace(const sfu_regs *r, const sfu_regs *interrupted, unsig
     }
     *nframes = n;
     if (err != SFU_END)
-        return sfu_dump_error_text(err);
+        return sfu_strerror(err);
     if (why != NULL)
         return why;
     if (traps != 1)

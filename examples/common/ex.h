@@ -158,24 +158,42 @@ static inline bool ex_probe_take(uint64_t code, uint64_t *pc)
 /* Timer tick from the board's IRQ handler, with the interrupted context. */
 void ex_tick(const sfu_regs *interrupted);
 
-/* The board's vector code, described for the port (sfu_port_trap): each
- * vector layout (examples/<board>/ trap code) defines these. */
+/* The board's vector code, described for the trap callback (sfu_port_trap):
+ * each vector layout's trap code (examples/<board>/) defines the layouts,
+ * and with them the image's dump description, EX_DUMP below. */
 extern const struct sfu_trap_layout ex_trap_layouts[];
-extern const size_t ex_trap_nlayouts;
 
 /* The C entry point of both boards (head.S jumps to it with a zero return
  * address): the last frame of every complete trace. */
 EX_NORETURN void board_main(void);
 
 /* -------------------------------------------------------------------------
- * sfu (unwind.c, the sfu translation unit): the dump layer's description
- * (crash/sfu_dump.h) of this image: output through ex_putc, the RAM,
- * the board's trap layouts, the boot stack's bounds, the embedded symbol
- * table.  ex_unwind_setup completes it once (the sections are split by
- * the first dump or by it).
+ * sfu (unwind.c, the sfu translation unit): the dump's description
+ * (crash/sfu_dump.h) of this image, constant: output through ex_putc, the
+ * RAM, the board's trap layouts, the boot stack's bounds, the thread table
+ * (sched-sfu.c), the embedded symbol table, the name and frame hooks
+ * (dump.c).  The trap code defines it with its layouts: EX_DUMP(layouts).
+ * ex_unwind_setup checks it once (sfu_dump_check: the sections split).
  */
-extern struct sfu_dump ex_dump;
+extern const struct sfu_dump ex_dump;
+extern struct sfu_dump_state ex_dump_state;
+extern const struct sfu_port_range ex_ram[1];
+extern const sfu_stack ex_boot_stack[1];
+extern const struct sfu_dump_table ex_thread_table;
+void ex_write(const char *s, size_t n);
+const char *ex_name_hook(const struct sfu_dump *d, uint64_t addr, uint64_t *start, uint64_t *size);
+void ex_frame_hook(const struct sfu_dump *d, unsigned n, const sfu_frame *f);
+#define EX_DUMP(layouts)                                                                                       \
+    const struct sfu_dump ex_dump = { SFU_DUMP_INIT_FIELDS(&ex_dump_state, ex_write, ex_ram, 1, layouts,     \
+                                                           sizeof(layouts) / sizeof((layouts)[0])),           \
+                                      .stacks = ex_boot_stack, .nstacks = 1, .threads = &ex_thread_table,     \
+                                      .name = ex_name_hook, .frame = ex_frame_hook }
 void ex_unwind_setup(void);
+/* Ports for the examples' own walks and reads (the crash record, the
+ * reports): the image's RAM and trap layouts, bounded by the boot stack;
+ * the same RAM as a port context. */
+const sfu_port *ex_ram_port(void);
+const struct sfu_port_ctx *ex_ram_ctx(void);
 
 /* -------------------------------------------------------------------------
  * Threads (sched.c): a round-robin preemptive scheduler on the board's
@@ -214,10 +232,10 @@ void ex_sched_tick(void);
 void ex_preempt(void);
 /* The running thread, NULL before ex_sched_start. */
 struct ex_thread *ex_thread_current(void);
-/* A thread's port, bounded by its stacks (sched-sfu.c; valid until the
+/* A thread's port, bounded by its stacks (unwind.c; valid until the
  * next call), NULL if its stacks are empty. */
 const sfu_port *ex_thread_port(const struct ex_thread *t);
-/* The port a walk of the running context uses: its thread's, or ex_dump.port. */
+/* The port a walk of the running context uses: its thread's, or ex_ram_port(). */
 const sfu_port *ex_walk_port(void);
 /* The thread whose guard page holds addr, or NULL. */
 const struct ex_thread *ex_thread_guard_hit(uint64_t addr);
@@ -291,8 +309,11 @@ enum ex_action {
     EX_ACT_LOOP,    /* make a frame record point at itself, then panic */
     EX_ACT_BADSP,   /* point SP at unmapped memory and use it */
     EX_ACT_IRQPANIC, /* start the timer and spin in a leaf until a tick panics */
-    EX_ACT_LIBGCC   /* libgcc's __udivmodti4 stores through a bad pointer */
+    EX_ACT_LIBGCC,  /* libgcc's __udivmodti4 stores through a bad pointer */
+    EX_ACT_RECIPE   /* the README's step 1 (recipe.c): backtrace_here(), then exit */
 };
+/* recipe.c: the README's step 1, as written. */
+void backtrace_here(void);
 
 /* chain_fp.c (frame pointers) -> chain_nofp.c (-fomit-frame-pointer) ->
  * chain_big.c (large frame) -> chain_fp.c -> chain_nofp.c -> chain_big.c

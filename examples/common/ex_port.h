@@ -105,6 +105,6 @@
 #error "examples: no sfu port for this architecture"
 #endif
 
-#include "sfu_dump.h"
+#include "sfu_threads.h"
 
 #endif /* EX_PORT_H */

@@ -3,24 +3,24 @@
  * recipe.c -- the README's step 1 ("sfu in your kernel") as it stands
  * there, after two lines only the examples need: test/firmware/run.sh
  * checks that the README's code is in this file, and the recipe scenario
- * runs it on every image (from a timer interrupt, so the walk crosses the
- * vector code's trap frame: the step-2 layouts are given).  It is built
- * with the image's flags only; the rest of the example does not use it.
- * board_putc stands for the kernel's console; __ram_start/__ram_end, which
- * SFU_DUMP_PUTC reads, are defined by the examples' linker scripts.
+ * runs it on every image, at the bottom of the demo call chain.  It is
+ * built with the image's flags only; the rest of the example does not use
+ * it.  board_putc stands for the kernel's console; __ram_start/__ram_end,
+ * which SFU_DUMP_PUTC reads, are defined by the examples' linker scripts.
  */
 #define SFU_STATIC /* the examples' own sfu is in unwind.c: this copy stays private */
 #ifdef SFRAME_OPTS
 #define SFU_DUMP_SFRAME_OPTS SFRAME_OPTS /* lld-linked images: SFU_OPT_START_PCREL (build.mk) */
+#define SFU_DUMP_SECTIONS 32             /* lld: one section per object */
 #endif
 
 #define SFU_IMPLEMENTATION
-#include "sfu_dump.h" /* -I <sfu>/core -I <sfu>/port */
+#include "sfu_dump.h" /* -I <sfu>/core -I <sfu>/crash -I <sfu>/port */
 
-extern const struct sfu_trap_layout ex_trap_layouts[]; /* step 2 (step 1: NULL, 0 below) */
 void board_putc(char c); /* your console's output */
+static struct sfu_dump_state dump_state; /* zeroed: the dump's working memory */
 /* Reads stay in the linker script's [__ram_start, __ram_end). */
-static struct sfu_dump dump = SFU_DUMP_PUTC(dump, board_putc, ex_trap_layouts, 1);
+static const struct sfu_dump dump = SFU_DUMP_PUTC(&dump_state, board_putc, NULL, 0);
 
 void backtrace_here(void) /* or in your panic() */
 {

@@ -166,7 +166,7 @@ static size_t other_threads(struct sfu_crash_thread *out)
             sfu_port_switch_regs(port->ctx, &ex_switch_layout, th->ctx, &r) != SFU_OK)
             continue;
         n = 0;
-        stop = sfu_backtrace(ex_dump.secs, ex_dump.nsecs, port, &r, rec_frames[m], SFU_DEPTH_CAP, &n);
+        stop = sfu_backtrace(ex_dump_state.secs, ex_dump_state.nsecs, port, &r, rec_frames[m], SFU_DEPTH_CAP, &n);
         if (n == 0)
             continue;
         (void)block(&out[m], th->name,
@@ -217,7 +217,7 @@ static bool write_extended(const struct sfu_crash *c, const sfu_regs *start, siz
     x.crashed = 0;
     /* The windows of every thread: the image's port (its RAM); each
      * window lies on the stacks its thread's own walk was bounded by. */
-    x.port = &ex_dump.port;
+    x.port = ex_ram_port();
 #if defined(__aarch64__)
     /* pac-ret builds: the debugger strips the signed return addresses in
      * the window with the bits the port strips. */

@@ -66,7 +66,7 @@ static void rtos_switch_now(void)
 static void rtos_interrupted(uint64_t frame, sfu_regs *out)
 {
     ex_unwind_setup();
-    if (sfu_port_switch_regs(&ex_dump.ctx, &ex_switch_layout, frame, out) != SFU_OK) {
+    if (sfu_port_switch_regs(ex_ram_ctx(), &ex_switch_layout, frame, out) != SFU_OK) {
         /* Two volatile stores, never merged into one vector store (SSE
          * zeroing with plain flags: this runs in fault and interrupt
          * handlers). */

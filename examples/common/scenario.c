@@ -52,11 +52,11 @@ static size_t sframe_sections(size_t *tail)
 
     ex_unwind_setup();
     *tail = (size_t)(__sframe_end - __sframe_start);
-    if (ex_dump.nsecs == 0)
+    if (ex_dump_state.err == SFU_E_FULL || ex_dump_state.nsecs == 0)
         return 0;
-    last = &ex_dump.secs[ex_dump.nsecs - 1];
+    last = &ex_dump_state.secs[ex_dump_state.nsecs - 1];
     *tail -= (size_t)(last->data - (const uint8_t *)__sframe_start) + last->size;
-    return ex_dump.nsecs;
+    return ex_dump_state.nsecs;
 }
 
 static void banner(const char *cmdline)
@@ -75,9 +75,10 @@ static void banner(const char *cmdline)
               (unsigned long long)(__sframe_end - __sframe_start));
     if (sframe_sections(&tail) > 0) {
         ex_printf(", version %u, flags 0x%x, %u FDEs in the first header)\n",
-                  (unsigned)ex_dump.secs[0].version, (unsigned)ex_dump.secs[0].flags, (unsigned)ex_dump.secs[0].num_fdes);
-        ex_printf("            %u section(s) back to back, then %llu %s byte(s)\n", (unsigned)ex_dump.nsecs,
-                  (unsigned long long)tail, ex_dump.secs_err == SFU_OK ? "zero" : "UNREAD");
+                  (unsigned)ex_dump_state.secs[0].version, (unsigned)ex_dump_state.secs[0].flags,
+                  (unsigned)ex_dump_state.secs[0].num_fdes);
+        ex_printf("            %u section(s) back to back, then %llu %s byte(s)\n", (unsigned)ex_dump_state.nsecs,
+                  (unsigned long long)tail, ex_dump_state.err == SFU_OK ? "zero" : "UNREAD");
     } else {
         ex_printf(", NO SFrame section)\n");
     }
@@ -105,8 +106,8 @@ static EX_NOINLINE void scen_hello(void)
 {
     sfu_regs r;
     volatile uint64_t word = 0x5f5f5f5f5f5f5f5full;
-    const struct sfu_trap_layout *l;
-    void *ctx = ex_dump.port.ctx;
+    sfu_regs t;
+    void *ctx = (void *)(uintptr_t)ex_ram_ctx();
     size_t i;
     uint64_t got = 0, ram_end = addr_of(__ram_end);
 
@@ -115,8 +116,8 @@ static EX_NOINLINE void scen_hello(void)
         size_t tail, n = sframe_sections(&tail);
 
         check("sframe header present", n > 0);
-        check("sframe has FDEs", n > 0 && ex_dump.secs[0].num_fdes > 0);
-        check("sframe: sections fill span", n > 0 && ex_dump.secs_err == SFU_OK);
+        check("sframe has FDEs", n > 0 && ex_dump_state.secs[0].num_fdes > 0);
+        check("sframe: sections fill span", n > 0 && ex_dump_state.err == SFU_OK);
     }
     check("capture: pc in .text", r.pc >= addr_of(__text_start) && r.pc < addr_of(__text_end));
     check("capture: sp on the stack", r.sp >= addr_of(__stack_lo) && r.sp < addr_of(__stack_hi));
@@ -131,9 +132,10 @@ static EX_NOINLINE void scen_hello(void)
 #if EX_HAS_LR
     check("strip_ra: plain address kept", sfu_port_strip_ra(NULL, r.pc) == r.pc);
 #endif
-    check("trap: ordinary pc is no call site", sfu_port_trap_find(ctx, r.pc, r.sp, &l) == 0);
-    for (i = 0; i < ex_trap_nlayouts; i++)
-        check("trap: layout checks out", sfu_port_layout_check(&ex_trap_layouts[i]) == 0);
+    check("trap: ordinary pc is no call site", sfu_port_trap(ctx, r.pc, r.sp, &t) == SFU_TRAP_NONE);
+    for (i = 0; i < ex_dump.ntraps; i++)
+        check("trap: layout checks out", sfu_layout_check(&ex_dump.traps[i], NULL) == SFU_OK);
+    check("dump: description checks out", sfu_dump_check(&ex_dump, NULL) == SFU_OK);
     /* FP/SIMD is off on both boards (the vector code saves no FP
      * registers): the crash path must not need it. */
     ex_probe_code = UINT64_MAX;
@@ -215,14 +217,11 @@ static void scen_nested(void)
     run_chain(EX_ACT_NULL);
 }
 
-/* recipe: the irqpanic chain, but the tick runs the README's recipe
- * (recipe.c) instead of panic(). */
-static volatile int recipe_mode;
-void backtrace_here(void);
+/* recipe: the README's step 1 (recipe.c), at the bottom of the demo
+ * chain instead of panic(). */
 static void scen_recipe(void)
 {
-    recipe_mode = 1;
-    run_chain(EX_ACT_IRQPANIC);
+    run_chain(EX_ACT_RECIPE);
 }
 
 /* -------------------------------------------------------------------------
@@ -271,12 +270,6 @@ EX_NORETURN void tick_watchdog(const sfu_regs *r);
 
 EX_NOINLINE EX_NORETURN void tick_watchdog(const sfu_regs *r)
 {
-    if (recipe_mode) {
-        board_timer_stop();
-        ex_printf("recipe: backtrace_here() in the timer interrupt handler\n");
-        backtrace_here();
-        board_exit(EX_PASS);
-    }
     ex_printf("watchdog: tick %u interrupted pc %p sp %p\n", ticks, (void *)(uintptr_t)r->pc,
               (void *)(uintptr_t)r->sp);
     panic("watchdog fired in the timer interrupt handler");
@@ -405,7 +398,7 @@ EX_SCENARIO(corrupt,  EX_PANIC, 0, "saved FP and RA overwritten, then panic")
 EX_SCENARIO(badfp,    EX_PANIC, 0, "saved FP overwritten (RA intact), then panic")
 EX_SCENARIO(loop,     EX_PANIC, 0, "frame record pointing at itself, then panic")
 EX_SCENARIO(badsp,    EX_FAULT, 0, "SP pointed at unmapped memory, then a push")
-EX_SCENARIO(recipe,   EX_PASS,  0, "the README's recipe (recipe.c) run from the timer interrupt")
+EX_SCENARIO(recipe,   EX_PASS,  0, "the README's step 1 (recipe.c) at the bottom of the demo chain")
 EX_SCENARIO(threads,  EX_PANIC, 0, "3 preemptive threads; one panics: every thread dumped")
 EX_SCENARIO(overflow, EX_FAULT, 0, "a thread recurses into its stack's guard page")
 EX_SCENARIO(nested,   EX_NESTED, 0, "a fault inside the fault's dump: one line, halt")

@@ -21,7 +21,7 @@ struct regs {
 extern char __entry_text_start[], __entry_text_end[];
 const struct sfu_trap_layout ex_trap_layouts[] = {
     SFU_X86_64_PT_REGS(__entry_text_start, __entry_text_end, struct regs) };
-const size_t ex_trap_nlayouts = 1;
+EX_DUMP(ex_trap_layouts);
 /* (end of what sfu needs) */
 
 void interrupt_handler(struct regs *r);

@@ -21,16 +21,17 @@ static const void *const irq_call[] = { rtos_irq };
 static const void *const fault_call[] = { rtos_fault };
 
 #define G(fp) ((fp) ? 0x210 : 0x10)
-#define RTOS_FRAME(fp, calls, from, ref)                                                                \
+#define RTOS_FRAME(fp, calls, from_, ref_)                                                                \
     {                                                                                                   \
-        .code_start = __entry_text_start, .code_end = __entry_text_end, .callees = calls,              \
-        .ncallees = 1, .frame_from = from, .frame_ref = (const void *)(ref),                           \
-        .frame_size = (fp) ? 0x2c0 : 0xc0, .frame_align = 16, .select = 0, .select_mask = 1,           \
-        .select_value = (fp), .pc = G(fp) + 0x88, .mode = G(fp) + 0x90, .sp = G(fp) + 0xa0,            \
-        .reg = SFU_X86_64_TRAP_REGS(G(fp) + 0x70, G(fp) + 0x68, G(fp) + 0x60, G(fp) + 0x58,            \
-                                    G(fp) + 0x50, G(fp) + 0x48, G(fp) + 0x40, G(fp) + 0x38,            \
-                                    G(fp) + 0x30, G(fp) + 0x28, G(fp) + 0x20, G(fp) + 0x18,            \
-                                    G(fp) + 0x10, G(fp) + 0x08, G(fp) + 0x00),                         \
+        .call = { .start = __entry_text_start, .end = __entry_text_end, .callees = calls, .ncallees = 1 }, \
+        .frame = { .from = from_, .ref = (const void *)(ref_), .size = (fp) ? 0x2c0 : 0xc0, .align = 16 }, \
+        .sp = { .from = SFU_TRAP_SP_SAVED, .at = SFU_AT(G(fp) + 0xa0) },                               \
+        .select = { .at = SFU_AT(0), .mask = 1, .value = (fp) },                                        \
+        .regs = { .pc = SFU_AT(G(fp) + 0x88), .mode = SFU_AT(G(fp) + 0x90),                             \
+                  .reg = SFU_X86_64_TRAP_REGS(G(fp) + 0x70, G(fp) + 0x68, G(fp) + 0x60, G(fp) + 0x58,  \
+                                              G(fp) + 0x50, G(fp) + 0x48, G(fp) + 0x40, G(fp) + 0x38,  \
+                                              G(fp) + 0x30, G(fp) + 0x28, G(fp) + 0x20, G(fp) + 0x18,  \
+                                              G(fp) + 0x10, G(fp) + 0x08, G(fp) + 0x00) },             \
     }
 
 const struct sfu_trap_layout ex_trap_layouts[] = {
@@ -38,7 +39,7 @@ const struct sfu_trap_layout ex_trap_layouts[] = {
     RTOS_FRAME(1, irq_call, SFU_TRAP_FRAME_PTR, &rtos_ctx_slot),
     RTOS_FRAME(0, fault_call, SFU_TRAP_FRAME_SP, NULL),
 };
-const size_t ex_trap_nlayouts = 3;
+EX_DUMP(ex_trap_layouts);
 
 const struct sfu_switch_layout ex_switch_layout = { .traps = ex_trap_layouts, .ntraps = 2 };
 /* (end of what sfu needs) */

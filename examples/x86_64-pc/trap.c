@@ -13,7 +13,7 @@
 extern char x86_trap_ret[];
 static const void *const trap_sites[] = { x86_trap_ret };
 const struct sfu_trap_layout ex_trap_layouts[] = { X86_TRAP_LAYOUT(trap_sites) };
-const size_t ex_trap_nlayouts = 1;
+EX_DUMP(ex_trap_layouts);
 
 void x86_trap(struct x86_trap_frame *tf);
 

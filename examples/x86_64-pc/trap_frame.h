@@ -83,14 +83,16 @@ typedef char x86_tf_size_check[sizeof(struct x86_trap_frame) == X86_TF_SIZE ? 1 
 /* Its layout: sites is an array of the call sites' return addresses (the
  * examples label theirs x86_trap_ret).  The frame starts with the
  * registers in DWARF order. */
-#define X86_TRAP_LAYOUT(site_array)                                                       \
-    {                                                                                            \
-        .code_start = NULL, .code_end = NULL, .sites = (site_array),                             \
-        .nsites = sizeof(site_array) / sizeof((site_array)[0]), .frame_off = 0,                  \
-        .frame_size = X86_TF_SIZE, .frame_align = 16, .pc = X86_TF_RIP,            \
-        .sp = X86_TF_RSP, .mode = X86_TF_CS,                                       \
-        .reg = { 0x00, 0x08, 0x10, 0x18, 0x20, 0x28, 0x30, 0x38, 0x40, 0x48, 0x50, 0x58, 0x60,   \
-                 0x68, 0x70, 0x78, 0x80 }                                                        \
+#define X86_TRAP_LAYOUT(site_array)                                                               \
+    {                                                                                             \
+        .call = { .sites = (site_array), .nsites = sizeof(site_array) / sizeof((site_array)[0]) }, \
+        .frame = { .from = SFU_TRAP_FRAME_SP, .size = X86_TF_SIZE, .align = 16 },                 \
+        .sp = { .from = SFU_TRAP_SP_SAVED, .at = SFU_AT(X86_TF_RSP) },                            \
+        .regs = { .pc = SFU_AT(X86_TF_RIP), .mode = SFU_AT(X86_TF_CS),                            \
+                  .reg = { SFU_AT(0x00), SFU_AT(0x08), SFU_AT(0x10), SFU_AT(0x18), SFU_AT(0x20),  \
+                           SFU_AT(0x28), SFU_AT(0x30), SFU_AT(0x38), SFU_AT(0x40), SFU_AT(0x48),  \
+                           SFU_AT(0x50), SFU_AT(0x58), SFU_AT(0x60), SFU_AT(0x68), SFU_AT(0x70),  \
+                           SFU_AT(0x78), SFU_AT(0x80) } }                                         \
     }
 #endif /* __ASSEMBLER__ */
 

@@ -156,9 +156,9 @@ SFU_CODEGEN_END
 /* A whole Linux-like trap layout in one line: struct T (x0..x30 in the
  * array member x, and members pc (ELR), sp, pstate (SPSR)) saved at the SP
  * of every call from the entry code [start, end) into C. */
-#define SFU_AARCH64_PT_REGS(start, end, T, x, pc_, sp_, pstate_)                                     \
+#define SFU_AARCH64_PT_REGS(start_, end_, T, x, pc_, sp_, pstate_)                                     \
     {                                                                                                \
-        .call = { .start = (start), .end = (end) },                                                  \
+        .call = { .start = (start_), .end = (end_) },                                                \
         .frame = { .from = SFU_TRAP_FRAME_SP, .size = sizeof(T), .align = 16 },                      \
         .sp = { .from = SFU_TRAP_SP_SAVED, .at = SFU_AT(offsetof(T, sp_)) },                         \
         .regs = { .pc = SFU_AT(offsetof(T, pc_)), .mode = SFU_AT(offsetof(T, pstate_)),              \

@@ -124,9 +124,9 @@ SFU_CODEGEN_END
  * named rax, rbx, rcx, rdx, rsi, rdi, rbp, r8 .. r15 and the CPU's rip,
  * cs, rsp (in any order), saved at the RSP of every call from the entry
  * code [start, end) into C.  Other names: SFU_X86_64_TRAP_REGS. */
-#define SFU_X86_64_PT_REGS(start, end, T)                                                          \
+#define SFU_X86_64_PT_REGS(start_, end_, T)                                                        \
     {                                                                                              \
-        .call = { .start = (start), .end = (end) },                                                \
+        .call = { .start = (start_), .end = (end_) },                                              \
         .frame = { .from = SFU_TRAP_FRAME_SP, .size = sizeof(T), .align = 8 },                     \
         .sp = { .from = SFU_TRAP_SP_SAVED, .at = SFU_AT(offsetof(T, rsp)) },                       \
         .regs = { .pc = SFU_AT(offsetof(T, rip)), .mode = SFU_AT(offsetof(T, cs)),                 \

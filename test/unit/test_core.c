@@ -967,7 +967,7 @@ static struct {
 	int kind;
 	uint64_t pc, sp;
 	const uint64_t *dwarf;
-	const int16_t *map;
+	const uint16_t *map;
 	uint32_t ndwarf;
 	int calls;
 } g_trap;
