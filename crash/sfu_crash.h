@@ -363,6 +363,13 @@ struct sfu_crash_tinfo {
 
 SFU_CODEGEN_BEGIN
 
+/* A compiler may turn a loop that stores zeros into a call to memset
+ * (gcc and clang do, at -O2 and -Os, unless the file is built with
+ * -ffreestanding or -fno-builtin, which many kernels do not pass): an
+ * empty asm in the loop, which may read the stored memory, keeps it a
+ * loop. */
+#define SFU__CRASH_KEEP_LOOP(p) __asm__ volatile("" : : "r"(p) : "memory")
+
 /* CRC-32 (IEEE, as zlib's crc32(0, p, n)), bit by bit: no table, so
  * nothing to initialize on the crash path. */
 static inline uint32_t sfu__crash_crc_add(uint32_t crc, const volatile uint8_t *p, size_t from, size_t to)
@@ -425,13 +432,16 @@ static inline void sfu_crash_init(struct sfu_crash *c, uint32_t boot, unsigned k
     c->flags = 0;
     c->code = c->addr = 0;
     c->pc = pc;
-    for (i = 0; i < SFU_CRASH_MSG; i++)
+    for (i = 0; i < SFU_CRASH_MSG; i++) {
         c->msg[i] = 0;
+        SFU__CRASH_KEEP_LOOP(c);
+    }
     for (i = 0; msg && msg[i] && i + 1u < SFU_CRASH_MSG; i++)
         c->msg[i] = msg[i];
     for (i = 0; i < SFU_CRASH_MAX_FRAMES; i++) {
         c->pcs[i] = 0;
         c->frame[i] = 0;
+        SFU__CRASH_KEEP_LOOP(c);
     }
 }
 
@@ -554,8 +564,10 @@ static inline void sfu_crash_regs_from(struct sfu_crash_thread *t, unsigned mach
     static const uint8_t x64[17] = { 10, 12, 11, 5, 13, 14, 4, 19, 9, 8, 7, 6, 3, 2, 1, 0, 16 };
     unsigned i, n;
 
-    for (i = 0; i < SFU_CRASH_MAX_REGS; i++)
+    for (i = 0; i < SFU_CRASH_MAX_REGS; i++) {
         t->regs[i] = 0;
+        SFU__CRASH_KEEP_LOOP(t);
+    }
     t->valid = 0;
     n = machine == SFU_CRASH_EM_X86_64 ? 17u : machine == SFU_CRASH_EM_AARCH64 ? 32u : 0u;
     for (i = 0; r->dwarf && i < n && i < r->ndwarf; i++) {

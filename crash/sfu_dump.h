@@ -485,6 +485,12 @@ SFU_DEF bool sfu__dump_current_port(const struct sfu_dump *d);
 
 SFU_CODEGEN_BEGIN
 
+/* Between stores a compiler would merge into a call to memset (gcc and
+ * clang do, at -O2 and -Os, unless the file is built with -ffreestanding
+ * or -fno-builtin, which many kernels do not pass): an empty asm that may
+ * read the memory stored. */
+#define SFU__DUMP_KEEP_STORES(p) __asm__ volatile("" : : "r"(p) : "memory")
+
 /* ---- output ---------------------------------------------------------------- */
 
 static SFU__DUMP_NOINLINE void sfu__dump_put(const struct sfu_dump *d, const char *s, size_t n)

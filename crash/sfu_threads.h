@@ -406,13 +406,17 @@ static SFU__DUMP_NOINLINE int sfu__dump_thread_start(const struct sfu_dump *d, s
     int kind, more;
     uint64_t at;
 
-    /* Field by field: a struct assignment may become memset. */
+    /* Field by field, and never merged into one memset call (clang does
+     * merge the stores unless the file is built with -ffreestanding): a
+     * struct assignment or an initializer would be one. */
     t->id = 0;
     t->name = t->state = NULL;
     t->port = NULL;
+    SFU__DUMP_KEEP_STORES(t);
     t->regs = NULL;
     t->layout = NULL;
     t->context = 0;
+    SFU__DUMP_KEEP_STORES(t);
     t->trap = NULL;
     t->frame = 0;
     st->th.regs = NULL;

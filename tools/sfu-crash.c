@@ -75,19 +75,6 @@ static const char help[] =
 	"Exit status: 0 every record valid, 1 one corrupt, truncated or unknown, 2 none found,\n"
 	"3 usage or I/O error, 4 (--core) the record is of another image.\n";
 
-static const char *err_name(int err)
-{
-	switch (err) {
-#define X(name, value, text) \
-	case name:               \
-		return #name;
-		SFU_ERRORS(X)
-#undef X
-	default:
-		return "?";
-	}
-}
-
 static const char *machine_name(unsigned m)
 {
 	return m == SFU_CRASH_EM_AARCH64 ? "aarch64" : m == SFU_CRASH_EM_X86_64 ? "x86_64" : "unknown machine";
@@ -169,7 +156,7 @@ static void show_ext(const uint8_t *p, size_t size)
 	printf("\n");
 	for (i = 0; i < info.nthreads && sfu_crash_thread_read(p, &info, i, &t); i++) {
 		printf("thread %u \"%s\" %s%s: %u frames, stopped: %s (%s)\n", i + 1, t.name, state_name(t.state),
-		       i == info.crashed ? " (the crash)" : "", t.nframes, sfu_strerror(t.stop), err_name(t.stop));
+		       i == info.crashed ? " (the crash)" : "", t.nframes, sfu_strerror(t.stop), sfu_errname(t.stop));
 		printf("  registers known:");
 		for (r = 0; r < SFU_CRASH_MAX_REGS; r++)
 			if (t.valid >> r & 1u)
@@ -216,7 +203,7 @@ static int show(const uint8_t *p, size_t size, const char *where)
 		       : i + 1 < c.nframes && next.how == SFU_HOW_TRAP ? " (exception)"
 		                                                         : "");
 	}
-	printf("backtrace: %u frames, stopped: %s (%s)\n", c.nframes, sfu_strerror(c.stop), err_name(c.stop));
+	printf("backtrace: %u frames, stopped: %s (%s)\n", c.nframes, sfu_strerror(c.stop), sfu_errname(c.stop));
 	show_ext(p, size);
 	return st;
 }

@@ -24,19 +24,14 @@ out=build/codegen
 mkdir -p "$out"
 for arch in aarch64 x86_64; do
 	cat >"$out/tu-$arch.c" <<C
-/* The core, the port and the dump layer, with every port callback
- * referenced (so emitted); the dump layer's functions are external. */
-#define SFU_IMPLEMENTATION
+/* The core (with its speed machinery), the port and the whole crash path,
+ * every piece emitted (test/common/crash_tu.c). */
 #define SFU_CACHE 1
 #define SFU_INDEX 1
-#define SFU_ERROR_STRINGS 1
 #define SFU_DUMP_SYMTAB 1
+#define SFU_ERROR_STRINGS 1 /* the port includes sfu.h first: the dump needs the texts */
 #include "sfu_port_$arch.h"
-#include "sfu_dump.h"
-sfu_port codegen_port = SFU_PORT_INIT(NULL, 0, 0);
-static const struct sfu_port_range codegen_ram[] = { { 0x1000, 0x2000 } };
-static void codegen_write(const char *s, size_t n) { (void)s; (void)n; }
-struct sfu_dump codegen_dump = SFU_DUMP_INIT(codegen_dump, codegen_write, codegen_ram, 1, NULL, 0);
+#include "crash_tu.c"
 #if !SFU_SAFE_CODEGEN
 /* The control's own sample of what the alignment check looks for (the
  * core need not have one in every compiler's output: clang 21/22 merge
@@ -70,7 +65,7 @@ fi
 check() { # NAME CC OBJDUMP ARCH FLAGS -> status of check-insns.py, report in $out/NAME.txt
 	local name=$1 cc=$2 od=$3 arch=$4
 	shift 4
-	if ! $cc -std=c99 -ffreestanding -nostdlib -c $WARN -Icore -Icrash -Iport/$arch -Iport "$@" "$out/tu-$arch.c" \
+	if ! $cc -std=c99 -ffreestanding -nostdlib -c $WARN -Icore -Icrash -Iport/$arch -Iport -Itest/common "$@" "$out/tu-$arch.c" \
 		-o "$out/$name.o" >"$out/$name.txt" 2>&1; then
 		return 2
 	fi

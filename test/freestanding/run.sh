@@ -70,100 +70,45 @@ for t in "${bare_compilers[@]}"; do
 		done
 	done
 done
-# The crash path's thread pieces and crash record (crash/) are
-# freestanding too: a TU using them, at -O2/-O3 (where loops may become
-# memset/memcpy calls), leaves no undefined symbol.
-cat > "$out/port-tu.c" <<'C'
-#define SFU_IMPLEMENTATION
-#define SFU_PORT_LINKER_RAM 0
-#include "sfu_layout.h"
-#include "sfu_crash.h"
-int tu_record(uint8_t *dst, const sfu_frame *f, size_t n);
-int tu_record(uint8_t *dst, const sfu_frame *f, size_t n)
-{
-	struct sfu_crash c;
-	sfu_crash_init(&c, 1, SFU_CRASH_PANIC, "x", 0);
-	sfu_crash_frames(&c, f, n, SFU_END);
-	sfu_crash_write(&c, dst, SFU_CRASH_SIZE);
-	return sfu_crash_read(dst, SFU_CRASH_SIZE, &c);
-}
-int tu_ext(uint8_t *dst, size_t budget, const sfu_port *p, const sfu_regs *r, const sfu_frame *f, size_t n);
-int tu_ext(uint8_t *dst, size_t budget, const sfu_port *p, const sfu_regs *r, const sfu_frame *f, size_t n)
-{
-	struct sfu_crash c;
-	struct sfu_crash_thread t;
-	struct sfu_crash_ext x;
-	size_t used;
-	sfu_crash_init(&c, 1, SFU_CRASH_PANIC, "x", 0);
-	sfu_crash_frames(&c, f, n, SFU_END);
-	sfu_crash_regs_from(&t, SFU_CRASH_EM_AARCH64, r);
-	t.name = "main";
-	t.state = SFU_CRASH_T_CRASHED;
-	t.frames = f;
-	t.nframes = n;
-	t.stop = SFU_END;
-	x.machine = SFU_CRASH_EM_AARCH64;
-	x.id = dst;
-	x.idlen = 20;
-	x.threads = &t;
-	x.nthreads = 1;
-	x.crashed = 0;
-	x.port = p;
-	x.pac = sfu_crash_pac_mask(p->strip_ra, p->ctx);
-	return sfu_crash_ext_write(&c, &x, dst, budget, &used);
-}
-int tu_thread(struct sfu_port_thread *t, const sfu_stack *s, const struct sfu_switch_layout *l, sfu_regs *r);
-int tu_thread(struct sfu_port_thread *t, const sfu_stack *s, const struct sfu_switch_layout *l, sfu_regs *r)
-{
-	if (sfu_port_thread_init(t, NULL, s, 2))
-		return 1;
-	return sfu_port_switch_regs(t->port.ctx, l, s[0].lo, r);
-}
-int tu_trap(struct sfu_port_ctx *c, uint64_t pc, uint64_t sp, sfu_regs *r);
-int tu_trap(struct sfu_port_ctx *c, uint64_t pc, uint64_t sp, sfu_regs *r)
-{
-	return sfu_port_trap(c, pc, sp, r);
-}
-C
-for t in "${bare_compilers[@]:0:4}"; do
+# No C library call, whatever the compiler and the flags: the crash path
+# whole (test/common/crash_tu.c: the core, the port, the dump, every
+# thread, the layouts' callbacks, the crash record) and the core alone, by
+# gcc 12/14/16 and clang 14/21/22 for both targets at -O0/-O2/-Os, with the
+# bare-metal flags above and, as many kernels build, without
+# -ffreestanding and -fno-builtin (where compilers turn loops and struct
+# copies into memset/memcpy calls): nm -u shows nothing but the output
+# hook (tu_write).  The crash path also with SFU_STATIC.
+libc_compilers=("${bare_compilers[@]}"
+	"clang21-x86_64|tools/toolchain.sh run sid clang-21 --target=x86_64-none-elf|x86_64"
+	"clang21-aarch64|tools/toolchain.sh run sid clang-21 --target=aarch64-none-elf|aarch64"
+	"clang22-x86_64|tools/toolchain.sh run sid clang-22 --target=x86_64-none-elf|x86_64"
+	"clang22-aarch64|tools/toolchain.sh run sid clang-22 --target=aarch64-none-elf|aarch64"
+)
+if [ -f "$(tools/toolchain.sh path sid)/.sfu-ready" ]; then
+	tools/toolchain.sh install sid clang-21 clang-22 >&2 || true
+fi
+HOSTED="-std=c99 -c $WARN -Icore"
+for t in "${libc_compilers[@]}"; do
 	IFS='|' read -r tname cc arch <<<"$t"
 	tflags=$(arch_flags "$arch")
-	for opt in -O2 -O3; do
+	need "freestanding libc $tname" "${cc%% *}" "gcc-aarch64-linux-gnu clang" || continue
+	for opt in -O0 -O2 -Os; do
+		# Hosted: the target's Linux triple (its libc's headers; a bare
+		# triple has none to build against without -ffreestanding).
+		hcc=${cc/-none-elf/-linux-gnu}
 		# shellcheck disable=SC2086 # flags: several words
-		spawn 2 compile_case "freestanding port-threads-crash $tname $opt" "$out/port-$tname$opt.o" "" \
-			$cc $BASE -Icrash -Iport $tflags $opt "$out/port-tu.c"
+		spawn 2 compile_case "freestanding no-libc crash-path freestanding $tname $opt" \
+			"$out/crash-freestanding-$tname$opt.o" tu_write $cc $BASE $tflags -Icrash -Iport $opt test/common/crash_tu.c
+		# shellcheck disable=SC2086 # flags: several words
+		spawn 2 compile_case "freestanding no-libc crash-path hosted $tname $opt" "$out/crash-hosted-$tname$opt.o" \
+			tu_write $hcc $HOSTED -Icrash -Iport $opt test/common/crash_tu.c
+		# shellcheck disable=SC2086 # flags: several words
+		spawn 2 compile_case "freestanding no-libc core hosted $tname $opt" "$out/core-hosted-$tname$opt.o" "" \
+			$hcc $HOSTED $opt "$out/tu.c"
 	done
-done
-# The dump layer (crash/sfu_dump.h), with the core and the port, is
-# freestanding too: at -O2/-O3 nothing left undefined (its output goes
-# through the hook in struct sfu_dump; no linker symbol with both
-# SFU_PORT_LINKER_RAM and SFU_DUMP_LINKER_SFRAME off), with every public
-# function external and with SFU_STATIC.
-cat > "$out/dump-tu.c" <<'C'
-#define SFU_IMPLEMENTATION
-#define SFU_PORT_LINKER_RAM 0
-#define SFU_DUMP_LINKER_SFRAME 0
-#include "sfu_dump.h"
-static const struct sfu_port_range ram[] = { { 0x1000, 0x2000 } };
-void tu_write(const char *s, size_t n);
-struct sfu_dump tu_dump = SFU_DUMP_INIT(tu_dump, tu_write, ram, 1, NULL, 0);
-int tu_dump_all(void);
-int tu_dump_all(void)
-{
-	return sfu_dump_stack(&tu_dump) + sfu_dump_trap(&tu_dump, NULL, 0) + sfu_dump_threads(&tu_dump, NULL, NULL) +
-	       sfu_dump_thread_table(&tu_dump, NULL);
-}
-C
-for t in "${bare_compilers[@]:0:4}"; do
-	IFS='|' read -r tname cc arch <<<"$t"
-	tflags=$(arch_flags "$arch")
-	for cfg in "extern|" "static|-DSFU_STATIC"; do
-		for opt in -O2 -O3; do
-			# shellcheck disable=SC2086 # flags: several words
-			spawn 2 compile_case "freestanding dump-layer ${cfg%%|*} $tname $opt" "$out/dump-${cfg%%|*}-$tname$opt.o" \
-				tu_write $cc $BASE -Icrash -Iport $tflags ${cfg#*|} $opt "$out/dump-tu.c"
-		done
-	done
+	# shellcheck disable=SC2086 # flags: several words
+	spawn 2 compile_case "freestanding no-libc crash-path static $tname -O2" "$out/crash-static-$tname.o" tu_write \
+		$cc $BASE $tflags -DSFU_STATIC -Icrash -Iport -O2 test/common/crash_tu.c
 done
 spawn_wait
 # Every knob given a nonsense value stops the build with its own #error,
@@ -174,7 +119,7 @@ spawn_wait
 # port's through host-tu.c, compiled hosted.
 cat > "$out/knob-tu.c" <<'C'
 #define SFU_IMPLEMENTATION
-#include "sfu_dump.h"
+#include "sfu_threads.h"
 #include "sfu_crash.h"
 C
 cat > "$out/host-tu.c" <<'C'
@@ -208,7 +153,8 @@ for bad in "-DSFU_DUMP_SECTIONS=0" "-DSFU_DUMP_SECTIONS=4097" "-DSFU_DUMP_LINKER
 	"-DSFU_DUMP_SFRAME_OPTS=3" "-DSFU_DUMP_SFRAME_OPTS=4" "-DSFU_DUMP_LINKER_TEXT=2" "-DSFU_DUMP_SYMTAB=3" \
 	"-DSFU_DUMP_NAME_MAX=4" "-DSFU_DUMP_NAME_MAX=4097" "-DSFU_PORT_LINKER_RAM=2" \
 	"-DSFU_PORT_THREAD_STACKS=0" "-DSFU_PORT_THREAD_STACKS=65" "-DSFU_CRASH_MAX_THREADS=0" \
-	"-DSFU_CRASH_MAX_THREADS=256"; do
+	"-DSFU_CRASH_MAX_THREADS=256" "-DSFU_DUMP_TABLE_STACKS=0" "-DSFU_DUMP_TABLE_STACKS=9" \
+	"-DSFU_DUMP_MAX_THREADS=0" "-DSFU_DUMP_MAX_THREADS=65537" "-DSFU_DUMP_THREADS=2" "-DSFU_ERROR_STRINGS=0"; do
 	knob_rejected "$out/knob-tu.c" "$bad" gcc $BASE -Icrash -Iport
 done
 for bad in "-DSFU_HOST_MAX_MAPS=0" "-DSFU_HOST_MAX_SECTIONS=0" "-DSFU_HOST_GUARD_GAP=4095" \
