@@ -12,7 +12,7 @@
 #   step 3  every thread: the saved-context layout, the thread table
 #           (examples/common/sched-sfu.c, from ex_state_names to the end
 #           of ex_thread_table: the struct described once, no per-thread
-#           set-up, no iterator) and the call to sfu_dump_thread_table
+#           set-up, no iterator) and the call to sfu_dump_threads
 set -eu
 cd "$(dirname "$0")"
 
@@ -40,7 +40,7 @@ step1=$(loc common/recipe.c '^#define SFU_IMPLEMENTATION' '^}')
 table=$(($(loc common/sched-sfu.c '^const char \*const ex_state_names' 'end of what sfu needs') + 1))
 
 row() { # STYLE TRAPS_FILE SWITCH_FILE SWITCH_START
-	traps=$(loc "$2" '^extern char __entry_text_start' '^const size_t ex_trap_nlayouts')
+	traps=$(loc "$2" '^extern char __entry_text_start' '^EX_DUMP')
 	sw=$(loc "$3" "$4" 'end of what sfu needs')
 	s2=$((step1 + traps + 1))
 	s3=$((s2 + sw + table))

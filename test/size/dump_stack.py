@@ -5,11 +5,12 @@
 Each DIR holds dump.ci (gcc -fcallgraph-info=su of test/size/dump_tu.c)
 and is named <arch>-...  For each public entry of the dump layer
 (sfu_dump_stack, sfu_dump_regs, sfu_dump_trap, sfu_dump_threads,
-sfu_dump_thread_table) it sums
--fstack-usage frames along the deepest path of direct calls, and at every
-call through a pointer adds what that call can cost: the port's callbacks
-(sfu_port_read, sfu_port_trap, sfu_port_strip_ra, each with its own
-deepest path) where the walk or the dump calls the port; nothing where the
+sfu_dump_threads_iter, sfu_dump_check) it sums -fstack-usage frames along
+the deepest path of direct calls, and at every call through a pointer adds
+what that call can cost: the port's callbacks and the layout check the
+description points to (sfu_port_read, sfu_port_trap, sfu_port_strip_ra,
+sfu_layout_check, each with its own deepest path) where the walk or the
+dump calls them; nothing where the
 dump calls the user's hooks (the output hook, the name and frame hooks,
 the thread iterator), which are excluded by definition.  Prints the path
 and, per arch, "stack: dump <arch> <bytes>", with the part of it that is
@@ -21,8 +22,9 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from report import callgraph, short  # noqa: E402
 
-ENTRIES = ("sfu_dump_stack", "sfu_dump_regs", "sfu_dump_trap", "sfu_dump_threads", "sfu_dump_thread_table")
-PORT = ("sfu_port_read", "sfu_port_trap", "sfu_port_strip_ra")
+ENTRIES = (
+    "sfu_dump_stack", "sfu_dump_regs", "sfu_dump_trap", "sfu_dump_threads", "sfu_dump_threads_iter", "sfu_dump_check")
+PORT = ("sfu_port_read", "sfu_port_trap", "sfu_port_strip_ra", "sfu_layout_check")
 # The dump layer's functions that call through a pointer the user's hooks
 # only (output, name, frame, iterator); every other indirect call is the
 # core's or the dump's call of a port callback.

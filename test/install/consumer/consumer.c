@@ -18,7 +18,8 @@
 volatile char consumer_console; /* the console: a byte register */
 static void console_putc(char c) { consumer_console = c; }
 /* Reads stay in link.ld's [__ram_start, __ram_end). */
-static struct sfu_dump dump = SFU_DUMP_PUTC(dump, console_putc, NULL, 0);
+static struct sfu_dump_state dump_state;
+static const struct sfu_dump dump = SFU_DUMP_PUTC(&dump_state, console_putc, NULL, 0);
 volatile int consumer_result;
 
 void _start(void)
