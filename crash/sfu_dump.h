@@ -283,8 +283,9 @@ struct sfu_dump_thread {
 typedef bool (*sfu_dump_next_fn)(void *arg, size_t i, struct sfu_dump_thread *t);
 
 /* What sfu_dump_check found wrong: the part of the description ("traps",
- * "threads", ".sframe", ...), its index in that array ((size_t)-1: not an
- * array), and the rule it breaks, naming the field. */
+ * "stacks", "sframe", "threads", "threads.stacks", "threads.layout",
+ * ...), its index in that array ((size_t)-1: not an array), and the rule
+ * it breaks, naming the field. */
 struct sfu_dump_why {
     const char *part;
     size_t index;
@@ -420,9 +421,10 @@ SFU_DEF int sfu_dump_regs(const struct sfu_dump *d, const sfu_regs *regs);
 
 /* Print the backtrace of the context interrupted by the trap frame at
  * frame, as layout describes it (NULL: the first of d's trap layouts whose
- * variant matches the frame).  The frame must pass the checked read
- * (SFU_E_READ otherwise); a frame that says user mode prints its one
- * frame and ends with SFU_END_USER. */
+ * variant matches the frame; SFU_E_ARG if d has none).  The frame must
+ * pass the checked read (SFU_E_READ otherwise; it is not read at all if
+ * the description does not pass the check); a frame that says user mode
+ * prints its one frame and ends with SFU_END_USER. */
 SFU_DEF int sfu_dump_trap(const struct sfu_dump *d, const struct sfu_trap_layout *layout, uint64_t frame);
 
 /* Check the whole description once (at boot; every dump does it before
@@ -457,7 +459,7 @@ SFU_DEF const char *sfu_symtab_name(const struct sfu_symtab *t, const struct sfu
 /* sfu_threads.h's, for the dump's own use: the table's rules (NULL: it
  * keeps them), and the port of the running thread of the table (false:
  * none, or its stacks cannot be read). */
-SFU_DEF const char *sfu__dump_table_rule(const struct sfu_dump_table *t, size_t *index);
+SFU_DEF const char *sfu__dump_table_rule(const struct sfu_dump_table *t, const char **part, size_t *index);
 SFU_DEF bool sfu__dump_current_port(const struct sfu_dump *d);
 #endif
 
@@ -664,6 +666,12 @@ static const char *sfu__dump_rules(const struct sfu_dump *d, struct sfu_dump_why
     if (d->sframe == NULL || d->sframe_end < d->sframe)
         return "no span of sections (sframe, sframe_end)";
     why->part = "text";
+#if !SFU_DUMP_LINKER_TEXT
+    /* The code range is checked where the knob builds the check (its
+     * size): a range given without it is refused, never ignored. */
+    if (d->text != NULL)
+        return "given, and SFU_DUMP_LINKER_TEXT is 0: the code range check is not built";
+#endif
     if (d->text != NULL && d->text_end <= d->text)
         return "text_end not above text";
     why->part = "ram";
@@ -696,7 +704,7 @@ static const char *sfu__dump_rules(const struct sfu_dump *d, struct sfu_dump_why
     why->part = "threads";
 #if SFU_DUMP_THREADS
     if (d->threads != NULL)
-        return sfu__dump_table_rule(d->threads, &why->index);
+        return sfu__dump_table_rule(d->threads, &why->part, &why->index);
 #else
     if (d->threads != NULL)
         return "described, and sfu_threads.h is not in the file with SFU_IMPLEMENTATION";
@@ -799,7 +807,7 @@ static SFU__DUMP_NOINLINE const sfu_port *sfu__dump_port(const struct sfu_dump *
     st->base.trap = d->trap;
 #if SFU_DUMP_THREADS
     /* In a thread of the table: bounded by its stacks. */
-    if (current && d->threads != NULL && sfu__dump_current_port(d))
+    if (current && d->threads != NULL && sfu__dump_prepare(d) == SFU_OK && sfu__dump_current_port(d))
         return p;
 #else
     (void)current;
@@ -962,6 +970,8 @@ static SFU__DUMP_NOINLINE int sfu__dump_trap_regs(const struct sfu_dump *d, cons
     size_t i;
     int kind;
 
+    if (l == NULL && d->ntraps == 0)
+        return -SFU_E_ARG; /* no layout given, none described */
     for (i = 0; l == NULL && i < d->ntraps; i++) {
         const struct sfu_trap_layout *t = &d->traps[i];
 
@@ -988,6 +998,9 @@ SFU__DUMP_FN int sfu_dump_trap(const struct sfu_dump *d, const struct sfu_trap_l
 
     if (port == NULL)
         return SFU_E_ARG;
+    /* A description the check refuses: its line, the frame not read. */
+    if (sfu__dump_prepare(d) != SFU_OK)
+        return sfu__dump_leave(d, sfu__dump_walk(d, &d->state->c.regs));
     kind = sfu__dump_trap_regs(d, port, layout, frame, &d->state->c.regs);
     if (kind < 0) {
         sfu__dump_refused(d, "  trap frame at ", frame, -kind);

@@ -688,7 +688,9 @@ static inline int sfu_switch_check(const struct sfu_switch_layout *l, const char
         for (i = 0; w == NULL && i < l->ntraps; i++) {
             if (l->traps == NULL)
                 w = "traps: missing, and ntraps is not 0";
-            else if ((w = sfu__frame_check(&l->traps[i])) == NULL && l->traps[i].sp.from == SFU_TRAP_SP_LIVE)
+            else if (sfu__frame_check(&l->traps[i]) != NULL)
+                w = "traps[]: a trap layout breaks a rule (sfu_layout_check on it names the rule)";
+            else if (l->traps[i].sp.from == SFU_TRAP_SP_LIVE)
                 w = "traps[].sp.from: SFU_TRAP_SP_LIVE, and a thread that is not running has no live SP";
         }
     } else if (l->size == 0 || (l->size & 7u) != 0) {

@@ -198,11 +198,12 @@ static bool sfu__dump_field_ok(const struct sfu_dump_table *t, struct sfu_dump_f
     return (f.at - 1u) % f.size == 0 && (size_t)(f.at - 1u) + f.size <= t->size;
 }
 
-SFU__DUMP_FN const char *sfu__dump_table_rule(const struct sfu_dump_table *t, size_t *index)
+SFU__DUMP_FN const char *sfu__dump_table_rule(const struct sfu_dump_table *t, const char **part, size_t *index)
 {
     const char *w = NULL;
     size_t i, n = 0;
 
+    *part = "threads";
     *index = (size_t)-1;
     if ((t->array == NULL) == (t->head == NULL))
         return "neither an array nor a list, or both";
@@ -227,6 +228,7 @@ SFU__DUMP_FN const char *sfu__dump_table_rule(const struct sfu_dump_table *t, si
 
         if (s->lo.at == 0 && s->hi.at == 0)
             continue;
+        *part = "threads.stacks";
         *index = i;
         if (!sfu__dump_field_ok(t, s->lo, true) || !sfu__dump_field_ok(t, s->hi, true))
             return "stacks: a field past the struct, or not a 4- or 8-byte field at its alignment";
@@ -234,9 +236,11 @@ SFU__DUMP_FN const char *sfu__dump_table_rule(const struct sfu_dump_table *t, si
             return "stacks: one field of the two only";
         n++;
     }
+    *part = "threads.layout";
     *index = (size_t)-1;
     if (sfu_switch_check(t->layout, &w) != SFU_OK)
         return w; /* "no switch layout", or its rule */
+    *part = "threads";
     if (t->state.at != 0 && (t->states == NULL || t->nstates == 0))
         return "state: a field without state names";
     if ((t->shared == NULL && t->nshared != 0) || n + t->nshared == 0)
@@ -295,10 +299,11 @@ static SFU__DUMP_NOINLINE bool sfu__dump_table_port(const struct sfu_dump *d, co
 SFU__DUMP_FN bool sfu__dump_current_port(const struct sfu_dump *d)
 {
     const struct sfu_dump_table *t = d->threads;
+    const char *part;
     size_t index;
     uint64_t cur;
 
-    if (t->current == NULL || sfu__dump_table_rule(t, &index) != NULL)
+    if (t->current == NULL || sfu__dump_table_rule(t, &part, &index) != NULL)
         return false;
     cur = (uint64_t)*(const volatile uintptr_t *)t->current;
     return cur != 0 && sfu__dump_table_port(d, t, cur);
@@ -506,6 +511,19 @@ static inline int sfu__dump_all(const struct sfu_dump *d)
     }
 }
 
+/* A description the check refuses: "threads:" and its line, nothing
+ * read; else SFU_OK. */
+static SFU__DUMP_NOINLINE int sfu__dump_threads_check(const struct sfu_dump *d)
+{
+    int err = sfu__dump_prepare(d);
+
+    if (err != SFU_OK) {
+        sfu_dump_str(d, "threads:\n");
+        sfu__dump_refusal(d);
+    }
+    return err;
+}
+
 SFU__DUMP_FN int sfu_dump_threads_iter(const struct sfu_dump *d, sfu_dump_next_fn next, void *arg)
 {
     struct sfu_dump_state *st;
@@ -515,6 +533,9 @@ SFU__DUMP_FN int sfu_dump_threads_iter(const struct sfu_dump *d, sfu_dump_next_f
         return SFU_E_ARG;
     if (sfu__dump_enter(d) == NULL)
         return SFU_E_ARG;
+    err = sfu__dump_threads_check(d);
+    if (err != SFU_OK)
+        return sfu__dump_leave(d, err);
     st = d->state;
     st->th.next = next;
     st->th.arg = arg;
@@ -537,12 +558,9 @@ SFU__DUMP_FN int sfu_dump_threads(const struct sfu_dump *d)
     if (sfu__dump_enter(d) == NULL)
         return SFU_E_ARG;
     st = d->state;
-    err = sfu__dump_prepare(d);
-    if (err != SFU_OK) {
-        sfu_dump_str(d, "threads:\n");
-        sfu__dump_refusal(d);
+    err = sfu__dump_threads_check(d);
+    if (err != SFU_OK)
         return sfu__dump_leave(d, err);
-    }
     st->th.next = NULL;
     st->th.t = t;
     st->th.k = 0;
