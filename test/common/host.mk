@@ -11,7 +11,8 @@
 
 # What any of them may include, and the flags' makefiles: over-approximated,
 # a rebuild too many costs seconds.
-TEST_HDRS := $(CORE_HDRS) $(wildcard test/common/*.h tools/*.h port/*/*.h) Makefile test/common/host.mk
+TEST_HDRS := $(CORE_HDRS) $(wildcard test/common/*.h tools/*.h port/*.h port/*/*.h crash/*.h examples/*/trap_frame.h) \
+	Makefile test/common/host.mk
 
 HOSTCLANG ?= clang
 UNIT_INC := -Icore -Iport/x86_64 -Icrash

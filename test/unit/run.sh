@@ -2,15 +2,17 @@
 # SPDX-License-Identifier: MIT
 # Unit tests of the core on sections built by test/common/sfb.h, and of the
 # port's thread pieces and crash record (test_port: the x86_64 bare-metal
-# port, on the host), and of the dump layer (test_dump), under ASan+UBSan, compiled by gcc and by clang
-# (test/common/host.mk).
+# port, on the host), of the layouts (test_ctx, also for aarch64 under
+# qemu-aarch64), and of the dump layer (test_dump; test_dump_text: its code
+# range with SFU_DUMP_LINKER_TEXT 0), under ASan+UBSan, compiled by gcc and
+# by clang (test/common/host.mk).
 set -u
 cd "$(dirname "$0")/../.."
 . test/common/lib.sh
 out=build/unit
 mkdir -p "$out"
 # test_pltgot three ways: the fix on, SFU_FIX_LD_PLTGOT 0, SFU_COMPACT 0.
-tests="test_core test_linked test_fpfallback test_cache test_index test_pltgot test_pltgot_off test_pltgot_general test_port test_ctx test_crash test_dump"
+tests="test_core test_linked test_fpfallback test_cache test_index test_pltgot test_pltgot_off test_pltgot_general test_port test_ctx test_crash test_dump test_dump_text"
 # Built two at a time first; a program that fails to build is built again
 # below, alone, and its error reported there.
 targets=""

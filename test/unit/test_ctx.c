@@ -55,10 +55,12 @@ static uint64_t A(const void *p) { return (uint64_t)(uintptr_t)p; }
 #define FRAME_REGS(fp) SFU_AARCH64_TRAP_REGS_X0(F_REGS(fp))
 #else
 #define FRAME_REGS(fp)                                                                                  \
-	{ F_REGS(fp) + 0x00, F_REGS(fp) + 0x08, F_REGS(fp) + 0x10, F_REGS(fp) + 0x18, F_REGS(fp) + 0x20,     \
-	  F_REGS(fp) + 0x28, F_REGS(fp) + 0x30, SFU_TRAP_NOT_SAVED, F_REGS(fp) + 0x40, F_REGS(fp) + 0x48,    \
-	  F_REGS(fp) + 0x50, F_REGS(fp) + 0x58, F_REGS(fp) + 0x60, F_REGS(fp) + 0x68, F_REGS(fp) + 0x70,     \
-	  F_REGS(fp) + 0x78, SFU_TRAP_NOT_SAVED }
+	{ SFU_AT(F_REGS(fp) + 0x00), SFU_AT(F_REGS(fp) + 0x08), SFU_AT(F_REGS(fp) + 0x10),                   \
+	  SFU_AT(F_REGS(fp) + 0x18), SFU_AT(F_REGS(fp) + 0x20), SFU_AT(F_REGS(fp) + 0x28),                   \
+	  SFU_AT(F_REGS(fp) + 0x30), SFU_TRAP_NOT_SAVED,        SFU_AT(F_REGS(fp) + 0x40),                   \
+	  SFU_AT(F_REGS(fp) + 0x48), SFU_AT(F_REGS(fp) + 0x50), SFU_AT(F_REGS(fp) + 0x58),                   \
+	  SFU_AT(F_REGS(fp) + 0x60), SFU_AT(F_REGS(fp) + 0x68), SFU_AT(F_REGS(fp) + 0x70),                   \
+	  SFU_AT(F_REGS(fp) + 0x78), SFU_TRAP_NOT_SAVED }
 #endif
 
 /* A task control block whose second word is the saved-context pointer,
@@ -108,15 +110,13 @@ static const void *g_callees_a[1], *g_callees_b[1];
 static struct sfu_trap_layout variant(int fp)
 {
 	struct sfu_trap_layout l = {
-		.code_start = g_code, .code_end = g_code + sizeof g_code,
-		.callees = (const void *const *)g_callees_a, .ncallees = 1,
-		.frame_from = SFU_TRAP_FRAME_PTR, .frame_ref = (const void *)&g_current,
-		.frame_ref_off = offsetof(struct tcb, sp),
-		.frame_size = (uint16_t)F_SIZE(fp), .frame_align = 16,
-		.pc = (int16_t)F_PC(fp), .sp = SFU_TRAP_NOT_SAVED, .sp_from = SFU_TRAP_SP_END,
-		.mode = (int16_t)F_MODE(fp),
-		.select = F_FLAG, .select_mask = 1, .select_value = (uint64_t)fp,
-		.reg = FRAME_REGS(fp),
+		.call = { .start = g_code, .end = g_code + sizeof g_code,
+		          .callees = (const void *const *)g_callees_a, .ncallees = 1 },
+		.frame = { .from = SFU_TRAP_FRAME_PTR, .ref = (const void *)&g_current,
+		           .ref_off = offsetof(struct tcb, sp), .size = (uint16_t)F_SIZE(fp), .align = 16 },
+		.sp = { .from = SFU_TRAP_SP_END },
+		.select = { .at = SFU_AT(F_FLAG), .mask = 1, .value = (uint64_t)fp },
+		.regs = { .pc = SFU_AT(F_PC(fp)), .mode = SFU_AT(F_MODE(fp)), .reg = FRAME_REGS(fp) },
 	};
 	return l;
 }
@@ -160,43 +160,130 @@ static void fill(uint64_t *f, int fp, uint64_t pc, uint64_t mode, uint64_t fpreg
 #endif
 }
 
+/* Each rule of a trap layout, broken once in the first variant:
+ * SFU_E_DESC, and the rule names the field. */
+static const struct ut_rule layout_rules[] = {
+	{ "no call site (neither sites nor a code range)", "call:" },
+	{ "callees missing, ncallees 1", "call.callees:" },
+	{ "frame.size 0", "frame.size:" },
+	{ "frame.size not a multiple of 8", "frame.size:" },
+	{ "frame.align not a power of two", "frame.align:" },
+	{ "frame.off not a multiple of 8", "frame.off:" },
+	{ "pc past the frame", "regs.pc:" },
+	{ "pc a bare offset", "regs.pc:" },
+	{ "pc not saved", "regs.pc:" },
+	{ "mode a bare offset", "regs.mode:" },
+	{ "mode at pc's offset", "regs: pc and mode" },
+	{ "a register a bare offset", "regs.reg[]: a register" },
+	{ "a register past the frame", "regs.reg[]: a register" },
+	{ "no frame pointer", "regs.reg[]: the frame pointer" },
+	{ "no link register (aarch64)", "regs.reg[]: the link register" },
+	{ "select word past the frame", "select.at:" },
+	{ "select word a bare offset", "select.at:" },
+	{ "sp.add not a multiple of 8", "sp.add:" },
+	{ "SP in no variable", "sp.var:" },
+	{ "SP in a variable not 8-byte aligned", "sp.var:" },
+	{ "unknown sp.from", "sp.from:" },
+	{ "saved SP not saved", "sp.at:" },
+	{ "saved SP a bare offset", "sp.at:" },
+	{ "saved SP at pc's offset", "sp.at: at the offset of regs.pc" },
+	{ "saved SP at mode's offset", "sp.at: at the offset of regs.pc or regs.mode" },
+	{ "frame in no variable", "frame.ref:" },
+	{ "frame variable not 8-byte aligned", "frame.ref:" },
+	{ "TCB field not a multiple of 8", "frame.ref_off:" },
+	{ "TCB field negative", "frame.ref_off:" },
+	{ "unknown frame.from", "frame.from:" },
+};
+
+/* Break rule i of l; false if the rule does not apply to this arch. */
+static bool break_layout(size_t i, struct sfu_trap_layout *l)
+{
+	switch (i) {
+	case 0: l->call.start = l->call.end = NULL; break;
+	case 1: l->call.callees = NULL; break;
+	case 2: l->frame.size = 0; break;
+	case 3: l->frame.size = 0x121; break;
+	case 4: l->frame.align = 24; break;
+	case 5: l->frame.off = 4; break;
+	case 6: l->regs.pc = SFU_AT(F_SIZE(0)); break;
+	case 7: l->regs.pc = F_PC(0); break;
+	case 8: l->regs.pc = SFU_TRAP_NOT_SAVED; break;
+	case 9: l->regs.mode = F_MODE(0); break;
+	case 10: l->regs.mode = l->regs.pc; break;
+	case 11: l->regs.reg[0] = F_REGS(0); break;
+	case 12: l->regs.reg[0] = SFU_AT(F_SIZE(0)); break;
+	case 13: l->regs.reg[SFU_PORT_DWARF_FP] = SFU_TRAP_NOT_SAVED; break;
+	case 14:
+#if SFU_PORT_DWARF_RA >= 0
+		l->regs.reg[SFU_PORT_DWARF_RA] = SFU_TRAP_NOT_SAVED;
+		break;
+#else
+		return false;
+#endif
+	case 15: l->select.at = SFU_AT(F_SIZE(0)); break;
+	case 16: l->select.at = 8; break;
+	case 17: l->sp.add = 4; break;
+	case 18: l->sp.from = SFU_TRAP_SP_VAR; break;
+	case 19: l->sp.from = SFU_TRAP_SP_VAR; l->sp.var = (const char *)&g_sp_var + 4; break;
+	case 20: l->sp.from = 9; break;
+	case 21: l->sp.from = SFU_TRAP_SP_SAVED; break;
+	case 22: l->sp.from = SFU_TRAP_SP_SAVED; l->sp.at = F_REGS(0) + 0xf8; break;
+	case 23: l->sp.from = SFU_TRAP_SP_SAVED; l->sp.at = l->regs.pc; break;
+	case 24: l->sp.from = SFU_TRAP_SP_SAVED; l->sp.at = l->regs.mode; break;
+	case 25: l->frame.ref = NULL; break;
+	case 26: l->frame.ref = (const char *)&g_current + 4; break;
+	case 27: l->frame.ref_off = 4; break;
+	case 28: l->frame.ref_off = -8; break;
+	case 29: l->frame.from = 3; break;
+	}
+	return true;
+}
+
 UT_CASE(test_layout_rules)
 {
 	struct sfu_trap_layout l;
+	const char *why = "unset";
+	char name[240];
+	size_t i;
+	int err;
+
 	begin();
 	setup();
-	EXPECT(sfu_port_layout_check(&g_layouts[0]) == 0 && sfu_port_layout_check(&g_layouts[1]) == 0,
-	       "the variants: %d %d", sfu_port_layout_check(&g_layouts[0]), sfu_port_layout_check(&g_layouts[1]));
+	err = sfu_layout_check(&g_layouts[0], &why);
+	EXPECT(err == SFU_OK && why == NULL && sfu_layout_check(&g_layouts[1], NULL) == SFU_OK, "the variants: %s, %s",
+	       E(err), why ? why : "(no rule)");
 	l = g_layouts[0];
-	l.select = 0x120;
-	EXPECT(sfu_port_layout_check(&l) == 3, "select word past the frame: %d", sfu_port_layout_check(&l));
+	l.sp.from = SFU_TRAP_SP_VAR;
+	l.sp.var = (const void *)&g_sp_var;
+	err = sfu_layout_check(&l, &why);
+	EXPECT(err == SFU_OK, "SP in a variable: %s", why ? why : "(no rule)");
 	l = g_layouts[0];
-	l.sp_add = 4;
-	EXPECT(sfu_port_layout_check(&l) == 7, "sp_add not word-aligned: %d", sfu_port_layout_check(&l));
+	l.sp.from = SFU_TRAP_SP_LIVE;
+	err = sfu_layout_check(&l, &why);
+	EXPECT(SFU__PORT_HAS_LIVE_SP ? err == SFU_OK : ut_refused(err, why, "sp.from: SFU_TRAP_SP_LIVE"),
+	       "live SP (" ARCH "): %s, %s", E(err), why ? why : "(no rule)");
 	l = g_layouts[0];
-	l.sp_from = SFU_TRAP_SP_VAR;
-	EXPECT(sfu_port_layout_check(&l) == 7, "SP in no variable: %d", sfu_port_layout_check(&l));
-	l.sp_var = (const void *)&g_sp_var;
-	EXPECT(sfu_port_layout_check(&l) == 0, "SP in a variable: %d", sfu_port_layout_check(&l));
-	l.sp_from = 9;
-	EXPECT(sfu_port_layout_check(&l) == 7, "unknown sp_from: %d", sfu_port_layout_check(&l));
-	l = g_layouts[0];
-	l.sp_from = SFU_TRAP_SP_LIVE;
-	EXPECT(sfu_port_layout_check(&l) == (SFU__PORT_HAS_LIVE_SP ? 0 : 7), "live SP (" ARCH "): %d",
-	       sfu_port_layout_check(&l));
-	l = g_layouts[0];
-	l.frame_ref = NULL;
-	EXPECT(sfu_port_layout_check(&l) == 8, "frame in no variable: %d", sfu_port_layout_check(&l));
-	l = g_layouts[0];
-	l.frame_ref_off = 4;
-	EXPECT(sfu_port_layout_check(&l) == 8, "TCB field not word-aligned: %d", sfu_port_layout_check(&l));
-	l = g_layouts[0];
-	l.frame_from = 3;
-	EXPECT(sfu_port_layout_check(&l) == 8, "unknown frame_from: %d", sfu_port_layout_check(&l));
-	l = g_layouts[0];
-	l.code_start = l.code_end = NULL;
-	EXPECT(sfu_port_layout_check(&l) == 2, "callees without code range or sites: %d", sfu_port_layout_check(&l));
-	end("ctx " ARCH " layout-check: the new rules can fail");
+	l.sp.from = SFU_TRAP_SP_SAVED;
+	l.sp.at = SFU_AT(F_REGS(0) + 0xf8);
+	EXPECT(sfu_layout_check(&l, NULL) == SFU_OK, "a saved SP at SFU_AT: %s", E(sfu_layout_check(&l, NULL)));
+	why = "unset";
+	EXPECT(sfu_layout_check(NULL, &why) == SFU_E_DESC && why != NULL && strcmp(why, "no layout") == 0,
+	       "no layout: %s", why ? why : "(no rule)");
+	end("ctx " ARCH " layout-check: the variants pass, an SP in a variable, live where the CPU has one");
+
+	for (i = 0; i < sizeof layout_rules / sizeof layout_rules[0]; i++) {
+		l = g_layouts[0];
+		if (!break_layout(i, &l))
+			continue;
+		begin();
+		why = NULL;
+		err = sfu_layout_check(&l, &why);
+		EXPECT(ut_refused(err, why, layout_rules[i].rule), "%s: %s, rule \"%s\", not \"%s...\"",
+		       layout_rules[i].what, E(err), why ? why : "(none)", layout_rules[i].rule);
+		snprintf(name, sizeof name, "ctx " ARCH " layout-check: %s is refused (SFU_E_DESC), naming %s",
+		         layout_rules[i].what, layout_rules[i].rule);
+		end(name);
+	}
 }
 
 UT_CASE(test_tcb_variants)
@@ -214,7 +301,7 @@ UT_CASE(test_tcb_variants)
 	memset(&r, 0, sizeof r);
 	k = sfu_port_trap(&g_ctx, ra, 0x1234560, &r);
 	EXPECT(k == SFU_TRAP_KERNEL && r.pc == 0x111000 && r.sp == A(f) + 0x120 && r.fp == 0xf0f0 &&
-	       r.dwarf_map == g_layouts[0].reg, "no FP: %d pc %#llx sp %#llx", k, (unsigned long long)r.pc,
+	       r.dwarf_map == g_layouts[0].regs.reg, "no FP: %d pc %#llx sp %#llx", k, (unsigned long long)r.pc,
 	       (unsigned long long)r.sp);
 #if SFU_PORT_DWARF_RA >= 0
 	EXPECT(r.ra == 0x7777, "link register %#llx", (unsigned long long)r.ra);
@@ -224,7 +311,7 @@ UT_CASE(test_tcb_variants)
 	fill(f, 1, 0x222000, USER_MODE, 0xe0e0);
 	k = sfu_port_trap(&g_ctx, ra, 0, &r);
 	EXPECT(k == SFU_TRAP_USER && r.pc == 0x222000 && r.sp == A(f) + 0x320 && r.fp == 0xe0e0 &&
-	       r.dwarf_map == g_layouts[1].reg, "FP: %d pc %#llx sp %#llx", k, (unsigned long long)r.pc,
+	       r.dwarf_map == g_layouts[1].regs.reg, "FP: %d pc %#llx sp %#llx", k, (unsigned long long)r.pc,
 	       (unsigned long long)r.sp);
 	end("ctx " ARCH " tcb-variants: the frame through the current TCB, its size by the flag word, SP its end");
 
@@ -233,10 +320,10 @@ UT_CASE(test_tcb_variants)
 	 * wild current TCB: the call site is recognised, the frame is not
 	 * readable. */
 	f[F_FLAG / 8] = 2;
-	g_layouts[0].select_mask = g_layouts[1].select_mask = 3;
+	g_layouts[0].select.mask = g_layouts[1].select.mask = 3;
 	k = sfu_port_trap(&g_ctx, ra, 0, &r);
 	EXPECT(k == SFU_TRAP_UNREADABLE, "no variant: %d", k);
-	g_layouts[0].select_mask = g_layouts[1].select_mask = 1;
+	g_layouts[0].select.mask = g_layouts[1].select.mask = 1;
 	g_tcb.sp = A(&mem.b[250]);
 	k = sfu_port_trap(&g_ctx, ra, 0, &r);
 	EXPECT(k == SFU_TRAP_UNREADABLE, "frame past the RAM: %d", k);
@@ -266,9 +353,9 @@ UT_CASE(test_callees)
 	g_tcb.sp = A(f);
 	/* A third layout: calls into CALLEE_B take the frame at their SP. */
 	sp_layout = variant(0);
-	sp_layout.callees = (const void *const *)g_callees_b;
-	sp_layout.frame_from = SFU_TRAP_FRAME_SP;
-	sp_layout.frame_off = 0x40;
+	sp_layout.call.callees = (const void *const *)g_callees_b;
+	sp_layout.frame.from = SFU_TRAP_FRAME_SP;
+	sp_layout.frame.off = 0x40;
 	{
 		struct sfu_trap_layout three[3] = { g_layouts[0], g_layouts[1], sp_layout };
 		g_ctx.traps = three;
@@ -307,24 +394,24 @@ UT_CASE(test_sp_sources)
 	ra = put_call(8, CALLEE_A);
 	fill(f, 0, 0x111000, KERNEL_MODE, 0xf0f0);
 	g_tcb.sp = A(f);
-	g_layouts[0].sp_add = 0x20;
+	g_layouts[0].sp.add = 0x20;
 	k = sfu_port_trap(&g_ctx, ra, 0, &r);
 	EXPECT(k == SFU_TRAP_KERNEL && r.sp == A(f) + 0x140, "frame end + 0x20: %#llx", (unsigned long long)r.sp);
-	g_layouts[0].sp_from = SFU_TRAP_SP_VAR;
-	g_layouts[0].sp_var = (const void *)&g_sp_var;
+	g_layouts[0].sp.from = SFU_TRAP_SP_VAR;
+	g_layouts[0].sp.var = (const void *)&g_sp_var;
 	g_sp_var = 0xabcdef0;
 	k = sfu_port_trap(&g_ctx, ra, 0, &r);
 	EXPECT(k == SFU_TRAP_KERNEL && r.sp == 0xabcdef0, "SP from a variable: %#llx", (unsigned long long)r.sp);
 #if SFU__PORT_HAS_LIVE_SP
-	g_layouts[0].sp_from = SFU_TRAP_SP_LIVE;
+	g_layouts[0].sp.from = SFU_TRAP_SP_LIVE;
 	g_live_sp = 0x5550;
 	k = sfu_port_trap(&g_ctx, ra, 0, &r);
 	EXPECT(k == SFU_TRAP_KERNEL && r.sp == 0x5550, "SP live: %#llx", (unsigned long long)r.sp);
 #endif
 	/* The frame from a plain variable (a kernel's current_regs). */
 	g_layouts[0] = variant(0);
-	g_layouts[0].frame_from = SFU_TRAP_FRAME_VAR;
-	g_layouts[0].frame_ref = (const void *)&g_frame_var;
+	g_layouts[0].frame.from = SFU_TRAP_FRAME_VAR;
+	g_layouts[0].frame.ref = (const void *)&g_frame_var;
 	g_frame_var = A(f);
 	g_tcb.sp = 0;
 	k = sfu_port_trap(&g_ctx, ra, 0, &r);
@@ -347,6 +434,7 @@ UT_CASE(test_threads)
 	sfu_stack st = { A(mem.b), A(mem.b + 256) };
 	sfu_regs r;
 	uint64_t ra, *f = &mem.b[64];
+	const char *why = NULL;
 	int err, k;
 	begin();
 	setup();
@@ -377,7 +465,8 @@ UT_CASE(test_threads)
 	begin();
 	/* Saved contexts that are trap frames: one never run (its creator
 	 * built it: PC the entry, FP 0), one switched out in user mode. */
-	EXPECT(sfu_port_switch_check(&sl) == 0, "trap-frame switch layout: %d", sfu_port_switch_check(&sl));
+	err = sfu_switch_check(&sl, &why);
+	EXPECT(err == SFU_OK && why == NULL, "trap-frame switch layout: %s, %s", E(err), why ? why : "(no rule)");
 	fill(f, 0, 0x555000, KERNEL_MODE, 0);
 	err = sfu_port_switch_regs(t.port.ctx, &sl, A(f), &r);
 	EXPECT(err == SFU_OK && r.pc == 0x555000 && r.sp == A(f) + 0x120, "never ran: %s", E(err));
@@ -385,53 +474,99 @@ UT_CASE(test_threads)
 	err = sfu_port_switch_regs(t.port.ctx, &sl, A(f), &r);
 	EXPECT(err == SFU_END_USER && r.pc == 0x666000 && r.sp == A(f) + 0x320, "user mode: %s", E(err));
 	f[0] = 2;
-	g_layouts[0].select_mask = g_layouts[1].select_mask = 3;
+	g_layouts[0].select.mask = g_layouts[1].select.mask = 3;
 	err = sfu_port_switch_regs(t.port.ctx, &sl, A(f), &r);
 	EXPECT(err == SFU_E_READ, "no variant fits: %s", E(err));
-	g_layouts[0].select_mask = g_layouts[1].select_mask = 1;
+	g_layouts[0].select.mask = g_layouts[1].select.mask = 1;
 	err = sfu_port_switch_regs(t.port.ctx, &sl, A(&mem.a[10]), &r);
 	EXPECT(err == SFU_E_READ, "another stack: %s", E(err));
-	g_layouts[0].sp_from = SFU_TRAP_SP_LIVE;
-	EXPECT(sfu_port_switch_check(&sl) == 17, "live SP in a saved context: %d", sfu_port_switch_check(&sl));
-	g_layouts[0].sp_from = SFU_TRAP_SP_END;
-	g_layouts[1].frame_size = 0x321;
-	EXPECT(sfu_port_switch_check(&sl) == 11, "bad trap layout: %d", sfu_port_switch_check(&sl));
-	g_layouts[1].frame_size = 0x320;
+	g_layouts[0].sp.from = SFU_TRAP_SP_LIVE;
+	err = sfu_switch_check(&sl, &why);
+	EXPECT(err == SFU_E_DESC && why != NULL && (!SFU__PORT_HAS_LIVE_SP || strstr(why, "sp.from: SFU_TRAP_SP_LIVE")),
+	       "live SP in a saved context: %s, %s", E(err), why ? why : "(no rule)");
+	g_layouts[0].sp.from = SFU_TRAP_SP_END;
+	g_layouts[1].frame.size = 0x321;
+	err = sfu_switch_check(&sl, &why);
+	EXPECT(err == SFU_E_DESC && why != NULL, "bad trap layout: %s", E(err));
+	g_layouts[1].frame.size = 0x320;
 	end("ctx " ARCH " thread-trapframe: saved contexts that are trap frames, by variant, user mode ends SFU_END_USER");
 
 	begin();
 	{
 		/* A called switch's context with its mode word. */
+		/* Only the frame pointer saved: every other register, the link
+		 * register too, left out of the initializer. */
 		struct sfu_switch_layout m = {
-			.size = 0x80, .align = 16, .pc = 0x40, .sp = 0x48, .mode_saved = true, .mode = 0x50,
-			.reg = FRAME_REGS(0),
+			.size = 0x80, .align = 16, .sp = { .from = SFU_TRAP_SP_SAVED, .at = SFU_AT(0x48) },
+			.regs = { .pc = SFU_AT(0x40), .mode = SFU_AT(0x50), .reg = { [SFU_PORT_DWARF_FP] = SFU_AT(0x58) } },
 		};
 		uint64_t *c = &mem.b[16];
-		m.reg[SFU_PORT_DWARF_FP] = 0x58;
-#if SFU_PORT_DWARF_RA >= 0
-		m.reg[SFU_PORT_DWARF_RA] = SFU_TRAP_NOT_SAVED;
-#endif
-		{
-			unsigned i;
-			for (i = 0; i < SFU_PORT_NREGS; i++)
-				if (i != SFU_PORT_DWARF_FP)
-					m.reg[i] = SFU_TRAP_NOT_SAVED;
-		}
+		unsigned i;
 		memset(c, 0, 0x80);
+		for (i = 0; i < SFU_PORT_NREGS; i++)
+			EXPECT(i == SFU_PORT_DWARF_FP || m.regs.reg[i] == SFU_TRAP_NOT_SAVED, "register %u saved", i);
 		c[0x40 / 8] = 0x777000;
 		c[0x48 / 8] = A(&mem.b[100]);
 		c[0x50 / 8] = USER_MODE;
 		err = sfu_port_switch_regs(t.port.ctx, &m, A(c), &r);
 		EXPECT(err == SFU_END_USER && r.pc == 0x777000, "user: %s", E(err));
 		c[0x50 / 8] = KERNEL_MODE;
+		c[0x58 / 8] = 0x5858;
 		err = sfu_port_switch_regs(t.port.ctx, &m, A(c), &r);
-		EXPECT(err == SFU_OK && r.sp == A(&mem.b[100]), "kernel: %s", E(err));
-		m.mode = 0x80;
-		EXPECT(sfu_port_switch_check(&m) == 2, "mode past the context: %d", sfu_port_switch_check(&m));
-		m.mode_saved = false;
-		EXPECT(sfu_port_switch_check(&m) == 0, "mode not saved: %d", sfu_port_switch_check(&m));
+		EXPECT(err == SFU_OK && r.sp == A(&mem.b[100]) && r.fp == 0x5858, "kernel: %s", E(err));
+#if SFU_PORT_DWARF_RA >= 0
+		/* The link register not saved: right after the switch's ret
+		 * it is the resume PC. */
+		EXPECT(r.ra == 0x777000, "LR not saved: %#llx, not the resume PC", (unsigned long long)r.ra);
+#endif
+		m.regs.mode = SFU_AT(0x80);
+		err = sfu_switch_check(&m, &why);
+		EXPECT(ut_refused(err, why, "regs.mode:"), "mode past the context: %s, %s", E(err), why ? why : "(no rule)");
+		m.regs.mode = 0x50; /* bare */
+		err = sfu_switch_check(&m, &why);
+		EXPECT(ut_refused(err, why, "regs.mode:"), "mode a bare offset: %s, %s", E(err), why ? why : "(no rule)");
+		m.regs.mode = SFU_TRAP_NOT_SAVED;
+		err = sfu_switch_check(&m, &why);
+		EXPECT(err == SFU_OK, "mode not saved: %s, %s", E(err), why ? why : "(no rule)");
+		c[0x50 / 8] = USER_MODE;
+		err = sfu_port_switch_regs(t.port.ctx, &m, A(c), &r);
+		EXPECT(err == SFU_OK, "mode not saved, a user-mode word in its place: %s", E(err));
 	}
 	end("ctx " ARCH " switch-mode: a context switched out in user mode says SFU_END_USER");
+}
+
+/* A switch layout whose saved context is a trap frame checks its trap
+ * layouts with it, and the rule one of them breaks names the switch
+ * layout's field, "traps[]..." (sfu_switch_check's contract): a switch
+ * layout has no frame.size or regs.pc of its own there, and in a dump's
+ * refusal ("threads...: ") a trap layout's bare field name would point at
+ * nothing. */
+UT_CASE(test_switch_trap_rules)
+{
+	static const char *const what[] = { "frame.size not a multiple of 8", "pc a bare offset", "an SP only live" };
+	struct sfu_switch_layout sl = { .traps = g_layouts, .ntraps = 2 };
+	const char *why;
+	char name[200];
+	size_t i;
+	int err;
+
+	for (i = 0; i < sizeof what / sizeof what[0]; i++) {
+		begin();
+		setup();
+		if (i == 0)
+			g_layouts[1].frame.size = 0x321;
+		else if (i == 1)
+			g_layouts[1].regs.pc = F_PC(1);
+		else
+			g_layouts[1].sp.from = SFU_TRAP_SP_LIVE;
+		why = NULL;
+		err = sfu_switch_check(&sl, &why);
+		EXPECT(ut_refused(err, why, "traps[]"), "%s: %s, rule \"%s\", not \"traps[]...\"", what[i], E(err),
+		       why ? why : "(none)");
+		snprintf(name, sizeof name, "ctx " ARCH " switch-check traps: a trap layout's %s is refused, naming traps[]",
+		         what[i]);
+		end(name);
+	}
 }
 
 /* Walks through the core: one function at 0x100000 (0x40 bytes), its
@@ -468,7 +603,7 @@ static int unreadable_trap(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *out)
 UT_CASE(test_walk)
 {
 	sfu_section sec = section();
-	sfu_port port = SFU_PORT_INIT(&g_ctx, 0, 0);
+	sfu_port port = { .read = sfu_port_read, .strip_ra = SFU_PORT_STRIP_RA, .trap = sfu_port_trap, .ctx = &g_ctx };
 	sfu_regs r = { 0 };
 	sfu_frame fr[8];
 	uint64_t ra, *f = &mem.a[64], *s0 = &mem.b[32];

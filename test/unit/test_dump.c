@@ -1,20 +1,27 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests of the dump layer (crash/sfu_dump.h) on the host: the
- * x86_64 port compiled as it is, a section made by test/common/sfb.h for
- * the address it lies at, stacks and trap frames in this process's memory,
- * the output hook writing into a buffer that every case compares line by
- * line with what the format says (README "The dump format").
+/* Unit tests of the dump layer (crash/sfu_dump.h, crash/sfu_threads.h)
+ * on the host: the x86_64 port compiled as it is, a section made by
+ * test/common/sfb.h for the address it lies at, stacks and trap frames in
+ * this process's memory, the output hook writing into a buffer that every
+ * case compares line by line with what the format says (README "The dump
+ * format").  The description is a mutable struct sfu_dump per case (a
+ * firmware's is constant); each case starts from a zeroed struct
+ * sfu_dump_state, where the dumps keep the check's answer.
  * Built by test/unit/run.sh with -I core -I port/x86_64 -I crash. */
 #define SFU_IMPLEMENTATION
 #define SFU_ERROR_STRINGS 1
 #define SFU_PORT_LINKER_RAM 0
 #define SFU_DUMP_LINKER_SFRAME 0
+#define SFU_DUMP_LINKER_TEXT 1 /* the code range check built (test_dump_text.c: without) */
+#include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "sfu_port_x86_64.h"
-#include "sfu_dump.h"
+#include "sfu_threads.h"
 #include "../../examples/x86_64-pc/trap_frame.h"
 #include "../common/sfb.h"
 
@@ -53,7 +60,6 @@ static struct {
 	uint64_t guard[2];
 	uint64_t b[64];
 } __attribute__((aligned(16))) mem;
-static const struct sfu_port_range ram[] = { { 0, 0 } };
 
 /* One function at 0x100000 (0x40 bytes) after `push %rbp`: CFA = SP + 16,
  * RA at CFA - 8, FP at CFA - 16; and one at 0x100100 (0x20 bytes), no
@@ -61,15 +67,22 @@ static const struct sfu_port_range ram[] = { { 0, 0 } };
  * it lies at, so that the dump may split it from where it is. */
 static uint64_t g_sec[512];
 static size_t g_sec_len;
-static void make_section(void)
+
+/* The two functions at fn and fn + 0x100, in a section at buf. */
+static size_t emit_section(void *buf, size_t cap, uint64_t fn)
 {
 	static sfb_sec s;
 	static const int32_t w[] = { 16, -16 };
 	sfb_init(&s, 3, SFU_ABI_AMD64_LE);
-	s.addr = A(g_sec);
-	sfb_add_fre(sfb_add_fde(&s, 0x100000, 0x40), 0, 1, 1, 2, w);
-	sfb_add_fre(sfb_add_fde(&s, 0x100100, 0x20), 0, 1, 1, 2, w);
-	g_sec_len = sfb_emit(&s, (uint8_t *)g_sec, sizeof g_sec);
+	s.addr = A(buf);
+	sfb_add_fre(sfb_add_fde(&s, fn, 0x40), 0, 1, 1, 2, w);
+	sfb_add_fre(sfb_add_fde(&s, fn + 0x100, 0x20), 0, 1, 1, 2, w);
+	return sfb_emit(&s, (uint8_t *)buf, cap);
+}
+
+static void make_section(void)
+{
+	g_sec_len = emit_section(g_sec, sizeof g_sec, 0x100000);
 }
 
 /* The symbol table, in sfu_dump.h's format: "f" at 0x100000 (0x40 bytes),
@@ -93,23 +106,27 @@ static void make_symtab(void)
 	memcpy((char *)&g_syms.t.sym[2], "f\0g\0", 4);
 }
 
-static struct sfu_dump dump = SFU_DUMP_INIT(dump, out, ram, 1, NULL, 0);
+/* The description of every case, and its state. */
+static struct sfu_dump_state g_state;
+static struct sfu_port_range g_ram[2];
+static struct sfu_dump dump;
 
-/* A fresh dump of the fixture (its ram: the stacks). */
+/* A fresh dump of the fixture (its RAM: the stacks): SFU_DUMP_INIT with
+ * no trap layouts, the section and the symbol table, a zeroed state. */
 static void setup(void)
 {
-	static struct sfu_port_range r[1];
+	const struct sfu_dump fresh = SFU_DUMP_INIT(&g_state, out, g_ram, 1, NULL, 0);
+
 	make_section();
 	make_symtab();
-	r[0].start = A(&mem);
-	r[0].end = A(&mem) + sizeof mem;
-	dump.ctx.ram = r;
-	dump.ctx.nram = 1;
+	memset(&g_state, 0, sizeof g_state);
+	g_ram[0].start = A(&mem);
+	g_ram[0].end = A(&mem) + sizeof mem;
+	dump = fresh;
+	dump.text = dump.text_end = NULL; /* the linker's is this program's own (below) */
 	dump.sframe = (const char *)g_sec;
 	dump.sframe_end = (const char *)g_sec + g_sec_len;
-	dump.secs_err = -1;
 	dump.symtab = &g_syms.t;
-	dump.frame = NULL;
 	reset();
 }
 
@@ -147,7 +164,7 @@ static int dump_two_frames(void (*hook)(const struct sfu_dump *, unsigned, const
 	setup();
 	r = chain(10);
 	dump.frame = hook;
-	return sfu_dump_regs(&dump, NULL, &r);
+	return sfu_dump_regs(&dump, &r);
 }
 
 UT_CASE(test_format)
@@ -171,7 +188,7 @@ UT_CASE(test_format)
 	r = chain(10);
 	mem.b[11] = 0x100080 + 0x40; /* not covered by the section: stops */
 	dump.symtab = NULL;
-	err = sfu_dump_regs(&dump, NULL, &r);
+	err = sfu_dump_regs(&dump, &r);
 	EXPECT(err == SFU_E_NOINFO, "stop %s", E(err));
 	EXPECT(strcmp(g_out, "backtrace:\n"
 	                     "  #0  0x0000000000100010 ??\n"
@@ -197,7 +214,7 @@ UT_CASE(test_format)
 		r.ndwarf = 0;
 		r.dwarf_map = NULL;
 	}
-	err = sfu_dump_regs(&dump, NULL, &r);
+	err = sfu_dump_regs(&dump, &r);
 	EXPECT(err == SFU_END && strstr(g_out, "\n  #9  0x0000000000100020 f+0x20/0x40\n  #10 0x0000000000100020 f+0x20/0x40\n") &&
 	           strstr(g_out, "backtrace: 12 frames, stopped: outermost frame reached (SFU_END)\n"),
 	       "%s; output:\n%.400s", E(err), g_out);
@@ -213,12 +230,12 @@ static void nesting_hook(const struct sfu_dump *d, unsigned n, const sfu_frame *
 	(void)d;
 	(void)f;
 	if (n == 0)
-		g_inner_err = sfu_dump_regs(&dump, NULL, &r);
+		g_inner_err = sfu_dump_regs(&dump, &r);
 }
 
 UT_CASE(test_one_at_a_time)
 {
-	static const char refused[] = "dump refused: another dump is under way on this struct sfu_dump\n";
+	static const char refused[] = "dump refused: another dump is under way on this struct sfu_dump_state\n";
 	char rest[sizeof g_out];
 	const char *at;
 	int err;
@@ -239,7 +256,7 @@ UT_CASE(test_one_at_a_time)
 	/* Done: the next dump runs. */
 	err = dump_two_frames(NULL);
 	EXPECT(err == SFU_END && strcmp(g_out, two_frames) == 0, "after it: %s\n%.400s", E(err), g_out);
-	end("unit dump: a dump started during another on the same struct is refused with a line; the other goes on whole");
+	end("unit dump: a dump started during another on the same state is refused with a line; the other goes on whole");
 }
 
 UT_CASE(test_sections_refused)
@@ -255,7 +272,7 @@ UT_CASE(test_sections_refused)
 	dump.sframe_end = (const char *)(junk + 8);
 	dump.frame = frame_hook;
 	g_hook_n = 0;
-	err = sfu_dump_regs(&dump, NULL, &r);
+	err = sfu_dump_regs(&dump, &r);
 	EXPECT(err == SFU_E_MAGIC, "stop %s", E(err));
 	EXPECT(strcmp(g_out, "backtrace:\n"
 	                     "  .sframe refused, no walk: bad magic\n"
@@ -273,9 +290,12 @@ UT_CASE(test_sections_refused)
 	setup();
 	dump.sframe = NULL;
 	dump.sframe_end = NULL;
-	err = sfu_dump_regs(&dump, NULL, &r);
-	EXPECT(err == SFU_E_ARG && strstr(g_out, "stopped: invalid argument (SFU_E_ARG)"), "no section: %s", E(err));
-	end("unit dump sections: no section given is SFU_E_ARG, no walk");
+	err = sfu_dump_regs(&dump, &r);
+	EXPECT(err == SFU_E_DESC && strcmp(g_out, "backtrace:\n"
+	                                         "  dump refused, no walk: sframe: no span of sections (sframe, sframe_end)\n"
+	                                         "backtrace: 0 frames, stopped: the description breaks a rule (SFU_E_DESC)\n") == 0,
+	       "no section: %s; output:\n%.400s", E(err), g_out);
+	end("unit dump sections: no section given is refused by the check (SFU_E_DESC), no walk");
 
 	/* A code range: every function must lie in it (sfu_section_split_code),
 	 * or no walk. */
@@ -284,11 +304,12 @@ UT_CASE(test_sections_refused)
 	r = chain(10);
 	dump.text = (const char *)(uintptr_t)0x100000;
 	dump.text_end = (const char *)(uintptr_t)0x100120;
-	err = sfu_dump_regs(&dump, NULL, &r);
+	err = sfu_dump_regs(&dump, &r);
 	EXPECT(err == SFU_END, "the functions' own range refused: %s", E(err));
 	setup();
+	dump.text = (const char *)(uintptr_t)0x100000;
 	dump.text_end = (const char *)(uintptr_t)0x100100; /* the second function is outside */
-	err = sfu_dump_regs(&dump, NULL, &r);
+	err = sfu_dump_regs(&dump, &r);
 	EXPECT(err == SFU_E_CODE_RANGE && strstr(g_out, "0 frames, stopped: ") && !strstr(g_out, "  #0"),
 	       "a function outside the code range: %s; output:\n%.400s", E(err), g_out);
 	dump.text = dump.text_end = NULL;
@@ -296,10 +317,7 @@ UT_CASE(test_sections_refused)
 }
 
 /* The examples' x86_64 switch: push rbp rbx r12 r13 r14 r15, save RSP. */
-static const struct sfu_switch_layout x86_switch = {
-	.size = 56, .align = 8, .pc = 48, .sp = SFU_TRAP_NOT_SAVED, .sp_add = 56,
-	.reg = SFU_X86_64_SWITCH_REGS(32, 40, 24, 16, 8, 0),
-};
+static const struct sfu_switch_layout x86_switch = SFU_X86_64_SWITCH_PUSHED(56, 48, 32, 40, 24, 16, 8, 0);
 
 struct threads {
 	struct sfu_port_thread walk;
@@ -327,14 +345,20 @@ static bool next_thread(void *arg, size_t i, struct sfu_dump_thread *t)
 }
 
 /* A fresh dump and a thread whose one stack is mem.b[0..64): its walk's
- * port in th, its saved context at &mem.b[40] (returned). */
+ * port in th (its base: the dump's RAM), its saved context at &mem.b[40]
+ * (returned). */
 static uint64_t *thread_setup(struct threads *th, sfu_stack *st)
 {
+	static struct sfu_port_ctx base;
+
 	setup();
 	memset(&mem, 0, sizeof mem);
+	memset(&base, 0, sizeof base);
+	base.ram = g_ram;
+	base.nram = 1;
 	st->lo = A(mem.b);
 	st->hi = A(mem.b + 64);
-	sfu_port_thread_init(&th->walk, &dump.ctx, st, 1);
+	sfu_port_thread_init(&th->walk, &base, st, 1);
 	return &mem.b[40];
 }
 
@@ -355,7 +379,7 @@ UT_CASE(test_threads)
 	th.ctx = A(c);
 	th.bad = A(&mem.a[10]); /* another thread's stack: refused */
 	th.calls = 0;
-	err = sfu_dump_threads(&dump, next_thread, &th);
+	err = sfu_dump_threads_iter(&dump, next_thread, &th);
 	snprintf(want, sizeof want,
 	         "thread 7 worker: blocked, stack 0x%016llx .. 0x%016llx\n"
 	         "  saved context at 0x%016llx: pc 0x0000000000100010 sp 0x%016llx\n"
@@ -377,14 +401,14 @@ UT_CASE(test_threads)
 
 	begin();
 	setup();
-	EXPECT(sfu_dump_threads(&dump, NULL, NULL) == SFU_E_ARG && g_len == 0, "no iterator: %.400s", g_out);
+	EXPECT(sfu_dump_threads_iter(&dump, NULL, NULL) == SFU_E_ARG && g_len == 0, "no iterator: %.400s", g_out);
 	end("unit dump threads: no iterator is SFU_E_ARG, nothing printed");
 }
 
 /* A context that records the mode its thread resumes in (CS at 56). */
 static const struct sfu_switch_layout x86_switch_mode = {
-	.size = 64, .align = 8, .pc = 48, .sp = SFU_TRAP_NOT_SAVED, .sp_add = 64,
-	.reg = SFU_X86_64_SWITCH_REGS(32, 40, 24, 16, 8, 0), .mode_saved = true, .mode = 56,
+	.size = 64, .align = 8, .sp = { .from = SFU_TRAP_SP_END },
+	.regs = { .pc = SFU_AT(48), .mode = SFU_AT(56), .reg = SFU_X86_64_SWITCH_REGS(32, 40, 24, 16, 8, 0) },
 };
 
 static bool next_user_thread(void *arg, size_t i, struct sfu_dump_thread *t)
@@ -416,7 +440,7 @@ UT_CASE(test_thread_user_mode)
 	c[8] = 0x1234;
 	c[9] = 0x100020; /* a kernel-looking frame above: must not be walked */
 	th.ctx = A(c);
-	err = sfu_dump_threads(&dump, next_user_thread, &th);
+	err = sfu_dump_threads_iter(&dump, next_user_thread, &th);
 	EXPECT(err == SFU_END_USER && strstr(g_out, "  #0  0x0000000000100010 ?? (user)\n"
 	                                            "backtrace: 1 frame, stopped: interrupted code ran at a lower "
 	                                            "privilege level (SFU_END_USER)\n") &&
@@ -427,7 +451,7 @@ UT_CASE(test_thread_user_mode)
 	begin();
 	setup();
 	c[7] = 0x08; /* CS: ring 0 */
-	err = sfu_dump_threads(&dump, next_user_thread, &th);
+	err = sfu_dump_threads_iter(&dump, next_user_thread, &th);
 	EXPECT(err == SFU_END && strstr(g_out, "  #0  0x0000000000100010 f+0x10/0x40\n") &&
 	           strstr(g_out, "  #1  0x0000000000100020 f+0x20/0x40\n"),
 	       "%s; output:\n%.400s", E(err), g_out);
@@ -452,17 +476,12 @@ static struct tcb *tcb_current, *tcb_head;
 /* The dump's RAM: the stacks, and the thread structs. */
 static void table_setup(void)
 {
-	static struct sfu_port_range r[2];
-
 	setup();
 	memset(&mem, 0, sizeof mem);
 	memset(tcbs, 0, sizeof tcbs);
-	r[0].start = A(&mem);
-	r[0].end = A(&mem) + sizeof mem;
-	r[1].start = A(tcbs);
-	r[1].end = A(tcbs) + sizeof tcbs;
-	dump.ctx.ram = r;
-	dump.ctx.nram = 2;
+	g_ram[1].start = A(tcbs);
+	g_ram[1].end = A(tcbs) + sizeof tcbs;
+	dump.nram = 2;
 	tcb_current = tcb_head = NULL;
 }
 
@@ -500,7 +519,6 @@ UT_CASE(test_thread_table)
 {
 	char want[2048];
 	int err;
-	const sfu_port *p;
 
 	begin();
 	table_setup();
@@ -513,7 +531,8 @@ UT_CASE(test_thread_table)
 	tcbs[3].hi = tcbs[3].lo; /* an empty stack: refused alone */
 	tcb_good(4, "stray", 12);
 	tcbs[4].ctx = A(&mem.a[10]); /* its context on another stack: refused */
-	err = sfu_dump_thread_table(&dump, &tcb_table);
+	dump.threads = &tcb_table;
+	err = sfu_dump_threads(&dump);
 	snprintf(want, sizeof want,
 	         "thread 7 worker: blocked, stack 0x%016llx .. 0x%016llx\n"
 	         "  saved context at 0x%016llx: pc 0x0000000000100010 sp 0x%016llx\n"
@@ -536,18 +555,98 @@ UT_CASE(test_thread_table)
 	EXPECT(err == SFU_E_READ, "the last walk's stop: %s", E(err));
 	end("unit dump thread table: an array described once: states by name, free and running slots skipped, "
 	    "each walk bounded by the thread's stacks, bad stacks and contexts refused alone");
+}
+
+/* The running thread of a table (.current): every dump of it is bounded
+ * by its stacks.  Its stack here is mem.b[0..32]; a chain from b[30]
+ * has its second frame at the stack's top and a third above it, which
+ * the description alone (its RAM: all of mem) walks on to. */
+static sfu_regs running_setup(void)
+{
+	sfu_regs r;
+
+	table_setup();
+	r = chain(30);
+	mem.b[33] = 0x100020; /* the second frame's RA, above the stack */
+	tcb_good(0, "main", 1);
+	tcbs[0].hi = A(mem.b + 32);
+	tcb_current = &tcbs[0];
+	dump.threads = &tcb_table;
+	return r;
+}
+
+static const char three_frames_end[] = "  #2  0x0000000000100020 f+0x20/0x40\n"
+                                       "backtrace: 3 frames, stopped: outermost frame reached (SFU_END)\n";
+static const char two_frames_bounded[] = "  #1  0x0000000000100020 f+0x20/0x40\n"
+                                         "backtrace: 2 frames, stopped: stack pointer outside the stack "
+                                         "(SFU_E_STACK_BOUNDS)\n";
+
+UT_CASE(test_running_thread)
+{
+	static const void *const sites[] = { (const void *)0x100100 };
+	static const struct sfu_trap_layout l = X86_TRAP_LAYOUT(sites);
+	struct x86_trap_frame *tf;
+	sfu_regs r;
+	int err;
 
 	begin();
-	p = sfu_dump_thread_port(&dump, &tcb_table, &tcbs[0]);
-	EXPECT(p != NULL && p->nstacks == 1 && p->stacks[0].lo == tcbs[0].lo && p->stacks[0].hi == tcbs[0].hi &&
-	           sfu_port_read(p->ctx, A(&mem.a[0]), &(uint64_t){ 0 }) != 0 &&
-	           sfu_port_read(p->ctx, A(&mem.b[0]), &(uint64_t){ 0 }) == 0,
-	       "the thread's port: %p", (const void *)p);
-	EXPECT(sfu_dump_thread_port(&dump, &tcb_table, &tcbs[3]) == NULL, "an empty stack gave a port");
-	dump.busy = 1; /* as in a handler that interrupted a dump on it */
-	EXPECT(sfu_dump_thread_port(&dump, &tcb_table, &tcbs[0]) == NULL, "a port while a dump is under way");
-	dump.busy = 0;
-	end("unit dump thread table: sfu_dump_thread_port bounds and limits the reads to the thread's stacks");
+	r = running_setup();
+	err = sfu_dump_regs(&dump, &r);
+	EXPECT(err == SFU_E_STACK_BOUNDS && strstr(g_out, two_frames_bounded) && !strstr(g_out, "  #2"),
+	       "the running thread: %s; output:\n%.400s", E(err), g_out);
+	reset();
+	tcb_current = NULL; /* no running thread known: the description's bounds */
+	err = sfu_dump_regs(&dump, &r);
+	EXPECT(err == SFU_END && strstr(g_out, three_frames_end), "no running thread: %s; output:\n%.400s", E(err), g_out);
+	reset();
+	tcb_current = &tcbs[0];
+	dump.threads = NULL;
+	memset(&g_state, 0, sizeof g_state);
+	err = sfu_dump_regs(&dump, &r);
+	EXPECT(err == SFU_END && strstr(g_out, three_frames_end), "no table: %s; output:\n%.400s", E(err), g_out);
+	end("unit dump running thread: sfu_dump_regs is bounded by the running thread's stacks (SFU_E_STACK_BOUNDS "
+	    "where the description alone walks on)");
+
+	/* A trap frame on the running thread's stack, the interrupted SP
+	 * b[30]: the same walk from it. */
+	begin();
+	r = running_setup();
+	tf = (struct x86_trap_frame *)(void *)&mem.b[0];
+	tf->iret_rip = 0x100010;
+	tf->iret_rsp = A(&mem.b[30]);
+	tf->cs = 0x08;
+	err = sfu_dump_trap(&dump, &l, A(tf));
+	EXPECT(err == SFU_E_STACK_BOUNDS && strstr(g_out, two_frames_bounded) && !strstr(g_out, "  #2"),
+	       "the running thread: %s; output:\n%.400s", E(err), g_out);
+	reset();
+	tcb_current = NULL;
+	err = sfu_dump_trap(&dump, &l, A(tf));
+	EXPECT(err == SFU_END && strstr(g_out, three_frames_end), "no running thread: %s; output:\n%.400s", E(err), g_out);
+	/* Its reads too: a trap frame off the thread's stacks is not read. */
+	reset();
+	tcb_current = &tcbs[0];
+	memcpy(&mem.a[0], tf, sizeof *tf);
+	err = sfu_dump_trap(&dump, &l, A(&mem.a[0]));
+	EXPECT(err == SFU_E_READ && strstr(g_out, ": memory read refused\n"), "a frame on another stack: %s; output:\n%.400s",
+	       E(err), g_out);
+	end("unit dump running thread: sfu_dump_trap is bounded by the running thread's stacks, and reads only them");
+
+	/* sfu_dump_stack walks from its own frame, on this process's stack:
+	 * refused at once where the running thread's stack is elsewhere,
+	 * started (and stopped for want of SFrame for the test's own code)
+	 * where it covers this stack. */
+	begin();
+	running_setup();
+	err = sfu_dump_stack(&dump);
+	EXPECT(err == SFU_E_STACK_BOUNDS && strstr(g_out, "backtrace: 1 frame, stopped: stack pointer outside the stack"),
+	       "a running thread elsewhere: %s; output:\n%.400s", E(err), g_out);
+	reset();
+	tcbs[0].lo = A(__builtin_frame_address(0)) - 0x10000;
+	tcbs[0].hi = A(__builtin_frame_address(0)) + 0x1000;
+	err = sfu_dump_stack(&dump);
+	EXPECT(err == SFU_E_NOINFO && strstr(g_out, "backtrace: 1 frame, stopped: no unwind info for this PC (SFU_E_NOINFO)"),
+	       "a running thread on this stack: %s; output:\n%.400s", E(err), g_out);
+	end("unit dump running thread: sfu_dump_stack is bounded by the running thread's stacks");
 }
 
 UT_CASE(test_thread_list)
@@ -569,7 +668,8 @@ UT_CASE(test_thread_list)
 	tcbs[1].hi = 64 * 8;
 	tcb_head = &tcbs[3];
 	tcbs[3].next = &tcbs[1];
-	err = sfu_dump_thread_table(&dump, &t);
+	dump.threads = &t;
+	err = sfu_dump_threads(&dump);
 	EXPECT(err == SFU_END && strstr(g_out, "thread 1 a: blocked") && strstr(g_out, "thread 2 b: blocked") &&
 	           strstr(g_out, "thread 1 a: blocked") < strstr(g_out, "thread 2 b: blocked"),
 	       "%s; output:\n%.300s", E(err), g_out);
@@ -578,7 +678,7 @@ UT_CASE(test_thread_list)
 	begin();
 	reset();
 	tcbs[1].next = &tcbs[3]; /* a loop: at most count threads */
-	err = sfu_dump_thread_table(&dump, &t);
+	err = sfu_dump_threads(&dump);
 	for (n = 0, q = g_out; q != NULL; q = strchr(q, '\n'), q = q != NULL ? q + 1 : NULL)
 		n += strncmp(q, "thread ", 7) == 0;
 	EXPECT(err == SFU_END && n == 4, "%s, %zu threads; output:\n%.300s", E(err), n, g_out);
@@ -587,84 +687,192 @@ UT_CASE(test_thread_list)
 	begin();
 	reset();
 	tcbs[1].next = (struct tcb *)(uintptr_t)0x10; /* unreadable */
-	err = sfu_dump_thread_table(&dump, &t);
+	err = sfu_dump_threads(&dump);
 	EXPECT(err == SFU_E_READ && strstr(g_out, "thread 2 b: blocked") &&
 	           strstr(g_out, "thread table: the thread at 0x0000000000000010 cannot be read\n"),
 	       "%s; output:\n%.300s", E(err), g_out);
 	end("unit dump thread table: a list pointer that cannot be read ends the dump, said, SFU_E_READ");
 }
 
-/* Each description rule: refused with its line, nothing read or walked. */
+/* "part" or "part[index]", as a refusal line names where (index NO_INDEX:
+ * the part is no array). */
+#define NO_INDEX ((size_t)-1)
+static void where(char *buf, size_t n, const char *part, size_t index)
+{
+	if (index == NO_INDEX)
+		snprintf(buf, n, "%s", part);
+	else
+		snprintf(buf, n, "%s[%zu]", part, index);
+}
+
+/* A rule of the description, broken: what breaks it, where the check
+ * must say it is (part[index]), and what its rule must hold. */
+struct rule_case {
+	const char *what, *part;
+	size_t index;
+	const char *rule;
+};
+
+/* sfu_dump_check's answer to the description `dump`, which breaks c's
+ * rule: SFU_E_DESC, at c's part[index], a rule holding c's; the dumps'
+ * refusal line for it into line[0..n). */
+static void expect_refused(const struct rule_case *c, char *line, size_t n)
+{
+	struct sfu_dump_why why;
+	char got[64], want[64];
+	int err;
+
+	memset(&why, 0, sizeof why);
+	err = sfu_dump_check(&dump, &why);
+	where(got, sizeof got, why.part != NULL ? why.part : "(none)", why.index);
+	where(want, sizeof want, c->part, c->index);
+	EXPECT(err == SFU_E_DESC && why.rule != NULL && strstr(why.rule, c->rule) != NULL,
+	       "%s: %s, rule \"%s\", not \"...%s...\"", c->what, E(err), why.rule ? why.rule : "(none)", c->rule);
+	EXPECT(why.part != NULL && strcmp(got, want) == 0, "%s: at %s, not %s", c->what, got, want);
+	snprintf(line, n, "  dump refused, no walk: %s: %s\n", want, why.rule ? why.rule : "");
+}
+
+/* "PREFIX: WHAT is refused (SFU_E_DESC) naming PART[INDEX], SUFFIX" */
+static void end_rule_case(const char *prefix, const struct rule_case *c, const char *suffix)
+{
+	char name[240], loc[64];
+
+	where(loc, sizeof loc, c->part, c->index);
+	snprintf(name, sizeof name, "%s: %s is refused (SFU_E_DESC) naming %s, %s", prefix, c->what, loc, suffix);
+	end(name);
+}
+
+/* Each rule of a thread table, broken once: sfu_dump_check refuses the
+ * description (SFU_E_DESC) naming where (part[index]) and the rule;
+ * sfu_dump_threads prints that line alone under "threads:", reads and
+ * walks nothing; the running thread's dump is not bounded by a table the
+ * check refuses (no stacks are read from it) and is refused too. */
+static const struct sfu_switch_layout bad_switch = { .size = 0 };
+static const sfu_stack four_shared[4] = { { 0x1000, 0x2000 }, { 0x3000, 0x4000 }, { 0x5000, 0x6000 }, { 0x7000, 0x8000 } };
+static const struct rule_case table_rules[] = {
+	{ "both array and list", "threads", NO_INDEX, "neither an array nor a list, or both" },
+	{ "neither array nor list", "threads", NO_INDEX, "neither an array nor a list, or both" },
+	{ "zero size", "threads", NO_INDEX, "size: 0 or over 65535" },
+	{ "a size over 65535", "threads", NO_INDEX, "size: 0 or over 65535" },
+	{ "count 0", "threads", NO_INDEX, "count: 0 or over SFU_DUMP_MAX_THREADS" },
+	{ "count too large", "threads", NO_INDEX, "count: 0 or over SFU_DUMP_MAX_THREADS" },
+	{ "an array past the end of the address space", "threads", NO_INDEX, "array:" },
+	{ "no context", "threads", NO_INDEX, "context:" },
+	{ "odd field size", "threads", NO_INDEX, "context:" },
+	{ "a list without next", "threads", NO_INDEX, "next:" },
+	{ "an id of 3 bytes", "threads", NO_INDEX, "id:" },
+	{ "a state past the struct", "threads", NO_INDEX, "state:" },
+	{ "a name kept in the struct", "threads", NO_INDEX, "name:" },
+	{ "field past the struct", "threads.stacks", 0, "a field past the struct" },
+	{ "a stack with one field", "threads.stacks", 1, "one field of the two only" },
+	{ "no layout", "threads.layout", NO_INDEX, "no switch layout" },
+	{ "bad layout", "threads.layout", NO_INDEX, "size:" },
+	{ "state without names", "threads", NO_INDEX, "state: a field without state names" },
+	{ "no stack", "threads", NO_INDEX, "stacks: none" },
+	{ "shared stacks missing", "threads", NO_INDEX, "stacks: none" },
+	{ "more stacks than a thread's port holds", "threads", NO_INDEX, "stacks: more than SFU_PORT_THREAD_STACKS" },
+};
+
+static void break_table(size_t i, struct sfu_dump_table *t)
+{
+	switch (i) {
+	case 0: t->head = &tcb_head; break;
+	case 1: t->array = NULL; break;
+	case 2: t->size = 0; break;
+	case 3: t->size = 65536; break;
+	case 4: t->count = 0; break;
+	case 5: t->count = SFU_DUMP_MAX_THREADS + 1; break;
+	case 6: t->array = (const void *)(UINTPTR_MAX - 64); break;
+	case 7: t->context.at = 0; t->context.size = 0; break;
+	case 8: t->context.size = 3; break;
+	case 9: t->array = NULL; t->head = &tcb_head; break;
+	case 10: t->id.size = 3; break;
+	case 11: t->state.at = (uint16_t)(sizeof(struct tcb) + 1); break;
+	case 12: t->name.size = 4; break;
+	case 13: t->size = offsetof(struct tcb, lo); break;
+	case 14: t->stacks[1] = t->stacks[0]; t->stacks[1].hi.at = 0; t->stacks[1].hi.size = 0; break;
+	case 15: t->layout = NULL; break;
+	case 16: t->layout = &bad_switch; break;
+	case 17: t->states = NULL; break;
+	case 18: memset(t->stacks, 0, sizeof t->stacks); break;
+	case 19: memset(t->stacks, 0, sizeof t->stacks); t->nshared = 1; break;
+	case 20: t->shared = four_shared; t->nshared = 4; break;
+	}
+}
+
 UT_CASE(test_thread_table_check)
 {
-	static const struct { int rule; const char *what; } cases[] = {
-		{ 1, "both array and list" }, { 1, "neither" },      { 2, "zero size" },
-		{ 2, "count too large" },     { 3, "field past the struct" }, { 3, "no context" },
-		{ 3, "odd field size" },      { 4, "no layout" },     { 4, "bad layout" },
-		{ 5, "state without names" }, { 6, "no stack" },     { 6, "a stack with one field" },
-	};
-	static const struct sfu_switch_layout bad_switch = { .size = 0 };
-	char name[160];
+	struct sfu_dump_why why;
+	char line[300], want[320];
 	size_t i;
 
-	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+	for (i = 0; i < sizeof table_rules / sizeof table_rules[0]; i++) {
 		struct sfu_dump_table t = tcb_table;
+		sfu_regs r;
 		int err;
 
-		switch (i) {
-		case 0: t.head = &tcb_head; break;
-		case 1: t.array = NULL; break;
-		case 2: t.size = 0; break;
-		case 3: t.count = SFU_DUMP_MAX_THREADS + 1; break;
-		case 4: t.size = offsetof(struct tcb, lo); break;
-		case 5: t.context.at = 0; t.context.size = 0; break;
-		case 6: t.context.size = 3; break;
-		case 7: t.layout = NULL; break;
-		case 8: t.layout = &bad_switch; break;
-		case 9: t.states = NULL; break;
-		case 10: memset(t.stacks, 0, sizeof t.stacks); break;
-		case 11: t.stacks[0].hi.at = 0; t.stacks[0].hi.size = 0; break;
-		}
+		break_table(i, &t);
 		begin();
-		table_setup();
-		tcb_good(0, "worker", 7);
-		err = sfu_dump_thread_table(&dump, &t);
-		EXPECT(sfu_dump_table_check(&t) == cases[i].rule, "%s: rule %d, not %d", cases[i].what,
-		       sfu_dump_table_check(&t), cases[i].rule);
-		EXPECT(err == SFU_E_ARG && strncmp(g_out, "thread table refused: ", 22) == 0 &&
-		           strstr(g_out, sfu_dump_table_error(cases[i].rule)) && !strstr(g_out, "backtrace") &&
-		           strchr(g_out, '\n') == g_out + g_len - 1,
-		       "%s: %s; output:\n%.400s", cases[i].what, E(err), g_out);
-		EXPECT(sfu_dump_thread_port(&dump, &t, &tcbs[0]) == NULL, "%s: a port", cases[i].what);
-		snprintf(name, sizeof name, "unit dump thread table: %s is refused (rule %d) with one line, never walked",
-		         cases[i].what, cases[i].rule);
-		end(name);
+		r = running_setup();
+		dump.threads = &t;
+		expect_refused(&table_rules[i], line, sizeof line);
+		snprintf(want, sizeof want, "threads:\n%s", line);
+		err = sfu_dump_threads(&dump);
+		EXPECT(err == SFU_E_DESC && strcmp(g_out, want) == 0, "%s: %s; output:\n%.200s\nwanted:\n%.200s",
+		       table_rules[i].what, E(err), g_out, want);
+		reset();
+		err = sfu_dump_regs(&dump, &r);
+		EXPECT(err == SFU_E_DESC && !strstr(g_out, "  #0"), "%s: the running thread walked: %s", table_rules[i].what,
+		       E(err));
+		end_rule_case("unit dump thread table", &table_rules[i], "never walked");
 	}
 	begin();
-	EXPECT(sfu_dump_table_check(&tcb_table) == 0, "the good table: rule %d", sfu_dump_table_check(&tcb_table));
+	table_setup();
+	dump.threads = &tcb_table;
+	memset(&why, 0, sizeof why);
+	EXPECT(sfu_dump_check(&dump, &why) == SFU_OK && why.part == NULL && why.rule == NULL, "the good table: %s",
+	       why.rule ? why.rule : "(no rule)");
 	end("unit dump thread table: the good description passes the check");
 }
 
 /* The putc hook and SFU_DUMP_PUTC's RAM: the linker's __ram_start/__ram_end
- * (here: mem's bounds). */
-__asm__(".globl __ram_start\n.globl __ram_end\n.set __ram_start, mem\n.set __ram_end, mem + 1040\n");
+ * (here: mem's bounds); the linker's code range of SFU_DUMP_LINKER_TEXT,
+ * which the cases replace with the fixture's. */
+__asm__(".globl __ram_start\n.globl __ram_end\n.set __ram_start, mem\n.set __ram_end, mem + 1040\n"
+        ".globl __text_start\n.globl __text_end\n.set __text_start, main\n.set __text_end, main + 1\n");
 static void put1(char c)
 {
 	out(&c, 1);
 }
-static struct sfu_dump pdump = SFU_DUMP_PUTC(pdump, put1, NULL, 0);
+static struct sfu_dump_state pstate;
+static const struct sfu_dump pdump = SFU_DUMP_PUTC(&pstate, put1, NULL, 0);
 
 UT_CASE(test_putc)
 {
+	struct sfu_dump p = pdump;
+	sfu_regs r;
+	int err;
+
 	begin();
 	reset();
 	sfu_dump_str(&pdump, "abc");
 	sfu_dump_hex(&pdump, 0x2a, 4);
 	EXPECT(strcmp(g_out, "abc0x002a") == 0 && g_calls == 9, "output %.100s in %zu calls", g_out, g_calls);
-	EXPECT(sizeof mem == 1040 && pdump.ctx.nram == 1 && pdump.ctx.ram[0].start == A(&mem) &&
-	           pdump.ctx.ram[0].end == A(&mem) + sizeof mem && pdump.port.ctx == &pdump.ctx,
-	       "SFU_DUMP_PUTC's RAM [0x%llx, 0x%llx), mem at %p", (unsigned long long)pdump.ctx.ram[0].start,
-	       (unsigned long long)pdump.ctx.ram[0].end, (void *)&mem);
+	EXPECT(sizeof mem == 1040 && pdump.ram == NULL && pdump.nram == 0 && pdump.linker_ram.start == A(&mem) &&
+	           pdump.linker_ram.end == A(&mem) + sizeof mem && pdump.write == NULL && pdump.state == &pstate,
+	       "SFU_DUMP_PUTC's RAM [0x%llx, 0x%llx), mem at %p", (unsigned long long)pdump.linker_ram.start,
+	       (unsigned long long)pdump.linker_ram.end, (void *)&mem);
+	/* A walk through it reads that RAM (its stacks are in mem). */
+	setup();
+	r = chain(10);
+	memset(&pstate, 0, sizeof pstate);
+	p.sframe = dump.sframe;
+	p.sframe_end = dump.sframe_end;
+	p.text = p.text_end = NULL;
+	p.symtab = dump.symtab;
+	err = sfu_dump_regs(&p, &r);
+	EXPECT(err == SFU_END && strcmp(g_out, two_frames) == 0 && g_calls == g_len,
+	       "a walk through putc: %s, %zu bytes in %zu calls; output:\n%.400s", E(err), g_len, g_calls, g_out);
 	end("unit dump putc: SFU_DUMP_PUTC prints through putc, one byte a call, and reads the linker's RAM");
 }
 
@@ -709,8 +917,9 @@ UT_CASE(test_trap)
 	                                          "refused (SFU_E_READ)\n"),
 	       "frame past the RAM: %s; output:\n%.400s", E(err), g_out);
 	reset();
-	err = sfu_dump_trap(&dump, NULL, A(tf));
-	EXPECT(err == SFU_E_ARG && strstr(g_out, "stopped: invalid argument (SFU_E_ARG)"), "no layout: %s", E(err));
+	err = sfu_dump_trap(&dump, NULL, A(tf)); /* and the description has none */
+	EXPECT(err == SFU_E_ARG && strstr(g_out, "stopped: invalid argument (SFU_E_ARG)"), "no layout: %s; output:\n%.400s",
+	       E(err), g_out);
 	end("unit dump trap: an unreadable frame or no layout is refused before anything is read");
 }
 
@@ -729,8 +938,10 @@ UT_CASE(test_exception_marker)
 
 	begin();
 	setup();
-	dump.ctx.traps = &l;
-	dump.ctx.ntraps = 1;
+	dump.traps = &l;
+	dump.ntraps = 1;
+	dump.trap = sfu_port_trap;
+	dump.trap_check = sfu_layout_check;
 	r = chain(0);
 	mem.b[1] = 0x100200;
 	/* The trap frame at the SP that call returns with; it says g was
@@ -739,14 +950,12 @@ UT_CASE(test_exception_marker)
 	tf->iret_rip = 0x100088;
 	tf->iret_rsp = A(&mem.b[50]);
 	tf->cs = 0x08;
-	err = sfu_dump_regs(&dump, NULL, &r);
+	err = sfu_dump_regs(&dump, &r);
 	EXPECT(err == SFU_E_NOINFO &&
 	           strstr(g_out, "  #1  0x0000000000100200 ?? (exception)\n"
 	                         "  #2  0x0000000000100088 g+0x8/0x10 (interrupted)\n"
 	                         "backtrace: 3 frames, stopped: no unwind info for this PC (SFU_E_NOINFO)\n") != NULL,
 	       "%s; output:\n%.400s", E(err), g_out);
-	dump.ctx.traps = NULL;
-	dump.ctx.ntraps = 0;
 	end("unit dump markers: (exception) at the vector code's call, (interrupted) after it");
 }
 
@@ -781,7 +990,7 @@ UT_CASE(test_symtab)
 	EXPECT(sfu_symtab_name(&g_syms.t, &g_syms.t.sym[0]) == NULL, "offset at the pool's end gave a name");
 	{
 		sfu_regs r = chain(10);
-		sfu_dump_regs(&dump, NULL, &r);
+		sfu_dump_regs(&dump, &r);
 		EXPECT(strstr(g_out, "  #0  0x0000000000100010 ??\n") != NULL, "output:\n%.400s", g_out);
 	}
 	setup();
@@ -789,11 +998,11 @@ UT_CASE(test_symtab)
 	g_syms.t.names = 3; /* "fgh" without its NUL */
 	{
 		sfu_regs r = chain(10);
-		sfu_dump_regs(&dump, NULL, &r);
+		sfu_dump_regs(&dump, &r);
 		EXPECT(strstr(g_out, "  #0  0x0000000000100010 fgh+0x10/0x40\n") != NULL, "output:\n%.400s", g_out);
 		g_syms.t.sym[0].name = 1; /* "gh", 2 bytes of pool left */
 		reset();
-		sfu_dump_regs(&dump, NULL, &r);
+		sfu_dump_regs(&dump, &r);
 		EXPECT(strstr(g_out, "  #0  0x0000000000100010 gh+0x10/0x40\n") != NULL, "output:\n%.400s", g_out);
 	}
 	end("unit dump symtab: names are bounded by the pool");
@@ -820,17 +1029,505 @@ UT_CASE(test_numbers)
 	EXPECT(g_empty == 0, "empty pieces");
 	end("unit dump numbers: hex padding, zero, all ones, the largest decimal");
 
+	/* The stop line of every code: the core's text and name (one table,
+	 * sfu_strerror / sfu_errname), and "?" for a code that is none. */
 	begin();
-	EXPECT(strcmp(sfu_dump_error_name(SFU_END), "SFU_END") == 0 &&
-	           strcmp(sfu_dump_error_text(SFU_END_USER), "interrupted code ran at a lower privilege level") == 0 &&
-	           strcmp(sfu_dump_error_name(999), "?") == 0 && strcmp(sfu_dump_error_text(-1), "?") == 0,
-	       "names and texts");
+	EXPECT(strcmp(sfu_errname(SFU_END), "SFU_END") == 0 && strcmp(sfu_errname(SFU_E_DESC), "SFU_E_DESC") == 0 &&
+	           strcmp(sfu_strerror(SFU_END_USER), "interrupted code ran at a lower privilege level") == 0 &&
+	           strcmp(sfu_errname(999), "?") == 0 && strcmp(sfu_strerror(-1), "?") == 0,
+	       "names and texts: %s %s %s", sfu_errname(SFU_E_DESC), sfu_errname(999), sfu_strerror(-1));
 	{
+		char want[256];
 		int e;
-		for (e = 0; e < SFU_ERROR_COUNT; e++)
-			EXPECT(strcmp(sfu_dump_error_text(e), sfu_strerror(e)) == 0, "text of %d differs from sfu_strerror", e);
+		for (e = -1; e <= SFU_ERROR_COUNT; e++) {
+			reset();
+			sfu_dump_stop(&dump, 3, e);
+			snprintf(want, sizeof want, "backtrace: 3 frames, stopped: %s (%s)\n", sfu_strerror(e), sfu_errname(e));
+			EXPECT(strcmp(g_out, want) == 0 && (e < 0 || e >= SFU_ERROR_COUNT || strcmp(sfu_errname(e), "?") != 0),
+			       "code %d: %.200s", e, g_out);
+		}
 	}
-	end("unit dump errors: every code's text is the core's, its name its enum's");
+	end("unit dump errors: every code's stop line gives the core's text and its enum's name");
+}
+
+/* ---- the description's check ------------------------------------------- */
+
+/* Two trap layouts of the examples' frame (call sites nobody reaches
+ * here), and two stacks: a description that passes the check. */
+static const void *const check_sites[] = { (const void *)0x100200 };
+static struct sfu_trap_layout g_traps[2];
+static sfu_stack g_stacks[2];
+
+static void setup_full(void)
+{
+	const struct sfu_trap_layout l = X86_TRAP_LAYOUT(check_sites);
+
+	table_setup();
+	g_traps[0] = g_traps[1] = l;
+	dump.traps = g_traps;
+	dump.ntraps = 2;
+	dump.trap = sfu_port_trap;
+	dump.trap_check = sfu_layout_check;
+	g_stacks[0].lo = A(mem.a);
+	g_stacks[0].hi = A(mem.a + 64);
+	g_stacks[1].lo = A(mem.b);
+	g_stacks[1].hi = A(mem.b + 64);
+	dump.stacks = g_stacks;
+	dump.nstacks = 2;
+	dump.threads = &tcb_table;
+}
+
+/* Each rule of the description, the sections aside, broken once. */
+static const struct sfu_dump_table empty_table = { SFU_DUMP_ARRAY(struct tcb, tcbs, 0), TCB_THREAD,
+	                                           SFU_DUMP_STACKS(struct tcb, lo, hi) };
+static const struct rule_case desc_rules[] = {
+	{ "no output hook", "output", NO_INDEX, "neither write nor putc given" },
+	{ "no sections", "sframe", NO_INDEX, "no span of sections (sframe, sframe_end)" },
+	{ "a span that ends before it starts", "sframe", NO_INDEX, "no span of sections" },
+	{ "a code range that ends where it starts", "text", NO_INDEX, "text_end not above text" },
+	{ "no RAM and an empty linker RAM", "ram", NO_INDEX, "no memory to read" },
+	{ "an empty RAM range", "ram", 1, "start not below end" },
+	{ "traps without the trap callback", "traps", NO_INDEX, "traps, trap and trap_check go together" },
+	{ "traps without trap_check", "traps", NO_INDEX, "traps, trap and trap_check go together" },
+	{ "ntraps without traps", "traps", NO_INDEX, "traps, trap and trap_check go together" },
+	{ "a trap layout's pc a bare offset", "traps", 1, "regs.pc: not saved, or not SFU_AT" },
+	{ "a trap layout without a call site", "traps", 0, "call: no call site" },
+	{ "nstacks without stacks", "stacks", NO_INDEX, "missing, and nstacks is not 0" },
+	{ "an empty stack", "stacks", 1, "lo not below hi" },
+	{ "a thread table that breaks a rule", "threads", NO_INDEX, "count: 0" },
+};
+
+static void break_desc(size_t i)
+{
+	switch (i) {
+	case 0: dump.write = NULL; break;
+	case 1: dump.sframe = dump.sframe_end = NULL; break;
+	case 2: dump.sframe_end = dump.sframe - 8; break;
+	case 3: dump.text = dump.text_end = (const char *)(uintptr_t)0x100000; break;
+	case 4: dump.ram = NULL; break;
+	case 5: g_ram[1].end = g_ram[1].start; break;
+	case 6: dump.trap = NULL; break;
+	case 7: dump.trap_check = NULL; break;
+	case 8: dump.traps = NULL; break;
+	case 9: g_traps[1].regs.pc = X86_TF_RIP; break;
+	case 10: g_traps[0].call.sites = NULL; break;
+	case 11: dump.stacks = NULL; break;
+	case 12: g_stacks[1].hi = g_stacks[1].lo; break;
+	case 13: dump.threads = &empty_table; break;
+	}
+}
+
+/* The stop line of a dump the check refused. */
+static const char desc_stop[] = "backtrace: 0 frames, stopped: the description breaks a rule (SFU_E_DESC)\n";
+
+UT_CASE(test_dump_check)
+{
+	struct sfu_dump_why why;
+	char line[300], want[400];
+	sfu_regs r;
+	size_t i;
+	int err;
+
+	begin();
+	setup_full();
+	memset(&why, 0x55, sizeof why);
+	err = sfu_dump_check(&dump, &why);
+	EXPECT(err == SFU_OK && why.part == NULL && why.rule == NULL && g_state.nsecs == 1 && g_state.secs[0].num_fdes == 2,
+	       "the whole description: %s, %s: %s", E(err), why.part ? why.part : "-", why.rule ? why.rule : "-");
+	/* The answer is kept in the state: a change after it is not seen
+	 * until the state is zeroed. */
+	dump.trap_check = NULL;
+	EXPECT(sfu_dump_check(&dump, NULL) == SFU_OK, "the kept answer was not used");
+	memset(&g_state, 0, sizeof g_state);
+	EXPECT(sfu_dump_check(&dump, NULL) == SFU_E_DESC, "a zeroed state did not check again");
+	EXPECT(sfu_dump_check(NULL, &why) == SFU_E_ARG, "no description");
+	dump.state = NULL;
+	EXPECT(sfu_dump_check(&dump, &why) == SFU_E_ARG, "no state");
+	end("unit dump check: the whole description passes (traps, stacks, table, section split), the answer kept in "
+	    "the state until it is zeroed");
+
+	for (i = 0; i < sizeof desc_rules / sizeof desc_rules[0]; i++) {
+		begin();
+		setup_full();
+		dump.nram = 2;
+		break_desc(i);
+		r = chain(10);
+		expect_refused(&desc_rules[i], line, sizeof line);
+		err = sfu_dump_regs(&dump, &r);
+		snprintf(want, sizeof want, "backtrace:\n%s%s", line, desc_stop);
+		if (dump.write == NULL)
+			EXPECT(err == SFU_E_DESC && g_calls == 0, "%s: %s, %zu calls", desc_rules[i].what, E(err), g_calls);
+		else
+			EXPECT(err == SFU_E_DESC && strcmp(g_out, want) == 0, "%s: %s; output:\n%.200s\nwanted:\n%.200s",
+			       desc_rules[i].what, E(err), g_out, want);
+		end_rule_case("unit dump check", &desc_rules[i], "the dump says so, no walk");
+	}
+
+	/* A section the split refuses: its error, at "sframe", its text. */
+	begin();
+	setup();
+	g_sec[0] ^= 1; /* the magic */
+	memset(&why, 0, sizeof why);
+	err = sfu_dump_check(&dump, &why);
+	EXPECT(err == SFU_E_MAGIC && why.part != NULL && strcmp(why.part, "sframe") == 0 && why.rule != NULL &&
+	           strcmp(why.rule, sfu_strerror(SFU_E_MAGIC)) == 0,
+	       "a bad section: %s, %s: %s", E(err), why.part ? why.part : "-", why.rule ? why.rule : "-");
+	end("unit dump check: a section the split refuses gives its own error and text, at sframe");
+}
+
+/* ---- a refused description reads nothing ------------------------------- */
+
+/* An iterator and a name hook that count their calls. */
+static unsigned g_next_calls, g_name_calls;
+static bool next_none(void *arg, size_t i, struct sfu_dump_thread *t)
+{
+	(void)arg;
+	(void)i;
+	(void)t;
+	g_next_calls++;
+	return false;
+}
+
+static const char *count_name(const struct sfu_dump *d, uint64_t addr, uint64_t *start, uint64_t *size)
+{
+	(void)d;
+	(void)addr;
+	(void)start;
+	(void)size;
+	g_name_calls++;
+	return NULL;
+}
+
+static const char *const entry_names[] = { "sfu_dump_stack", "sfu_dump_regs", "sfu_dump_trap",
+	                                   "sfu_dump_trap (layout NULL)", "sfu_dump_threads", "sfu_dump_threads_iter" };
+#define NENTRIES (sizeof entry_names / sizeof entry_names[0])
+
+/* Entry point k on the description `dump`: from r, from a trap frame at
+ * frame (layout l, or NULL), every thread, the iterator next_none. */
+static int run_entry(size_t k, const sfu_regs *r, const struct sfu_trap_layout *l, uint64_t frame)
+{
+	switch (k) {
+	case 0: return sfu_dump_stack(&dump);
+	case 1: return sfu_dump_regs(&dump, r);
+	case 2: return sfu_dump_trap(&dump, l, frame);
+	case 3: return sfu_dump_trap(&dump, NULL, frame);
+	case 4: return sfu_dump_threads(&dump);
+	default: return sfu_dump_threads_iter(&dump, next_none, NULL);
+	}
+}
+
+/* One page holding everything the description's dumps could read (a
+ * trap frame, stacks, the thread structs), with no access while a dump
+ * of a description the check refuses runs: a read faults, and the fault
+ * is caught and counted. */
+static sigjmp_buf g_jmp;
+static void on_segv(int sig)
+{
+	(void)sig;
+	siglongjmp(g_jmp, 1);
+}
+
+static int guarded_entry(size_t k, void *page, const sfu_regs *r, const struct sfu_trap_layout *l, uint64_t frame,
+                         bool *faulted)
+{
+	struct sigaction sa, old;
+	volatile int err = -1;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_segv;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, &old);
+	*faulted = false;
+	mprotect(page, 4096, PROT_NONE);
+	if (sigsetjmp(g_jmp, 1) == 0)
+		err = run_entry(k, r, l, frame);
+	else
+		*faulted = true;
+	mprotect(page, 4096, PROT_READ | PROT_WRITE);
+	sigaction(SIGSEGV, &old, NULL);
+	return err;
+}
+
+UT_CASE(test_refused_reads_nothing)
+{
+	static struct sfu_dump_table table;
+	static struct tcb *cur;
+	uint64_t *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct tcb *pt = (struct tcb *)(void *)(page + 128);
+	struct x86_trap_frame *tf = (struct x86_trap_frame *)(void *)page;
+	char name[200], line[300], want[400];
+	sfu_regs r = { 0x100010, 0, 0, 0, NULL, 0, NULL };
+	const size_t nrules = sizeof desc_rules / sizeof desc_rules[0];
+	size_t k, i;
+	bool faulted;
+	int err;
+
+	for (k = 0; k < NENTRIES; k++) {
+		begin();
+		EXPECT(page != MAP_FAILED, "mmap");
+		if (page == MAP_FAILED) {
+			end("unit dump refused: no page to guard");
+			return;
+		}
+		/* Each rule broken, then (i == nrules) none: the control, whose
+		 * dump must read the page and fault, or the guard proves
+		 * nothing. */
+		for (i = 0; i <= nrules; i++) {
+			/* Everything readable and described: the trap frame at the
+			 * page's start, a chain at word 40, a saved context at 64,
+			 * two threads at 128 (the running one first). */
+			memset(page, 0, 4096);
+			tf->iret_rip = 0x100010;
+			tf->iret_rsp = A(&page[40]);
+			tf->cs = 0x08;
+			page[40] = 0x1234;
+			page[41] = 0x100020;
+			page[69] = 0xfeed;
+			page[70] = 0x100010;
+			pt[0].state = pt[1].state = 2;
+			pt[0].lo = pt[1].lo = A(page);
+			pt[0].hi = pt[1].hi = A(page + 512);
+			pt[1].ctx = A(&page[64]);
+			cur = &pt[0];
+			r.sp = A(&page[40]);
+			setup_full();
+			table = tcb_table;
+			table.array = pt;
+			table.count = 2;
+			table.current = &cur;
+			dump.threads = &table;
+			g_ram[0].start = A(page);
+			g_ram[0].end = A(page + 512);
+			dump.nram = 2;
+			g_ram[1].start = A(mem.a);
+			g_ram[1].end = A(mem.a + 1);
+			dump.frame = frame_hook;
+			dump.name = count_name;
+			if (i == nrules) {
+				EXPECT(sfu_dump_check(&dump, NULL) == SFU_OK, "the control does not pass the check");
+				memset(&g_state, 0, sizeof g_state);
+				(void)guarded_entry(k, page, &r, &g_traps[0], A(tf), &faulted);
+				EXPECT(faulted, "the control: %s read nothing of the page", entry_names[k]);
+				continue;
+			}
+			break_desc(i);
+			expect_refused(&desc_rules[i], line, sizeof line);
+			memset(&g_state, 0, sizeof g_state); /* each entry point checks for itself */
+			reset();
+			snprintf(want, sizeof want, "%s%s%s", k < 4 ? "backtrace:\n" : "threads:\n", line, k < 4 ? desc_stop : "");
+			g_hook_n = g_next_calls = g_name_calls = 0;
+			err = guarded_entry(k, page, &r, &g_traps[0], A(tf), &faulted);
+			EXPECT(!faulted, "%s: %s faulted (a read of the description's memory, or worse); output:\n%.300s",
+			       desc_rules[i].what, entry_names[k], g_out);
+			EXPECT(faulted || (err == SFU_E_DESC && (dump.write == NULL ? g_calls == 0 : strcmp(g_out, want) == 0)),
+			       "%s: %s; output:\n%.200s\nwanted:\n%.200s", desc_rules[i].what, E(err), g_out, want);
+			EXPECT(g_hook_n == 0 && g_name_calls == 0 && g_next_calls == 0, "%s: a hook or the iterator was called",
+			       desc_rules[i].what);
+		}
+		snprintf(name, sizeof name, "unit dump refused: %s of a description the check refuses prints why and "
+		         "0 frames (SFU_E_DESC), reads nothing, calls no hook", entry_names[k]);
+		end(name);
+	}
+	munmap(page, 4096);
+}
+
+/* ---- more sections than the state holds -------------------------------- */
+
+UT_CASE(test_sections_full)
+{
+	static uint64_t span[1536];
+	struct sfu_dump_why why;
+	size_t off = 0, first = 0;
+	sfu_regs r;
+	unsigned k;
+	int err;
+
+	begin();
+	setup();
+	/* Three sections back to back (lld's span), each for where it lies:
+	 * the fixture's, and two more functions each. */
+	for (k = 0; k < 3; k++) {
+		off += emit_section((uint8_t *)span + off, sizeof span - off, 0x100000 + 0x1000u * k);
+		off = (off + 7) & ~(size_t)7;
+		if (k == 0)
+			first = off;
+	}
+	r = chain(10);
+	dump.sframe = (const char *)span;
+	dump.sframe_end = (const char *)span + off;
+	memset(&why, 0, sizeof why);
+	err = sfu_dump_check(&dump, &why);
+	EXPECT(sizeof g_state.secs / sizeof g_state.secs[0] == 1, "SFU_DUMP_SECTIONS is not 1 by default");
+	EXPECT(err == SFU_E_FULL && g_state.nsecs == 3 && why.part && strcmp(why.part, "sframe") == 0 && why.rule &&
+	           strcmp(why.rule, "more sections than SFU_DUMP_SECTIONS") == 0,
+	       "check: %s, %zu found, %s: %s", E(err), g_state.nsecs, why.part ? why.part : "-", why.rule ? why.rule : "-");
+	err = sfu_dump_regs(&dump, &r);
+	EXPECT(err == SFU_E_FULL && strcmp(g_out, "backtrace:\n"
+	                                          "  .sframe refused, no walk: more sections than SFU_DUMP_SECTIONS (3 found)\n"
+	                                          "backtrace: 0 frames, stopped: output buffer full (SFU_E_FULL)\n") == 0,
+	       "dump: %s; output:\n%.400s", E(err), g_out);
+	/* The first section alone fits, and is walked. */
+	reset();
+	memset(&g_state, 0, sizeof g_state);
+	dump.sframe_end = (const char *)span + first;
+	err = sfu_dump_regs(&dump, &r);
+	EXPECT(err == SFU_END && strcmp(g_out, two_frames) == 0 && g_state.nsecs == 1, "one section: %s; output:\n%.400s",
+	       E(err), g_out);
+	end("unit dump sections: a span of 3 sections with SFU_DUMP_SECTIONS 1 is refused (SFU_E_FULL), the line says "
+	    "how many were found; one section walks");
+}
+
+/* ---- the initializers -------------------------------------------------- */
+
+int main(void);
+
+static const struct sfu_trap_layout one_layout[1] = { X86_TRAP_LAYOUT(check_sites) };
+static struct sfu_dump_state istate;
+static const struct sfu_port_range iram[1] = { { 0x1000, 0x2000 } };
+static const struct sfu_dump init0 = SFU_DUMP_INIT(&istate, out, iram, 1, NULL, 0);
+static const struct sfu_dump init1 = SFU_DUMP_INIT(&istate, out, iram, 1, one_layout, 1);
+static const struct sfu_dump putc1 = SFU_DUMP_PUTC(&istate, put1, one_layout, 1);
+static const struct sfu_dump traps0 = { SFU_DUMP_INIT_FIELDS(&istate, out, iram, 1, one_layout, 0), .nstacks = 0 };
+
+UT_CASE(test_initializers)
+{
+	begin();
+	EXPECT(init0.trap == NULL && init0.trap_check == NULL && init0.traps == NULL && init0.ntraps == 0,
+	       "SFU_DUMP_INIT, ntraps 0: a trap callback or check");
+	EXPECT(pdump.trap == NULL && pdump.trap_check == NULL && pdump.traps == NULL && pdump.ntraps == 0,
+	       "SFU_DUMP_PUTC, ntraps 0: a trap callback or check");
+	EXPECT(traps0.trap == NULL && traps0.trap_check == NULL && traps0.ntraps == 0,
+	       "SFU_DUMP_INIT_FIELDS with layouts, ntraps 0: a trap callback or check");
+	EXPECT(init1.trap == sfu_port_trap && init1.trap_check == sfu_layout_check && init1.traps == one_layout &&
+	           init1.ntraps == 1 && putc1.trap == sfu_port_trap && putc1.trap_check == sfu_layout_check &&
+	           putc1.ntraps == 1,
+	       "ntraps 1: not sfu_port_trap and sfu_layout_check");
+	EXPECT(init0.state == &istate && init0.write == out && init0.putc == NULL && init0.ram == iram && init0.nram == 1 &&
+	           init0.sframe == NULL && init0.threads == NULL && init0.stacks == NULL && init0.symtab == NULL,
+	       "SFU_DUMP_INIT's other fields");
+	EXPECT((uintptr_t)init0.text == (uintptr_t)main && init0.text_end == init0.text + 1 && putc1.text == init0.text,
+	       "SFU_DUMP_LINKER_TEXT: not the linker's code range");
+	end("unit dump initializers: SFU_DUMP_INIT and SFU_DUMP_PUTC with ntraps 0 leave trap and trap_check NULL, "
+	    "with layouts give sfu_port_trap and sfu_layout_check");
+}
+
+/* ---- sfu_dump_trap without a layout: the variant that matches ---------- */
+
+UT_CASE(test_trap_variant)
+{
+	const struct sfu_trap_layout base = X86_TRAP_LAYOUT(check_sites);
+	static struct sfu_trap_layout v[2];
+	struct x86_trap_frame *tf = (struct x86_trap_frame *)(void *)&mem.b[0];
+	int err;
+
+	/* Variant 1 (pad word 1) keeps its PC where variant 0 has cr2; pad
+	 * 2 is neither. */
+	v[0] = v[1] = base;
+	v[0].select.at = v[1].select.at = SFU_AT(X86_TF_PAD);
+	v[0].select.mask = v[1].select.mask = 3;
+	v[1].select.value = 1;
+	v[1].regs.pc = SFU_AT(X86_TF_CR2);
+
+	begin();
+	setup();
+	memset(&mem, 0, sizeof mem);
+	dump.traps = v;
+	dump.ntraps = 2;
+	dump.trap = sfu_port_trap;
+	dump.trap_check = sfu_layout_check;
+	tf->iret_rip = 0x100010;
+	tf->cr2 = 0x100088;
+	tf->iret_rsp = A(&mem.b[40]);
+	tf->cs = 0x08;
+	mem.b[40] = 0x1234;
+	mem.b[41] = 0x100020;
+	err = sfu_dump_trap(&dump, NULL, A(tf));
+	EXPECT(err == SFU_END && strcmp(g_out, two_frames) == 0, "pad 0: %s; output:\n%.400s", E(err), g_out);
+	reset();
+	tf->pad = 1;
+	err = sfu_dump_trap(&dump, NULL, A(tf));
+	EXPECT(err == SFU_E_NOINFO && strcmp(g_out, "backtrace:\n"
+	                                            "  #0  0x0000000000100088 g+0x8/0x10\n"
+	                                            "backtrace: 1 frame, stopped: no unwind info for this PC (SFU_E_NOINFO)\n") == 0,
+	       "pad 1: %s; output:\n%.400s", E(err), g_out);
+	/* The matching one, not the first: the same with the order turned. */
+	reset();
+	memset(&g_state, 0, sizeof g_state);
+	v[0] = v[1];
+	v[1] = base;
+	v[1].select.at = SFU_AT(X86_TF_PAD);
+	v[1].select.mask = 3;
+	tf->pad = 0;
+	err = sfu_dump_trap(&dump, NULL, A(tf));
+	EXPECT(err == SFU_END && strcmp(g_out, two_frames) == 0, "pad 0, its layout second: %s; output:\n%.400s", E(err),
+	       g_out);
+	reset();
+	tf->pad = 2;
+	err = sfu_dump_trap(&dump, NULL, A(tf));
+	EXPECT(err == SFU_E_READ && strstr(g_out, ": memory read refused\nbacktrace:\nbacktrace: 0 frames"),
+	       "no variant: %s; output:\n%.400s", E(err), g_out);
+	end("unit dump trap: with layout NULL, the first of the description's layouts whose variant matches the frame "
+	    "reads it; none matching is SFU_E_READ");
+}
+
+/* ---- one dump at a time, per state ------------------------------------- */
+
+UT_CASE(test_busy)
+{
+	static const char busy[] = "dump refused: another dump is under way on this struct sfu_dump_state\n";
+	static const void *const sites[] = { (const void *)0x100100 };
+	static const struct sfu_trap_layout l = X86_TRAP_LAYOUT(sites);
+	struct sfu_dump_state other;
+	struct sfu_dump d2;
+	sfu_regs r;
+	size_t k;
+	int err;
+
+	begin();
+	table_setup();
+	tcb_good(0, "worker", 7);
+	dump.threads = &tcb_table;
+	r = chain(10);
+	g_state.busy = 1; /* as in a handler that interrupted a dump on it */
+	for (k = 0; k < NENTRIES; k++) {
+		reset();
+		g_next_calls = 0;
+		err = run_entry(k, &r, &l, A(&mem.b[0]));
+		EXPECT(err == SFU_E_ARG && strcmp(g_out, busy) == 0 && g_next_calls == 0, "%s: %s; output:\n%.300s",
+		       entry_names[k], E(err), g_out);
+		EXPECT(g_state.busy == 1, "%s cleared the interrupted dump's flag", entry_names[k]);
+	}
+	/* The flag is the state's: another description on it is refused, the
+	 * same description on a state of its own dumps. */
+	d2 = dump;
+	reset();
+	EXPECT(sfu_dump_regs(&d2, &r) == SFU_E_ARG && strcmp(g_out, busy) == 0, "another description, the same state");
+	memset(&other, 0, sizeof other);
+	d2.state = &other;
+	reset();
+	err = sfu_dump_regs(&d2, &r);
+	EXPECT(err == SFU_END && strcmp(g_out, two_frames) == 0 && other.busy == 0, "its own state: %s; output:\n%.300s",
+	       E(err), g_out);
+	g_state.busy = 0;
+	end("unit dump busy: every entry point refuses a state with a dump under way, with the line, SFU_E_ARG, "
+	    "and leaves its flag set; another state dumps");
+}
+
+UT_CASE(test_threads_no_table)
+{
+	sfu_regs r;
+	int err;
+
+	begin();
+	setup();
+	r = chain(10);
+	err = sfu_dump_threads(&dump);
+	EXPECT(err == SFU_E_ARG && strcmp(g_out, "threads: none described (no .threads in the description)\n") == 0,
+	       "%s; output:\n%.300s", E(err), g_out);
+	reset();
+	err = sfu_dump_regs(&dump, &r);
+	EXPECT(err == SFU_END && strcmp(g_out, two_frames) == 0, "the next dump: %s", E(err));
+	end("unit dump threads: without .threads, sfu_dump_threads says so in a line and returns SFU_E_ARG");
 }
 
 int main(void)

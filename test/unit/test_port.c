@@ -23,11 +23,9 @@
 static uint64_t A(const void *p) { return (uint64_t)(uintptr_t)p; }
 
 /* The examples' x86_64 switch: push rbp rbx r12 r13 r14 r15, save RSP; so
- * at the saved RSP r15 r14 r13 r12 rbx rbp, then the return address. */
-static const struct sfu_switch_layout x86_switch = {
-	.size = 56, .align = 8, .pc = 48, .sp = SFU_TRAP_NOT_SAVED, .sp_add = 56,
-	.reg = SFU_X86_64_SWITCH_REGS(32, 40, 24, 16, 8, 0),
-};
+ * at the saved RSP r15 r14 r13 r12 rbx rbp, then the return address; the
+ * SP it resumes with is the context's end. */
+static const struct sfu_switch_layout x86_switch = SFU_X86_64_SWITCH_PUSHED(56, 48, 32, 40, 24, 16, 8, 0);
 
 /* Two thread stacks side by side, as a kernel's are, and a word between
  * them standing for a guard page. */
@@ -38,47 +36,106 @@ static struct {
 } __attribute__((aligned(16))) mem;
 
 /* One function at 0x100000 (0x40 bytes) after `push %rbp`: CFA = SP + 16,
- * RA at CFA - 8, FP at CFA - 16. */
+ * RA at CFA - 8, FP at CFA - 16; and a FLEX one at 0x100100 (0x20 bytes)
+ * whose CFA is r10 + 16 (gcc's DRAP), RA at CFA - 8. */
 static uint8_t g_sec[4096];
 static sfu_section section(void)
 {
 	static sfb_sec s;
 	static const int32_t w[] = { 16, -16 };
+	static const int32_t drap[] = { (10 << 3) | 1, 16 };
 	sfu_section sec;
+	sfb_fde *f;
 	size_t n;
 	sfb_init(&s, 3, SFU_ABI_AMD64_LE);
 	sfb_add_fre(sfb_add_fde(&s, 0x100000, 0x40), 0, 1, 1, 2, w);
+	f = sfb_add_fde(&s, 0x100100, 0x20);
+	f->flex = 1;
+	sfb_add_fre(f, 0, 1, 1, 2, drap);
 	n = sfb_emit(&s, g_sec, sizeof g_sec);
 	sfu_section_init(&sec, g_sec, n, s.addr);
 	return sec;
 }
 
+/* Each rule of a switch layout, broken once: SFU_E_DESC, and the rule
+ * names the field. */
+static const struct ut_rule switch_rules[] = {
+	{ "size not a multiple of 8", "size:" },
+	{ "size 0", "size:" },
+	{ "align not a power of two", "align:" },
+	{ "align below 8", "align:" },
+	{ "pc past the end", "regs.pc:" },
+	{ "pc a bare offset (48, not SFU_AT(48))", "regs.pc:" },
+	{ "pc not saved", "regs.pc:" },
+	{ "mode past the end", "regs.mode:" },
+	{ "mode at pc's offset", "regs: pc and mode" },
+	{ "a register past the end", "regs.reg[]: a register" },
+	{ "a register a bare offset", "regs.reg[]: a register" },
+	{ "no frame pointer", "regs.reg[]: the frame pointer" },
+	{ "saved SP not word-aligned", "sp.at:" },
+	{ "saved SP not saved", "sp.at:" },
+	{ "SP at the end + a non-multiple of 8", "sp.add:" },
+	{ "SP in a variable", "sp.from:" },
+	{ "traps missing, ntraps 1", "traps:" },
+};
+
+static void break_switch(size_t i, struct sfu_switch_layout *l)
+{
+	switch (i) {
+	case 0: l->size = 52; break;
+	case 1: l->size = 0; break;
+	case 2: l->align = 12; break;
+	case 3: l->align = 4; break;
+	case 4: l->regs.pc = SFU_AT(56); break;
+	case 5: l->regs.pc = 48; break;
+	case 6: l->regs.pc = SFU_TRAP_NOT_SAVED; break;
+	case 7: l->regs.mode = SFU_AT(56); break;
+	case 8: l->regs.mode = l->regs.pc; break;
+	case 9: l->regs.reg[3] = SFU_AT(64); break;
+	case 10: l->regs.reg[3] = 32; break;
+	case 11: l->regs.reg[SFU_PORT_DWARF_FP] = SFU_TRAP_NOT_SAVED; break;
+	case 12: l->sp.from = SFU_TRAP_SP_SAVED; l->sp.at = SFU_AT(4); break;
+	case 13: l->sp.from = SFU_TRAP_SP_SAVED; l->sp.at = SFU_TRAP_NOT_SAVED; break;
+	case 14: l->sp.add = 52; break;
+	case 15: l->sp.from = SFU_TRAP_SP_VAR; l->sp.var = &mem; break;
+	case 16: l->ntraps = 1; break;
+	}
+}
+
 UT_CASE(test_switch_check)
 {
 	struct sfu_switch_layout l = x86_switch;
+	const char *why = "unset";
+	char name[200];
+	size_t i;
+	int err;
+
 	begin();
-	EXPECT(sfu_port_switch_check(&l) == 0, "the examples' layout: %d", sfu_port_switch_check(&l));
-	l.size = 52;
-	EXPECT(sfu_port_switch_check(&l) == 1, "size not a multiple of 8: %d", sfu_port_switch_check(&l));
-	l = x86_switch;
-	l.align = 12;
-	EXPECT(sfu_port_switch_check(&l) == 1, "align not a power of two: %d", sfu_port_switch_check(&l));
-	l = x86_switch;
-	l.pc = 56;
-	EXPECT(sfu_port_switch_check(&l) == 2, "pc past the end: %d", sfu_port_switch_check(&l));
-	l = x86_switch;
-	l.sp = 4;
-	EXPECT(sfu_port_switch_check(&l) == 2, "sp not word-aligned: %d", sfu_port_switch_check(&l));
-	l = x86_switch;
-	l.reg[3] = 64;
-	EXPECT(sfu_port_switch_check(&l) == 3, "a register past the end: %d", sfu_port_switch_check(&l));
-	l = x86_switch;
-	l.reg[SFU_PORT_DWARF_FP] = SFU_TRAP_NOT_SAVED;
-	EXPECT(sfu_port_switch_check(&l) == 4, "no frame pointer: %d", sfu_port_switch_check(&l));
-	l = x86_switch;
-	l.sp_add = 52;
-	EXPECT(sfu_port_switch_check(&l) == 5, "sp_add not word-aligned: %d", sfu_port_switch_check(&l));
-	end("port switch-layout-check: every rule can fail");
+	err = sfu_switch_check(&l, &why);
+	EXPECT(err == SFU_OK && why == NULL, "the examples' layout: %s, %s", E(err), why ? why : "(no rule)");
+	EXPECT(l.sp.from == SFU_TRAP_SP_END && l.sp.add == 0 && l.regs.pc == SFU_AT(48) && l.regs.mode == 0 &&
+	           l.regs.reg[3] == SFU_AT(32) && l.regs.reg[6] == SFU_AT(40) && l.regs.reg[15] == SFU_AT(0),
+	       "SFU_X86_64_SWITCH_PUSHED: not the SFU_AT offsets it was given");
+	for (i = 0; i < SFU_PORT_NREGS; i++)
+		EXPECT(l.regs.reg[i] != 0 || (i != 3 && i != 6 && (i < 12 || i > 15)),
+		       "register %zu saved at offset 0 by the macro", i);
+	EXPECT(sfu_switch_check(NULL, &why) == SFU_E_DESC && why != NULL && strcmp(why, "no switch layout") == 0,
+	       "no layout: %s", why ? why : "(no rule)");
+	end("port switch-check: the examples' pushed context passes, its registers at SFU_AT offsets");
+
+	for (i = 0; i < sizeof switch_rules / sizeof switch_rules[0]; i++) {
+		begin();
+		l = x86_switch;
+		break_switch(i, &l);
+		why = NULL;
+		err = sfu_switch_check(&l, &why);
+		EXPECT(ut_refused(err, why, switch_rules[i].rule), "%s: %s, rule \"%s\", not \"%s...\"",
+		       switch_rules[i].what, E(err), why ? why : "(none)", switch_rules[i].rule);
+		EXPECT(sfu_switch_check(&l, NULL) == SFU_E_DESC, "%s: refused only when asked why", switch_rules[i].what);
+		snprintf(name, sizeof name, "port switch-check: %s is refused (SFU_E_DESC), naming %s",
+		         switch_rules[i].what, switch_rules[i].rule);
+		end(name);
+	}
 }
 
 UT_CASE(test_thread_init)
@@ -139,8 +196,9 @@ UT_CASE(test_switch_walk)
 	EXPECT(err == SFU_OK && r.pc == 0x100010 && r.sp == A(ctx + 7) && r.fp == 0xfeed && r.ra == 0,
 	       "regs: %s pc %#llx sp %#llx fp %#llx", E(err), (unsigned long long)r.pc,
 	       (unsigned long long)r.sp, (unsigned long long)r.fp);
-	EXPECT(r.dwarf_map && r.dwarf_map[3] == 32 && r.dwarf_map[0] == SFU_TRAP_NOT_SAVED,
-	       "rbx is mapped, rax is not");
+	EXPECT(r.dwarf_map == x86_switch.regs.reg && r.dwarf_map[3] == SFU_AT(32) &&
+	           r.dwarf_map[0] == SFU_TRAP_NOT_SAVED && r.dwarf == (const uint64_t *)ctx,
+	       "rbx is mapped at SFU_AT(32) of the context, rax is not saved");
 	err = sfu_backtrace(&sec, 1, &t.port, &r, f, 8, &n);
 	EXPECT(err == SFU_END && n == 2 && f[0].pc == 0x100010 && f[1].pc == 0x100020 && f[1].sp == A(ctx + 9),
 	       "walk: %s, %zu frames", E(err), n);
@@ -175,9 +233,11 @@ UT_CASE(test_switch_walk)
 	EXPECT(err == SFU_E_READ, "unaligned context: %s", E(err));
 	{
 		struct sfu_switch_layout bad = x86_switch;
-		bad.reg[SFU_PORT_DWARF_FP] = SFU_TRAP_NOT_SAVED;
+		bad.regs.reg[SFU_PORT_DWARF_FP] = SFU_TRAP_NOT_SAVED;
+		r.pc = 0x5a5a;
 		err = sfu_port_switch_regs(t.port.ctx, &bad, A(&mem.b[10]), &r);
-		EXPECT(err == SFU_E_ARG, "bad layout: %s", E(err));
+		EXPECT(err == SFU_E_DESC && r.pc == 0x5a5a, "bad layout: %s, registers %s", E(err),
+		       r.pc == 0x5a5a ? "untouched" : "written");
 	}
 	end("port switch-regs: contexts outside the stack and bad layouts are refused");
 
@@ -187,7 +247,8 @@ UT_CASE(test_switch_walk)
 		struct sfu_switch_layout tcb = x86_switch;
 		uint64_t c2[8] = { 0 };
 		tcb.size = 64;
-		tcb.sp = 56;
+		tcb.sp.from = SFU_TRAP_SP_SAVED;
+		tcb.sp.at = SFU_AT(56);
 		c2[6] = 0x100010;
 		c2[7] = A(&mem.b[50]);
 		c2[5] = 0x77;
@@ -199,6 +260,55 @@ UT_CASE(test_switch_walk)
 		       "tcb context: %s sp %#llx", E(err), (unsigned long long)r.sp);
 	}
 	end("port switch-regs: a saved SP field");
+}
+
+/* A register an initializer leaves out is 0, "not saved" (SFU_AT): a rule
+ * of the first frame that needs it stops the walk (SFU_E_UNSAFE), it is
+ * never read from offset 0 of the context; given its SFU_AT offset, the
+ * same rule walks on; given a bare offset, the check refuses the layout. */
+UT_CASE(test_switch_left_out)
+{
+	struct sfu_port_thread t;
+	sfu_stack st = { A(mem.b), A(mem.b + 64) };
+	sfu_section sec = section();
+	struct sfu_switch_layout l = x86_switch, with_r10;
+	const char *why = NULL;
+	uint64_t *ctx = &mem.b[40];
+	sfu_regs r;
+	sfu_frame f[4];
+	size_t n = 0;
+	int err;
+
+	begin();
+	memset(&mem, 0, sizeof mem);
+	sfu_port_thread_init(&t, NULL, &st, 1);
+	l.size = 64; /* a word past the return address: r10's, when described */
+	with_r10 = l;
+	with_r10.regs.reg[10] = SFU_AT(56);
+	/* r15 (word 0) looks like a good r10 too, as would anything read from
+	 * offset 0: CFA b[52], an outermost frame.  The real r10 (word 7)
+	 * gives CFA b[56], whose RA goes into f, an outermost frame at b[56]. */
+	ctx[0] = A(&mem.b[50]);
+	ctx[6] = 0x100110; /* the resume PC, in the FLEX function */
+	ctx[7] = A(&mem.b[54]);
+	mem.b[55] = 0x100020;
+	EXPECT(l.regs.reg[10] == SFU_TRAP_NOT_SAVED && sfu_switch_check(&l, NULL) == SFU_OK, "r10 left out: refused");
+	err = sfu_port_switch_regs(t.port.ctx, &l, A(ctx), &r);
+	EXPECT(err == SFU_OK && r.dwarf_map != NULL && r.dwarf_map[10] == SFU_TRAP_NOT_SAVED, "regs: %s", E(err));
+	err = sfu_backtrace(&sec, 1, &t.port, &r, f, 4, &n);
+	EXPECT(err == SFU_E_UNSAFE && n == 1, "r10 not saved: %s after %zu frames", E(err), n);
+	err = sfu_port_switch_regs(t.port.ctx, &with_r10, A(ctx), &r);
+	EXPECT(err == SFU_OK, "regs with r10: %s", E(err));
+	err = sfu_backtrace(&sec, 1, &t.port, &r, f, 4, &n);
+	EXPECT(err == SFU_END && n == 2 && f[1].pc == 0x100020 && f[1].sp == A(&mem.b[56]),
+	       "r10 at SFU_AT(56): %s after %zu frames, SP %#llx", E(err), n, (unsigned long long)f[1].sp);
+	with_r10.regs.reg[10] = 56; /* bare */
+	err = sfu_switch_check(&with_r10, &why);
+	EXPECT(ut_refused(err, why, "regs.reg[]: a register not at SFU_AT"), "r10 at a bare 56: %s, %s", E(err),
+	       why ? why : "(no rule)");
+	EXPECT(sfu_port_switch_regs(t.port.ctx, &with_r10, A(ctx), &r) == SFU_E_DESC, "a bare offset walked");
+	end("port switch-left-out: a register left out of the initializer is not saved (SFU_E_UNSAFE where a rule "
+	    "needs it), SFU_AT(n) is read, a bare n refused");
 }
 
 /* ---- crash record ---------------------------------------------------------- */

@@ -16,6 +16,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int g_fail, g_cases, g_failed;
 static char g_why[512];
@@ -41,6 +42,20 @@ static void end(const char *name)
 }
 
 static const char *E(int e) { return sfu_strerror(e); }
+
+/* A case of a layout check's rules: what is broken, and the start of the
+ * rule the check must answer. */
+struct ut_rule {
+	const char *what, *rule;
+};
+
+/* A description check's refusal (sfu_layout_check, sfu_switch_check,
+ * sfu_dump_check): SFU_E_DESC, and a rule that begins with want (the field
+ * it names, and as much of the reason as the case means). */
+static inline int ut_refused(int err, const char *why, const char *want)
+{
+	return err == SFU_E_DESC && why != NULL && strncmp(why, want, strlen(want)) == 0;
+}
 
 /* A made-up stack for walks: words[0..n) at their own addresses, read
  * through the port (sfu_port.read = ut_stack_read, .ctx = the ut_stack);
