@@ -79,9 +79,9 @@
  *   is not looked up).  The last line always ends the dump with the
  *   reason the walk stopped, its text and its code: SFU_END is a complete
  *   trace.  A description or a section that does not pass the check
- *   gives no walk: one line says why ("dump refused: traps[1]: regs.pc:
- *   ...", ".sframe refused: ...") and the last line gives 0 frames and
- *   the code (SFU_E_DESC, the section's error).
+ *   gives no walk: one line says why ("dump refused, no walk: traps[1]:
+ *   regs.pc: ...", ".sframe refused, no walk: ...") and the last line
+ *   gives 0 frames and the code (SFU_E_DESC, the section's error).
  *
  * STACK
  *   No frame array: frames are printed as the cursor finds them (one
@@ -457,10 +457,10 @@ SFU_DEF const char *sfu_symtab_name(const struct sfu_symtab *t, const struct sfu
 
 #if SFU_DUMP_THREADS
 /* sfu_threads.h's, for the dump's own use: the table's rules (NULL: it
- * keeps them), and the port of the running thread of the table (false:
- * none, or its stacks cannot be read). */
+ * keeps them), and the port of the running thread of the table, in the
+ * state (1; 0: no thread is running; -1: its stacks cannot be read). */
 SFU_DEF const char *sfu__dump_table_rule(const struct sfu_dump_table *t, const char **part, size_t *index);
-SFU_DEF bool sfu__dump_current_port(const struct sfu_dump *d);
+SFU_DEF int sfu__dump_current_port(const struct sfu_dump *d);
 #endif
 
 #ifdef __cplusplus
@@ -807,8 +807,16 @@ static SFU__DUMP_NOINLINE const sfu_port *sfu__dump_port(const struct sfu_dump *
     st->base.trap = d->trap;
 #if SFU_DUMP_THREADS
     /* In a thread of the table: bounded by its stacks. */
-    if (current && d->threads != NULL && sfu__dump_prepare(d) == SFU_OK && sfu__dump_current_port(d))
-        return p;
+    if (current && d->threads != NULL && sfu__dump_prepare(d) == SFU_OK) {
+        int k = sfu__dump_current_port(d);
+
+        if (k > 0)
+            return p;
+        /* Said, never silently less bounded. */
+        if (k < 0)
+            sfu_dump_str(d, "(the running thread's stacks cannot be read: this walk is bounded by the description's "
+                            "memory only)\n");
+    }
 #else
     (void)current;
 #endif

@@ -294,9 +294,10 @@ static SFU__DUMP_NOINLINE bool sfu__dump_table_port(const struct sfu_dump *d, co
 }
 
 /* The running thread of the table, by its .current pointer (the kernel's
- * variable, read as given): its port in the state.  Only for a table that
- * passes the check (a dump checks before it walks). */
-SFU__DUMP_FN bool sfu__dump_current_port(const struct sfu_dump *d)
+ * variable, read as given): its port in the state (1; 0: none running;
+ * -1: its stacks cannot be read).  Only for a table that passes the check
+ * (a dump checks before it walks). */
+SFU__DUMP_FN int sfu__dump_current_port(const struct sfu_dump *d)
 {
     const struct sfu_dump_table *t = d->threads;
     const char *part;
@@ -304,9 +305,11 @@ SFU__DUMP_FN bool sfu__dump_current_port(const struct sfu_dump *d)
     uint64_t cur;
 
     if (t->current == NULL || sfu__dump_table_rule(t, &part, &index) != NULL)
-        return false;
+        return 0;
     cur = (uint64_t)*(const volatile uintptr_t *)t->current;
-    return cur != 0 && sfu__dump_table_port(d, t, cur);
+    if (cur == 0)
+        return 0;
+    return sfu__dump_table_port(d, t, cur) ? 1 : -1;
 }
 
 /* The next thread of the table to dump, into *dt: 1, or 2 if its stacks

@@ -607,6 +607,18 @@ UT_CASE(test_running_thread)
 	end("unit dump running thread: sfu_dump_regs is bounded by the running thread's stacks (SFU_E_STACK_BOUNDS "
 	    "where the description alone walks on)");
 
+	/* The running thread's stacks cannot be read (an empty stack in its
+	 * control block): said, then the description's bounds. */
+	static const char unreadable[] = "(the running thread's stacks cannot be read: this walk is bounded by the "
+	                                 "description's memory only)\nbacktrace:\n";
+	begin();
+	r = running_setup();
+	tcbs[0].hi = tcbs[0].lo;
+	err = sfu_dump_regs(&dump, &r);
+	EXPECT(err == SFU_END && strstr(g_out, three_frames_end) && !strncmp(g_out, unreadable, sizeof unreadable - 1),
+	       "stacks unreadable: %s; output:\n%.400s", E(err), g_out);
+	end("unit dump running thread: stacks that cannot be read are said, never a silently wider bound");
+
 	/* A trap frame on the running thread's stack, the interrupted SP
 	 * b[30]: the same walk from it. */
 	begin();
