@@ -131,7 +131,7 @@ void ex_dump_backtrace(const sfu_regs *r, const sfu_regs *interrupted)
 
 /* Walked with the cursor, frame by frame: no frame array on the (tick
  * handler's) stack. */
-const char *ex_check_trace(const sfu_regs *r, const sfu_regs *interrupted, unsigned *nframes)
+const char *ex_check_trace(const sfu_regs *r, const sfu_regs *interrupted, unsigned *nframes, int *stop)
 {
     const struct sfu_sym *last = NULL;
     const char *why = NULL;
@@ -156,6 +156,7 @@ const char *ex_check_trace(const sfu_regs *r, const sfu_regs *interrupted, unsig
         err = sfu_cursor_step(&c);
     }
     *nframes = n;
+    *stop = err;
     if (err != SFU_END)
         return sfu_strerror(err);
     if (why != NULL)

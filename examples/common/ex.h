@@ -289,8 +289,9 @@ void ex_print_stop(size_t n, int err);
  * frame exactly once, into the context `interrupted`; every frame's PC is
  * inside a function of the symbol table; the last frame is in board_main;
  * the walk stopped at the outermost frame (SFU_END).  Returns NULL if all
- * hold, else what went wrong; *frames gets the number of frames. */
-const char *ex_check_trace(const sfu_regs *regs, const sfu_regs *interrupted, unsigned *frames);
+ * hold, else what went wrong; *frames gets the number of frames, *stop
+ * the walk's stop code. */
+const char *ex_check_trace(const sfu_regs *regs, const sfu_regs *interrupted, unsigned *frames, int *stop);
 
 /* The nested scenario: the Nth frame name looked up from now faults, as
  * a corrupt symbol table would (dump.c's name hook). */

@@ -268,6 +268,16 @@ suite_boots() {
 	esac
 }
 
+# epilogue_gap SUITE (after image_env): the image's rows leave epilogues
+# undescribed (clang 14 on aarch64: see suite_1insn), so a tick there may
+# unwind wrongly; test/firmware/epilogue.py tells those PCs.
+epilogue_gap() {
+	case $1 in
+	clang14 | clang14-gas) [ "$ex_arch" = aarch64 ] ;;
+	*) false ;;
+	esac
+}
+
 # suite_1insn SUITE (after image_env): whether the image also runs the timer
 # with ticks on every instruction.  gcc: the GNU ld images (lld's are the
 # same code).  clang: the plain images; not clang 14 on aarch64, which
@@ -485,7 +495,7 @@ core_check() {
 run_case() {
 	local suite=$1 image=$2 scen=$3 name=$4 res=$5 tag=$6 qemu=$7
 	shift 7
-	local img log exp status stop frames gstop gframes line
+	local img log exp status stop frames gstop gframes line pcs bad
 	image_env "$suite" "$image"
 	img=$out/$suite/$image/sfu-$image.elf
 	log=$out/$suite/logs/$image-$scen$tag.log
@@ -515,11 +525,32 @@ run_case() {
 			return
 		fi
 		set -- $line
-		if [ "$1" -lt 2000 ] || [ "$2" != "$1" ] || [ "$3" != 0 ]; then
-			echo "FAIL $name: $1 ticks, $2 complete traces, $3 failures (want >= 2000, all complete); log $log" >"$res"
+		if [ "$1" -lt 2000 ] || [ $(($2 + $3)) != "$1" ]; then
+			echo "FAIL $name: $1 ticks, $2 complete traces, $3 failures (want >= 2000, each judged); log $log" >"$res"
 			return
 		fi
-		echo "ok $name ($1 ticks, $2 complete traces, 0 failures)" >"$res"
+		if [ "$3" = 0 ]; then
+			echo "ok $name ($1 ticks, $2 complete traces, 0 failures)" >"$res"
+			return
+		fi
+		# Failures are allowed only where a producer is known to describe
+		# no epilogue (clang 14 on aarch64: epilogue.py), each PC listed.
+		if ! epilogue_gap "$suite"; then
+			echo "FAIL $name: $1 ticks, $2 complete traces, $3 failures (want all complete); log $log" >"$res"
+			return
+		fi
+		pcs=$(tr -d '\r' <"$log" | sed -n 's/^timer: a failing trace interrupted pc 0x\([0-9a-f]*\), stopped with .*/\1/p')
+		if [ -z "$pcs" ] || tr -d '\r' <"$log" | grep -q '^timer: [0-9]* more failing traces at PCs not listed'; then
+			echo "FAIL $name: $3 failures, their PCs not all listed; log $log" >"$res"
+			return
+		fi
+		# shellcheck disable=SC2086 # one word per PC
+		bad=$(python3 test/firmware/epilogue.py aarch64-linux-gnu-objdump "$img" $pcs)
+		if [ -n "$bad" ]; then
+			echo "FAIL $name: $3 failures, at PCs outside an epilogue's tail: $(echo $bad); log $log" >"$res"
+			return
+		fi
+		echo "ok $name ($1 ticks, $2 complete traces, $3 failures, each in an epilogue clang 14 writes no CFI for: $(echo $pcs | wc -w) PCs)" >"$res"
 		return ;;
 	hello)
 		if ! tr -d '\r' <"$log" | grep -q '^hello: 0 check(s) failed$'; then
