@@ -52,8 +52,10 @@
  * WHAT IT READS
  *   A dump built for one CPU reads that CPU's SFrame ABI and byte order
  *   only (the ABI and byte-order knobs of core/sfu.h default to the
- *   compiler's target here; the host tools still read every one).  Stack
- *   words only through the checked read of the description's memory.
+ *   compiler's target here; the host tools still read every one), and
+ *   FLEX FDEs only where that CPU's producers write them (not aarch64).
+ *   Stack words only through the checked read of the description's
+ *   memory.
  *
  * THE OUTPUT HOOK
  *   void write(const char *s, size_t n): write n bytes (n >= 1; no NUL, no
@@ -133,18 +135,27 @@
  *                            sections is checked to lie in it, so a wrong
  *                            start option is refused (SFU_E_CODE_RANGE)
  *                            instead of walked                 (default 0)
- *   SFU_DUMP_SYMTAB          the initializers name frames from `sfu_symtab`
- *                            (tools/sfu-symtab)                (default 0)
+ *   SFU_DUMP_SYMTAB          names from an embedded symbol table: the
+ *                            initializers point .symtab at `sfu_symtab`
+ *                            (tools/sfu-symtab); 0: no table read (a
+ *                            .symtab given is refused; a name hook
+ *                            works either way)                 (default 0)
  *   SFU_DUMP_NAME_MAX        longest name printed              (default 128)
  *   and, unless defined before: SFU_ERROR_STRINGS 1 (the dump prints the
  *   core's error texts); SFU_AMD64 / SFU_AARCH64 / SFU_S390X and
- *   SFU_LITTLE / SFU_BIG: the compiler's target only (WHAT IT READS).
+ *   SFU_LITTLE / SFU_BIG: the compiler's target only, SFU_FLEX 0 where
+ *   that is aarch64 alone (WHAT IT READS).
  */
 #ifndef SFU_DUMP_H
 #define SFU_DUMP_H
 
 /* The CPU the dump runs on: its ABI and byte order only, unless the user
- * chose (any of the knobs of a group defined: the group is the user's). */
+ * chose (any of the knobs of a group defined: the group is the user's).
+ * FLEX FDEs (V3 3.2) where the CPU's producers write them: x86_64 (DRAP)
+ * and s390x (registers); none for aarch64 (GNU as 2.47 writes none there,
+ * nor does sfu-gen for the code gcc and clang emit: a FLEX FDE in an
+ * aarch64 section stops the walk with SFU_E_FDE_TYPE, never a wrong
+ * row), unless SFU_FLEX is defined. */
 #if !defined(SFU_AMD64) && !defined(SFU_AARCH64) && !defined(SFU_S390X)
 #if defined(__x86_64__)
 #define SFU_AMD64 1
@@ -158,6 +169,11 @@
 #define SFU_AMD64 0
 #define SFU_AARCH64 0
 #define SFU_S390X 1
+#endif
+#endif
+#if !defined(SFU_FLEX) && defined(SFU_AARCH64) && defined(SFU_AMD64) && defined(SFU_S390X)
+#if SFU_AARCH64 && !SFU_AMD64 && !SFU_S390X
+#define SFU_FLEX 0
 #endif
 #endif
 #if !defined(SFU_LITTLE) && !defined(SFU_BIG) && defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__)
@@ -589,6 +605,11 @@ static const char *sfu__dump_name(const struct sfu_dump *d, uint64_t addr, uint6
     *max = SFU_DUMP_NAME_MAX;
     if (d->name != NULL)
         return d->name(d, addr, start, size);
+#if !SFU_DUMP_SYMTAB
+    (void)s;
+    (void)name;
+    return NULL; /* no table built in (the check refuses a .symtab) */
+#else
     s = sfu_symtab_find(d->symtab, addr);
     name = sfu_symtab_name(d->symtab, s);
     if (name == NULL)
@@ -598,6 +619,7 @@ static const char *sfu__dump_name(const struct sfu_dump *d, uint64_t addr, uint6
     *start = s->addr;
     *size = s->size;
     return name;
+#endif
 }
 
 /* ---- frames ------------------------------------------------------------------ */
@@ -674,6 +696,11 @@ static const char *sfu__dump_rules(const struct sfu_dump *d, struct sfu_dump_why
 #endif
     if (d->text != NULL && d->text_end <= d->text)
         return "text_end not above text";
+#if !SFU_DUMP_SYMTAB
+    why->part = "symtab";
+    if (d->symtab != NULL)
+        return "given, and SFU_DUMP_SYMTAB is 0: names from a table are not built";
+#endif
     why->part = "ram";
     if (d->ram == NULL && !(d->linker_ram.start < d->linker_ram.end))
         return "no memory to read (ram, or linker_ram empty)";
