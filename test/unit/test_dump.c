@@ -13,6 +13,7 @@
 #define SFU_PORT_LINKER_RAM 0
 #define SFU_DUMP_LINKER_SFRAME 0
 #define SFU_DUMP_LINKER_TEXT 1 /* the code range check built (test_dump_text.c: without) */
+#define SFU_DUMP_SYMTAB 1      /* names from a table built (test_dump_text.c: without) */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -110,6 +111,10 @@ static void make_symtab(void)
 static struct sfu_dump_state g_state;
 static struct sfu_port_range g_ram[2];
 static struct sfu_dump dump;
+
+/* The table SFU_DUMP_SYMTAB's initializers point at (`sfu_symtab`, the
+ * linker's in a firmware): an empty one here; the cases set .symtab. */
+const struct { uint32_t magic, count, names, reserved; } sfu_symtab_empty __asm__("sfu_symtab") = { 0, 0, 0, 0 };
 
 /* A fresh dump of the fixture (its RAM: the stacks): SFU_DUMP_INIT with
  * no trap layouts, the section and the symbol table, a zeroed state. */
@@ -1415,7 +1420,7 @@ UT_CASE(test_initializers)
 	           putc1.ntraps == 1,
 	       "ntraps 1: not sfu_port_trap and sfu_layout_check");
 	EXPECT(init0.state == &istate && init0.write == out && init0.putc == NULL && init0.ram == iram && init0.nram == 1 &&
-	           init0.sframe == NULL && init0.threads == NULL && init0.stacks == NULL && init0.symtab == NULL,
+	           init0.sframe == NULL && init0.threads == NULL && init0.stacks == NULL && init0.symtab == &sfu__dump_symtab,
 	       "SFU_DUMP_INIT's other fields");
 	EXPECT((uintptr_t)init0.text == (uintptr_t)main && init0.text_end == init0.text + 1 && putc1.text == init0.text,
 	       "SFU_DUMP_LINKER_TEXT: not the linker's code range");

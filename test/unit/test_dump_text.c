@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The dump's code range with SFU_DUMP_LINKER_TEXT 0 (the default; the
+/* The dump's code range with SFU_DUMP_LINKER_TEXT 0 and its symbol
+ * table with SFU_DUMP_SYMTAB 0.  The code range (SFU_DUMP_LINKER_TEXT 0, the default; the
  * knob makes the initializers take __text_start/__text_end): a
  * description that gives .text itself (the field says "NULL: no check")
  * is never walked as if it gave none.  Its functions are checked against
@@ -68,6 +69,24 @@ UT_CASE(test_text_by_hand)
 	       "the dump: %s; output:\n%.300s", E(err2), g_out);
 	end("unit dump text: with SFU_DUMP_LINKER_TEXT 0 a code range given by hand is checked or refused, never "
 	    "ignored");
+
+	/* A symbol table given with SFU_DUMP_SYMTAB 0 (no table read built):
+	 * refused naming symtab, never a dump whose names silently vanish. */
+	begin();
+	d.text = d.text_end = NULL;
+	d.symtab = (const struct sfu_symtab *)(const void *)stack;
+	memset(&state, 0, sizeof state);
+	g_len = 0;
+	memset(&why, 0, sizeof why);
+	err = sfu_dump_check(&d, &why);
+	EXPECT(err == SFU_E_DESC && why.part != NULL && strcmp(why.part, "symtab") == 0 && why.rule != NULL &&
+	           strstr(why.rule, "SFU_DUMP_SYMTAB") != NULL,
+	       "the check: %s (%s: %s)", E(err), why.part ? why.part : "-", why.rule ? why.rule : "-");
+	d.symtab = NULL;
+	memset(&state, 0, sizeof state);
+	err = sfu_dump_check(&d, &why);
+	EXPECT(err == SFU_OK, "without it: %s", E(err));
+	end("unit dump symtab: with SFU_DUMP_SYMTAB 0 a table given by hand is refused, never ignored");
 }
 
 int main(void)
