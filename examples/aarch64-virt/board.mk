@@ -40,7 +40,7 @@ stub := trap_common
 irqtrap := a64_trap
 irqstub := trap_common
 
-variants := pac lld kernel rtos nofp mmuoff gen
+variants := pac lld kernel rtos nofp mmuoff gen os
 pac.flags := -mbranch-protection=pac-ret
 pac.title := pac-ret build
 lld.link := lld
@@ -88,3 +88,8 @@ mmuoff.title := MMU and FP/SIMD off, sfu built without -mgeneral-regs-only -mstr
 # routines included), not by the assembler.
 gen.sframe := gen
 gen.title := .sframe from sfu-gen
+# Every file built at -Os (after the -O2 of every image): the code shape
+# of sfu a size-minded kernel gets (SFU_FAST 0 is the same at every
+# level; the fast shape is only asked for).
+os.flags := -Os
+os.title := built at -Os

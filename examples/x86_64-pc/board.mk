@@ -40,7 +40,7 @@ stub := isr_common
 irqtrap := x86_trap
 irqstub := isr_common
 
-variants := lld kernel rtos nofp gen
+variants := lld kernel rtos nofp gen os
 lld.link := lld
 lld.title := linked by lld
 # The IDT stubs written the way small kernels commonly write them (their
@@ -80,3 +80,8 @@ nofp.title := SSE off, sfu built without -mgeneral-regs-only
 # routines included), not by the assembler.
 gen.sframe := gen
 gen.title := .sframe from sfu-gen
+# Every file built at -Os (after the -O2 of every image): the code shape
+# of sfu a size-minded kernel gets (SFU_FAST 0 is the same at every
+# level; the fast shape is only asked for).
+os.flags := -Os
+os.title := built at -Os

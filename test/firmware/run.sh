@@ -264,7 +264,7 @@ suite_boots() {
 	bookworm | trixie | sid) return 0 ;;
 	clang14-gas) case $ex_variant in '' | pac | lld) true ;; *) false ;; esac ;;
 	clang22-sframe) [ "$ex_arch" = x86_64 ] && case $ex_variant in '' | nofp) true ;; *) false ;; esac ;;
-	*) [ "$ex_variant" != gen ] && [ "$ex_variant" != kernel ] ;;
+	*) [ "$ex_variant" != gen ] && [ "$ex_variant" != kernel ] && [ "$ex_variant" != os ] ;;
 	esac
 }
 
