@@ -818,10 +818,9 @@ static SFU__DUMP_NOINLINE void sfu__dump_refusal(const struct sfu_dump *d)
 
 /* ---- the walk ------------------------------------------------------------------ */
 
-/* The port of a walk: the description's memory, layouts and stacks (in
- * the state: the description stays constant); or, with current and a
- * thread table whose running thread is known, that thread's stacks. */
-static SFU__DUMP_NOINLINE const sfu_port *sfu__dump_port(const struct sfu_dump *d, bool current)
+/* The port of a walk in no thread: the description's memory, layouts and
+ * stacks (in the state: the description stays constant). */
+static SFU__DUMP_NOINLINE const sfu_port *sfu__dump_port(const struct sfu_dump *d)
 {
     struct sfu_dump_state *st = d->state;
     sfu_port *p = &st->port.port;
@@ -832,21 +831,6 @@ static SFU__DUMP_NOINLINE const sfu_port *sfu__dump_port(const struct sfu_dump *
     st->base.ntraps = d->ntraps;
     st->base.kernel = NULL;
     st->base.trap = d->trap;
-#if SFU_DUMP_THREADS
-    /* In a thread of the table: bounded by its stacks. */
-    if (current && d->threads != NULL && sfu__dump_prepare(d) == SFU_OK) {
-        int k = sfu__dump_current_port(d);
-
-        if (k > 0)
-            return p;
-        /* Said, never silently less bounded. */
-        if (k < 0)
-            sfu_dump_str(d, "(the running thread's stacks cannot be read: this walk is bounded by the description's "
-                            "memory only)\n");
-    }
-#else
-    (void)current;
-#endif
     p->read = sfu_port_read;
     p->strip_ra = SFU_PORT_STRIP_RA;
     p->trap = d->trap;
@@ -955,6 +939,7 @@ static SFU__DUMP_NOINLINE int sfu__dump_walk(const struct sfu_dump *d, const sfu
 static SFU__DUMP_NOINLINE const sfu_port *sfu__dump_enter(const struct sfu_dump *d)
 {
     struct sfu_dump_state *st = d->state;
+    const sfu_port *port;
 
     if (st->busy) {
         sfu_dump_str(d, "dump refused: another dump is under way on this struct sfu_dump_state\n");
@@ -963,7 +948,22 @@ static SFU__DUMP_NOINLINE const sfu_port *sfu__dump_enter(const struct sfu_dump 
     st->busy = 1;
     __asm__ volatile("" : : : "memory");
     st->user = 0;
-    return sfu__dump_port(d, true);
+    port = sfu__dump_port(d);
+#if SFU_DUMP_THREADS
+    /* In a thread of the table: bounded by its stacks (the port in the
+     * state rebuilt for them). */
+    if (d->threads != NULL && sfu__dump_prepare(d) == SFU_OK) {
+        int k = sfu__dump_current_port(d);
+
+        /* Said, never silently less bounded. */
+        if (k < 0) {
+            sfu_dump_str(d, "(the running thread's stacks cannot be read: this walk is bounded by the description's "
+                            "memory only)\n");
+            port = sfu__dump_port(d);
+        }
+    }
+#endif
+    return port;
 }
 
 static SFU__DUMP_NOINLINE int sfu__dump_leave(const struct sfu_dump *d, int err)
@@ -1026,23 +1026,36 @@ static SFU__DUMP_NOINLINE int sfu__dump_trap_regs(const struct sfu_dump *d, cons
     return kind == SFU_TRAP_UNREADABLE ? -SFU_E_READ : kind;
 }
 
-SFU__DUMP_FN int sfu_dump_trap(const struct sfu_dump *d, const struct sfu_trap_layout *layout, uint64_t frame)
+/* Where a trap dump's walk starts, in the state's cursor: SFU_OK (or a
+ * description the check refuses: the walk says so, the frame not read),
+ * else the frame's error, said. */
+static SFU__DUMP_NOINLINE int sfu__dump_trap_start(const struct sfu_dump *d, const struct sfu_trap_layout *layout,
+                                                   uint64_t frame)
 {
-    const sfu_port *port = sfu__dump_enter(d);
+    struct sfu_dump_state *st = d->state;
     int kind;
 
-    if (port == NULL)
-        return SFU_E_ARG;
-    /* A description the check refuses: its line, the frame not read. */
     if (sfu__dump_prepare(d) != SFU_OK)
-        return sfu__dump_leave(d, sfu__dump_walk(d, &d->state->c.regs));
-    kind = sfu__dump_trap_regs(d, port, layout, frame, &d->state->c.regs);
+        return SFU_OK;
+    kind = sfu__dump_trap_regs(d, &st->port.port, layout, frame, &st->c.regs);
     if (kind < 0) {
         sfu__dump_refused(d, "  trap frame at ", frame, -kind);
-        return sfu__dump_leave(d, -kind);
+        return -kind;
     }
-    d->state->user = kind == SFU_TRAP_USER;
-    return sfu__dump_leave(d, sfu__dump_walk(d, &d->state->c.regs));
+    st->user = kind == SFU_TRAP_USER;
+    return SFU_OK;
+}
+
+SFU__DUMP_FN int sfu_dump_trap(const struct sfu_dump *d, const struct sfu_trap_layout *layout, uint64_t frame)
+{
+    int err;
+
+    if (sfu__dump_enter(d) == NULL)
+        return SFU_E_ARG;
+    err = sfu__dump_trap_start(d, layout, frame);
+    if (err == SFU_OK)
+        err = sfu__dump_walk(d, &d->state->c.regs);
+    return sfu__dump_leave(d, err);
 }
 
 SFU_CODEGEN_END

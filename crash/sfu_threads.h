@@ -403,14 +403,15 @@ static void sfu__dump_thread_header(const struct sfu_dump *d, const struct sfu_d
 #define SFU__DUMP_SAID 4    /* refused, and said so */
 
 /* Thread i of the iterator (th.next, NULL: the table's): its header line,
- * where its walk starts, its port (the state's, or the iterator's) and
- * whether its first frame ran in user mode (st->user).  *port: the
- * walk's port. */
-static SFU__DUMP_NOINLINE int sfu__dump_thread_start(const struct sfu_dump *d, size_t i, const sfu_port **port)
+ * where its walk starts (th.regs; NULL: the running thread), its port in
+ * the state (the thread's, or a copy of the iterator's) and whether its
+ * first frame ran in user mode (st->user). */
+static SFU__DUMP_NOINLINE int sfu__dump_thread_start(const struct sfu_dump *d, size_t i)
 {
     struct sfu_dump_state *st = d->state;
     struct sfu_dump_thread *t = &st->th.cur;
     sfu_regs *r = &st->c.regs;
+    const sfu_port *port;
     int kind, more;
     uint64_t at;
 
@@ -429,13 +430,22 @@ static SFU__DUMP_NOINLINE int sfu__dump_thread_start(const struct sfu_dump *d, s
     t->frame = 0;
     st->th.regs = NULL;
     st->user = 0;
-    *port = sfu__dump_port(d, false);
+    port = sfu__dump_port(d);
     more = st->th.next != NULL ? (int)st->th.next(st->th.arg, i, t) : sfu__dump_table_next(d, t);
     if (!more)
         return SFU__DUMP_DONE;
-    if (t->port != NULL)
-        *port = t->port;
-    sfu__dump_thread_header(d, t, *port);
+    /* The walk's port is the state's: the iterator's copied in. */
+    if (t->port != NULL && t->port != port) {
+        st->port.port.read = t->port->read;
+        st->port.port.strip_ra = t->port->strip_ra;
+        st->port.port.trap = t->port->trap;
+        st->port.port.ctx = t->port->ctx;
+        st->port.port.stack_lo = t->port->stack_lo;
+        st->port.port.stack_hi = t->port->stack_hi;
+        st->port.port.stacks = t->port->stacks;
+        st->port.port.nstacks = t->port->nstacks;
+    }
+    sfu__dump_thread_header(d, t, port);
     if (more == 2) {
         sfu__dump_refused(d, "  stacks of the thread at ", t->frame, SFU_E_ARG);
         return SFU__DUMP_SAID;
@@ -445,7 +455,7 @@ static SFU__DUMP_NOINLINE int sfu__dump_thread_start(const struct sfu_dump *d, s
         return SFU__DUMP_GIVEN;
     }
     if (t->layout != NULL) {
-        kind = sfu_port_switch_regs((*port)->ctx, t->layout, t->context, r);
+        kind = sfu_port_switch_regs(port->ctx, t->layout, t->context, r);
         at = t->context;
         /* Switched out in user mode: its one frame, the user's, then
          * SFU_END_USER from the walk itself. */
@@ -456,7 +466,7 @@ static SFU__DUMP_NOINLINE int sfu__dump_thread_start(const struct sfu_dump *d, s
         }
         sfu_dump_str(d, "  saved context at ");
     } else if (t->trap != NULL) {
-        kind = sfu__dump_trap_regs(d, *port, t->trap, t->frame, r);
+        kind = sfu__dump_trap_regs(d, port, t->trap, t->frame, r);
         at = t->frame;
         if (kind < 0) {
             sfu__dump_refused(d, "  trap frame at ", at, -kind);
@@ -473,6 +483,7 @@ static SFU__DUMP_NOINLINE int sfu__dump_thread_start(const struct sfu_dump *d, s
     sfu_dump_str(d, " sp ");
     sfu_dump_hex(d, r->sp, 16);
     sfu_dump_str(d, "\n");
+    st->th.regs = r;
     return SFU__DUMP_REGS;
 }
 
@@ -484,33 +495,17 @@ __attribute__((always_inline))
 #endif
 static inline int sfu__dump_all(const struct sfu_dump *d)
 {
-    struct sfu_dump_state *st = d->state;
-    const sfu_port *port;
     size_t i;
-    int how, err;
+    int how;
 
-    st->th.last = SFU_OK;
+    d->state->th.last = SFU_OK;
     for (i = 0;; i++) {
-        how = sfu__dump_thread_start(d, i, &port);
+        how = sfu__dump_thread_start(d, i);
         if (how == SFU__DUMP_DONE)
-            return st->th.last;
-        if (how == SFU__DUMP_SAID) {
-            st->th.last = SFU_E_READ;
-            continue;
-        }
-        /* The walk's port is the state's unless the iterator gave one. */
-        if (port != &st->port.port) {
-            st->port.port.read = port->read;
-            st->port.port.strip_ra = port->strip_ra;
-            st->port.port.trap = port->trap;
-            st->port.port.ctx = port->ctx;
-            st->port.port.stack_lo = port->stack_lo;
-            st->port.port.stack_hi = port->stack_hi;
-            st->port.port.stacks = port->stacks;
-            st->port.port.nstacks = port->nstacks;
-        }
-        err = sfu__dump_walk(d, how == SFU__DUMP_REGS ? &st->c.regs : how == SFU__DUMP_GIVEN ? st->th.regs : NULL);
-        st->th.last = err;
+            return d->state->th.last;
+        /* th.regs: where the walk starts (NULL: the running thread,
+         * captured by the walk). */
+        d->state->th.last = how == SFU__DUMP_SAID ? SFU_E_READ : sfu__dump_walk(d, d->state->th.regs);
     }
 }
 

@@ -29,6 +29,19 @@ PORT = ("sfu_port_read", "sfu_port_trap", "sfu_port_strip_ra", "sfu_layout_check
 # only (output, name, frame, iterator); every other indirect call is the
 # core's or the dump's call of a port callback.
 USER_HOOK_CALLERS = ("sfu__dump_put", "sfu__dump_name", "sfu__dump_cursor_frame", "sfu__dump_thread_start")
+# Which callbacks a function's calls through a pointer can reach (every
+# `->trap(`, `->trap_check(` of core/ and crash/ is in these): the trap
+# callback from the core's step out of a trap frame and the dump's
+# question whether a frame is the vector code's; the layout check from the
+# description's check; anywhere else the read and the strip.  A function
+# not named here that calls through a pointer gets READ_STRIP.
+CALLBACKS_OF = {
+    "sfu__from_trap": ("sfu_port_trap",),
+    "sfu__dump_is_stub": ("sfu_port_trap",),
+    "sfu__dump_prepare": ("sfu_layout_check",),
+    "sfu__dump_rules": ("sfu_layout_check",),
+}
+READ_STRIP = ("sfu_port_read", "sfu_port_strip_ra")
 
 
 def node_of(nodes, name):
@@ -55,7 +68,7 @@ def main():
                 if c == "__indirect_call":
                     if short(n) in USER_HOOK_CALLERS:
                         continue
-                    for p in PORT:
+                    for p in CALLBACKS_OF.get(short(n).split(".")[0], READ_STRIP):
                         pn = node_of(nodes, p)
                         if pn is None:
                             continue  # not in this port (x86_64 signs nothing)
