@@ -101,9 +101,9 @@ def core_functions(path):
 
 def breakdown(path):
     """Self cost of one callgrind dump (written with --compress-strings=no
-    --compress-pos=no) summed per function: lines of core/sfu.h per function
-    of that file whose body they are in (so inlined code counts where its
-    lines are), anything else per the compiled function it ran in."""
+    --compress-pos=no) summed per function: lines of the core (core/sfu*.h)
+    per function of that file whose body they are in (so inlined code counts
+    where its lines are), anything else per the compiled function it ran in."""
     funcs = {}
     cost = {}
     fl = cur = fn = None
@@ -122,7 +122,7 @@ def breakdown(path):
                 skip = False
                 continue
             pos, ir = line.split()[:2]
-            if cur and cur.endswith("core/sfu.h") and os.path.exists(cur):
+            if cur and re.search(r"core/sfu\w*[.]h$", cur) and os.path.exists(cur):
                 if cur not in funcs:
                     funcs[cur] = core_functions(cur)
                 name = "?"
@@ -236,7 +236,7 @@ def main():
         print()
     if g3:
         print(f"where the instructions go (x86_64, {g3}, depth {DEPTH}, per frame; callgrind's cost per source line,")
-        print("summed per function of core/sfu.h, inlined code counted where its lines are; other files per")
+        print("summed per function of the core (core/sfu*.h), inlined code counted where its lines are; other files per")
         print("compiled function, e.g. sfu_tu.c:bench_read, the port's read):")
         for u in BREAKDOWN:
             path = runs.get(f"{g3}-libgcc", {}).get("dump", {}).get((u, DEPTH))

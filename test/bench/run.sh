@@ -27,8 +27,9 @@
 #      instruction; the lines between two marks are counted).
 #   5. test/bench/report.py prints the table (also in build/bench/table.txt),
 #      where the instructions of the V3 depth-64 walks go (callgrind's cost
-#      per source line, summed per function of core/sfu.h, inlined code
-#      counted where its lines are), ending with one line per figure:
+#      per source line, summed per function of the core (core/sfu*.h),
+#      inlined code counted where its lines are), ending with one line per
+#      figure:
 #        bench: <unwinder> <config> <instructions per frame>
 #
 # Environment: BENCH_GENS (default "V1 V2 V3"), BENCH_SAMPLES (201),
@@ -82,9 +83,9 @@ rm -f "$B"/out/*
 HAVE_BASE=0
 rm -rf "$B/base"
 if [ -n "$BASE_REV" ]; then
-	mkdir -p "$B/base/core"
-	if git show "$BASE_REV:core/sfu.h" >"$B/base/core/sfu.h" 2>/dev/null &&
-		git show "$BASE_REV:core/sfu_format.h" >"$B/base/core/sfu_format.h" 2>/dev/null; then
+	mkdir -p "$B/base"
+	# The whole core/ of that commit (one header, or sfu.h and its parts).
+	if git archive "$BASE_REV" core 2>/dev/null | tar -x -C "$B/base" 2>/dev/null && [ -f "$B/base/core/sfu.h" ]; then
 		HAVE_BASE=1
 		echo "$BASE_REV" >"$B/out/base-rev"
 	else
