@@ -20,6 +20,235 @@
  * and answers exactly what the search would (the unit tests and the
  * fuzzers' cross-checks compare every PC both ways).
  * ======================================================================== */
+
+/* ---- the fast forms (SFU_FAST) -------------------------------------------
+ * SFU_FAST trades code for speed in the functions sfu_walk.h marks
+ * "SFU_FAST: sfu_fast.h": their forms below are inlined, copied into each
+ * caller and specialised there.  Without it (the default unless SFU_INDEX
+ * or SFU_CACHE is on) none of them is compiled, and the panic path has
+ * sfu_walk.h's one shape at every optimisation level.  What the knob costs
+ * and gains, measured (gcc 12, make size's bare-metal flags; the closure
+ * of sfu_section_init and sfu_backtrace after --gc-sections, every other
+ * knob at its default; aarch64 / x86_64):
+ *   .text at -Os      7096 / 6826 B without, 19860 / 17400 B with
+ *   .text at -O2      8144 / 8931 B without, 22120 / 21476 B with
+ *   (one version, byte order and ABI: -Os 3904 / 5814 B without,
+ *   4512 / 6109 B with; -O2 4192 / 7283 B without, 5060 / 7844 B with:
+ *   the search is copied per layout and byte order compiled in)
+ *   worst-case stack of the walk: -Os 496 / 536 B without, 480 / 496 B
+ *   with; -O2 464 / 560 B without, 480 / 488 B with
+ *   make bench (x86_64, V3, depth 64, both at -O2, instructions per
+ *   frame): a cold walk 2401 without, 692 with; with the row cache 168
+ *   without, 133 with.  A 64-frame panic walk takes some 150,000
+ *   instructions without: a panic handler does not need the knob, a
+ *   sampler gets more from the cache or the row index.
+ * The forms (with the knob; without, in brackets):
+ *   SFU__HOT          sfu__fde_decode, sfu__crow and the walk's sfu__step
+ *                     inlined (one out-of-line copy each);
+ *   SFU__LOAD         sfu__ld16b/32b/64b inlined (called: with strict
+ *                     alignment, SFU_SAFE_CODEGEN on aarch64, a 4-byte
+ *                     field is 4 loads and 3 shifts);
+ *   sfu__ld64b        two 4-byte loads (a byte loop that calls nothing: no
+ *                     frame on the search's path);
+ *   sfu__ldnb         a 1-, 2- or 4-byte field in one load (a byte loop);
+ *   sfu__sorted_fde   the binary search compiled for each kind of function
+ *                     start (one copy that reads it);
+ *   sfu__fre_scan_fde the FRE scan compiled for each size of FRE start
+ *                     (one copy that reads it);
+ *   sfu__section_row  the search compiled for each FDE layout and byte
+ *                     order, with those constants (one copy, sfu__search,
+ *                     that reads them);
+ *   sfu__from_row     the common compact row stepped by a copy of the
+ *                     step's sequence of its own, its flags known there
+ *                     after one test (one copy that tests each flag);
+ *   sfu__from_general the step's row passed by value, so that it stays in
+ *                     registers (by address: it is on the step's frame
+ *                     already, and a row by value gets a second home on
+ *                     the callee's);
+ *   sfu__lookup       the out-of-line lookups fill a scratch row, so that
+ *                     the step's row stays in registers (they fill the
+ *                     step's row: less stack);
+ *   sfu__walk_frames  the first frame recorded before the loop, which
+ *                     starts at the step (the loop starts at its one
+ *                     record). */
+
+#if SFU_FAST || SFU_CACHE
+/* The scratch row of the lookups: with SFU_FAST sfu__lookup's own, which
+ * the out-of-line calls fill so that the step's row can stay in registers;
+ * without, t is the step's row itself.  Zeroed field by field (an
+ * initializer may become a call to memset, at -O0), only on the way to a
+ * search (a cache hit or a row index does not touch it): a lookup that
+ * fails leaves it, and it is copied all the same. */
+#if SFU_FAST
+SFU__INLINE void sfu__row_clear(sfu__compact_row *t)
+{
+	t->u.off.cfa = t->u.off.ra = t->u.off.fp = 0;
+	t->flags = 0;
+}
+#else
+SFU__INLINE void sfu__row_clear(sfu__compact_row *t)
+{
+	(void)t; /* t is the step's own row */
+}
+#endif
+
+/* *r = *t, field by field (a struct assignment may become memcpy). */
+SFU__INLINE void sfu__row_set(sfu__compact_row *r, const sfu__compact_row *t)
+{
+	r->u.off.cfa = t->u.off.cfa;
+	r->u.off.ra = t->u.off.ra;
+	r->u.off.fp = t->u.off.fp;
+	r->flags = t->flags;
+}
+#endif
+
+#if SFU_FAST
+/* Two 4-byte loads (p + 4: one 8-byte load). */
+SFU__LOAD uint64_t sfu__ld64b(const uint8_t *d, uint32_t off, bool big)
+{
+	const uint8_t *p = d + off;
+	uint64_t a = sfu__ld32b(p, 0, big), b = sfu__ld32b(p, 4, big);
+	return big ? a << 32 | b : b << 32 | a;
+}
+
+/* A 1-, 2- or 4-byte field in one load. */
+SFU__INLINE uint32_t sfu__ldnb(const uint8_t *d, uint32_t off, uint32_t n, bool big)
+{
+	return n == 1 ? d[off] : n == 2 ? sfu__ld16b(d, off, big) : sfu__ld32b(d, off, big);
+}
+
+/* The binary search compiled for each kind of start. */
+SFU__INLINE int sfu__sorted_fde(const sfu_section *s, const sfu__layout *L, uint64_t pc, uint32_t lo, uint32_t hi,
+                                bool big, uint32_t *i)
+{
+	int err;
+
+	if (s->pcrel)
+		err = sfu__bsearch(s, L, pc, lo, hi, ~(uint64_t)0, big, i);
+	else
+		err = sfu__bsearch(s, L, pc, lo, hi, 0, big, i);
+	if (err)
+		return err;
+	return sfu__last_fde(i);
+}
+
+/* The FRE scan compiled for each size of an FRE start. */
+SFU__INLINE int sfu__fre_scan_fde(const sfu_section *s, const sfu__layout *L, const sfu_fde *f, uint32_t pcoff,
+                                  bool big, sfu_fre *fre)
+{
+	if (f->fre_type == SFU_FRE_TYPE_ADDR1)
+		return sfu__fre_scan(s, L, f, pcoff, 1, big, fre);
+	if (f->fre_type == SFU_FRE_TYPE_ADDR2)
+		return sfu__fre_scan(s, L, f, pcoff, 2, big, fre);
+	return sfu__fre_scan(s, L, f, pcoff, 4, big, fre);
+}
+
+/* The compact row for pc by the search in one piece (FDE, FRE, row), so
+ * the FDE stays in registers, for the layout L and byte order big. */
+SFU__INLINE int sfu__search_row(const sfu_section *s, const sfu__layout *L, uint64_t pc, bool big, sfu__compact_row *r)
+{
+	sfu_fde fde;
+	sfu_fre fre;
+	int err = sfu__search_fre(s, L, pc, &fde, NULL, &fre, big);
+
+	return err ? err : sfu__crow_fre(s, L, &fde, &fre, big, r);
+}
+
+/* The lowest version compiled in: the layout dispatch's fall-through. */
+#define SFU__LAY_LOW (&sfu__layouts[SFU_V1 ? 0 : SFU_V2 ? 1 : 2])
+
+/* The compact row for pc in one section: from its row index if it has
+ * one, else by the one dispatch of the search, on the layout init chose
+ * and the byte order: a copy of the search per layout and order compiled
+ * in, with those constants. */
+static SFU__NOINLINE int sfu__section_row(const sfu_section *s, uint64_t pc, sfu__compact_row *r)
+{
+#if SFU_INDEX
+	/* Hook: a row index answers, or sends the lookup on. */
+	if (s->index) {
+		int err = sfu__index_row(s, pc, r);
+		if (err != SFU__SEARCH)
+			return err;
+	}
+#endif
+	if (SFU_V3 && (SFU_V1 || SFU_V2) && s->version == SFU_VERSION_3)
+		return SFU__BIG(s) ? sfu__search_row(s, &sfu__layouts[2], pc, true, r)
+		                   : sfu__search_row(s, &sfu__layouts[2], pc, false, r);
+	if (SFU_V2 && SFU_V1 && s->version == SFU_VERSION_2)
+		return SFU__BIG(s) ? sfu__search_row(s, &sfu__layouts[1], pc, true, r)
+		                   : sfu__search_row(s, &sfu__layouts[1], pc, false, r);
+	return SFU__BIG(s) ? sfu__search_row(s, SFU__LAY_LOW, pc, true, r) : sfu__search_row(s, SFU__LAY_LOW, pc, false, r);
+}
+
+/* The common compact row (the RA saved, not the outermost frame, not
+ * s390x, not mangled: one test) stepped by a copy of the sequence of its
+ * own, those four flags known there; every other row by a second copy. */
+SFU__INLINE int sfu__from_row(sfu_cursor *c, const sfu__compact_row *r)
+{
+	uint32_t f = r->flags;
+
+	if (SFU__LIKELY((f & SFU__CROW_UNCOMMON) == SFU__CROW_COMMON))
+		return sfu__unwind(c, (f & ~SFU__CROW_UNCOMMON) | SFU__CROW_COMMON, r, NULL);
+	return sfu__unwind(c, f, r, NULL);
+}
+
+#if SFU__GENERAL_STEP
+/* The general rules' step, out of line, the step's row by value: it stays
+ * in the step's registers. */
+static SFU__NOINLINE int sfu__from_general_row(sfu_cursor *c, sfu__compact_row r)
+{
+	return sfu__unwind_general(c, &r);
+}
+
+SFU__INLINE int sfu__from_general(sfu_cursor *c, const sfu__compact_row *r)
+{
+	return sfu__from_general_row(c, *r);
+}
+#endif
+
+/* The row for lookup PC pc: from the speed part if it answers (the hook:
+ * the cache, or the first section's row index, in line), else by the
+ * search of the sections, the out-of-line calls filling the scratch row. */
+SFU__INLINE int sfu__lookup(sfu_cursor *c, void *cache, uint64_t pc, sfu__compact_row *r)
+{
+	sfu__compact_row t;
+	int err;
+#if SFU_INDEX || SFU_CACHE
+	/* Hook: the speed part. */
+	err = sfu__fast_row(c, cache, pc, r, &t);
+	if (err != SFU__SEARCH)
+		return err;
+#else
+	(void)cache;
+#endif
+	sfu__row_clear(&t);
+	err = sfu__lookup_row(c->secs, c->nsecs, pc, &t);
+	sfu__row_set(r, &t);
+	return err;
+}
+
+/* The frames of the walk (sfu_walk.h's form): the first frame's record
+ * before the loop, which starts at the step. */
+SFU__INLINE sfu_frame *sfu__walk_frames(sfu_cursor *c, void *cache, sfu_frame *f, sfu_frame *end, int *err)
+{
+	int e;
+
+	sfu__record(c, f++);
+	for (;;) {
+		e = sfu__step(c, cache);
+		if (e)
+			break;
+		if (f == end) {
+			e = SFU_E_FULL;
+			break;
+		}
+		sfu__record(c, f++);
+	}
+	*err = e;
+	return f;
+}
+#endif /* SFU_FAST */
+
 #if SFU_INDEX || SFU_CACHE
 
 /* The head of an index, at the start of the caller's memory; then

@@ -41,73 +41,20 @@
 #define SFU__LIKELY(x) (x)
 #endif
 
-/* ---- the two code shapes ---------------------------------------------------
- * The compiler's __OPTIMIZE_SIZE__ (-Os, -Oz) picks one of two shapes:
- * small (a piece several callers share is called: one copy) or fast (it is
- * copied into each caller and specialised there).  These are all the places
- * the shapes differ.  Each stays because it pays; the figures (measured at
- * 26d6afb) are what putting the other shape's form in its place costs:
- * make size (gcc 12 -Os; .text smallest and full config, aarch64/x86_64;
- * worst-case stack) and make bench (gcc -O2, x86_64, V3, depth 64;
- * instructions per frame: the cold walk, the walk with the FDE index).
- *   SFU__HOT         sfu__fde_decode, sfu__crow and the walk's sfu__step:
- *                    one out-of-line copy at -Os, inlined at -O2.  Inlined
- *                    at -Os: full +1696/+2012 B, stack +32/+40 B (smallest
- *                    -176/-132 B); called at -O2: cold +183, FDE index +157.
- *   SFU__LOAD        sfu__ld16b/32b/64b: called at -Os, inlined at -O2 (with
- *                    strict alignment, SFU_SAFE_CODEGEN on aarch64, a 4-byte
- *                    field is 4 loads and 3 shifts).  Inlined at -Os: full
- *                    +288/+19 B, smallest +80/-196 B; called at -O2: cold
- *                    +570.
- *   sfu__ldnb        a 1-, 2- or 4-byte field: a byte loop at -Os, one load
- *                    at -O2.  One load at -Os: smallest +60/+57 B, full
- *                    +240/+207 B (stack -16/-8 B); the loop at -O2: cold
- *                    +199, FDE index +231.
- *   SFU__SPECIALIZE  the search: at -O2 a copy per layout and byte order
- *                    (sfu__section_row), kind of start (sfu__sorted_fde) and
- *                    FRE start size (sfu__search_fre), constants in each; at
- *                    -Os one copy that reads them (sfu__search).  The copies
- *                    at -Os: full +8116/+8907 B, smallest +220/+438 B; one
- *                    copy at -O2: cold +235, FDE index +134.
- *   sfu__lookup      (and sfu__row_clear; the walk, the speed part's code,
- *                    not measured here): at -O2 the lookups fill a
- *                    temporary row, so that the step's stays in registers;
- *                    at -Os the step's own.
- *   sfu__from_general  the step's row: by value at -O2, by address at -Os
- *                    (measured at 8852a8f).  By value at -Os: worst-case
- *                    stack of the walk +16/+0 B, of the dump path +16/+16
- *                    B; by address at -O2: row index +4.1, cache +3.0 (with
- *                    an inlined read +6.8, +5.9).
- *   sfu__ld64b       a byte loop at -Os (calls nothing: no frame on the
- *                    search's path), two 4-byte loads at -O2.  The two loads
- *                    at -Os: worst-case stack of the smallest config +16/+8
- *                    B, of the indexed one +16/+8 B (smallest .text -4/+30
- *                    B); the loop at -O2 is not measured (it is the -Os
- *                    form: a byte at a time).
- *   sfu__from_row    at -O2 the common compact row (RA saved, not the
- *                    outermost frame, not s390x, not mangled: one test) is
- *                    stepped by a copy of sfu__unwind with those flags
- *                    known, every other row by a second copy; at -Os one
- *                    copy tests each flag (measured at the end of issue
- *                    22).  The two copies at -Os: smallest +296/+329 B,
- *                    full +296/+326 B (at -O2 they cost the whole API
- *                    +652/+741 B); one copy at -O2: cold +14, FDE index
- *                    +13, row index +14 (+11 with an inlined read), cache
- *                    +9 (+10).
- *   sfu__walk        at -O2 the first frame's record is before the loop,
- *                    which starts at the step (measured at the end of
- *                    issue 22's speed work); at -Os the loop starts at its
- *                    one record.  The -Os loop at -O2: cold +4.9, cache
- *                    +7.9, FDE index +1.9; the -O2 form at -Os: .text of
- *                    the backtrace path +36/+51 B. */
-#ifdef __OPTIMIZE_SIZE__
-#define SFU__HOT static SFU__NOINLINE
-#define SFU__LOAD static SFU__NOINLINE
-#define SFU__SPECIALIZE 0
-#else
+/* ---- the code shape: SFU_FAST ----------------------------------------------
+ * Without SFU_FAST the panic path has one shape at every optimisation
+ * level: a piece several callers share is called, one copy.  With it,
+ * sfu_fast.h puts faster forms (inlined, copied into each caller and
+ * specialised there) in the place of the functions marked "SFU_FAST" below,
+ * and says what each costs and gains.  SFU__HOT marks the few called from
+ * several places that it inlines (sfu__fde_decode, sfu__crow, the walk's
+ * sfu__step), SFU__LOAD the 2-, 4- and 8-byte loads. */
+#if SFU_FAST
 #define SFU__HOT SFU__INLINE
 #define SFU__LOAD SFU__INLINE
-#define SFU__SPECIALIZE 1
+#else
+#define SFU__HOT static SFU__NOINLINE
+#define SFU__LOAD static SFU__NOINLINE
 #endif
 
 /* Public functions are never inlined into their callers: a caller built
@@ -144,8 +91,8 @@ SFU__INLINE bool sfu__in(uint32_t end, uint32_t off, uint32_t n)
 #define SFU__GENERAL_STEP (SFU_FLEX || SFU_S390X || !SFU_COMPACT)
 
 /* Loads in a byte order given as a parameter: folded where it is a
- * constant (the lookup compiled once per order, a build with one order);
- * called or inlined as the shape says (SFU__LOAD). */
+ * constant (with SFU_FAST the lookup is compiled once per order; a build
+ * with one order); called or inlined as SFU_FAST says (SFU__LOAD). */
 
 SFU__LOAD uint32_t sfu__ld16b(const uint8_t *d, uint32_t off, bool big)
 {
@@ -161,34 +108,29 @@ SFU__LOAD uint32_t sfu__ld32b(const uint8_t *d, uint32_t off, bool big)
 	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
 }
 
+#if SFU_FAST
+SFU__LOAD uint64_t sfu__ld64b(const uint8_t *d, uint32_t off, bool big); /* SFU_FAST: sfu_fast.h */
+SFU__INLINE uint32_t sfu__ldnb(const uint8_t *d, uint32_t off, uint32_t n, bool big);
+#else
+/* An 8-byte field, a byte at a time: a loop that calls nothing (no frame
+ * on the search's path). */
 SFU__LOAD uint64_t sfu__ld64b(const uint8_t *d, uint32_t off, bool big)
 {
 	const uint8_t *p = d + off;
-#ifdef __OPTIMIZE_SIZE__
-	uint64_t v = 0; /* a loop that calls nothing */
+	uint64_t v = 0;
 	unsigned i;
 	for (i = 0; i < 8; i++)
 		v |= (uint64_t)p[big ? 7u - i : i] << (8u * i);
 	return v;
-#else
-	uint64_t a = sfu__ld32b(p, 0, big), b = sfu__ld32b(p, 4, big); /* (p + 4: one 8-byte load) */
-	return big ? a << 32 | b : b << 32 | a;
-#endif
 }
 
-/* A 1-, 2- or 4-byte unsigned field (two shapes: see above). */
-#ifdef __OPTIMIZE_SIZE__
+/* A 1-, 2- or 4-byte unsigned field, a byte at a time. */
 static uint32_t sfu__ldnb(const uint8_t *d, uint32_t off, uint32_t n, bool big)
 {
 	uint32_t v = 0, i;
 	for (i = 0; i < n; i++)
 		v |= (uint32_t)d[off + (big ? n - 1u - i : i)] << (8u * i);
 	return v;
-}
-#else
-SFU__INLINE uint32_t sfu__ldnb(const uint8_t *d, uint32_t off, uint32_t n, bool big)
-{
-	return n == 1 ? d[off] : n == 2 ? sfu__ld16b(d, off, big) : sfu__ld32b(d, off, big);
 }
 #endif
 
@@ -241,8 +183,8 @@ static const sfu__layout sfu__layouts[3] = {
 
 /* The layout of section s.  With one version compiled in it is a constant
  * table entry, whose fields the compiler folds: the code for the other
- * layouts goes away.  The lookup is also compiled for each constant layout
- * where speed is asked for (sfu__section_row). */
+ * layouts goes away.  With SFU_FAST the lookup is also compiled for each
+ * constant layout (sfu_fast.h: sfu__section_row). */
 #if SFU_V1 + SFU_V2 + SFU_V3 == 1
 #define SFU__LAY(s) ((void)(s), &sfu__layouts[SFU_V1 ? 0 : SFU_V2 ? 1 : 2])
 #else
@@ -921,25 +863,30 @@ SFU__INLINE int sfu__bsearch(const sfu_section *s, const sfu__layout *L, uint64_
 	return SFU_OK;
 }
 
-/* Of a sorted section's FDEs [lo, hi), the last starting at or before pc
- * (*i; compiled for both kinds of start where speed is asked for). */
-SFU__INLINE int sfu__sorted_fde(const sfu_section *s, const sfu__layout *L, uint64_t pc, uint32_t lo, uint32_t hi,
-                                bool big, uint32_t *i)
+/* The last FDE starting at or before the PC, *cnt of them doing so. */
+SFU__INLINE int sfu__last_fde(uint32_t *cnt)
 {
-	int err;
-
-	if (SFU__SPECIALIZE && s->pcrel)
-		err = sfu__bsearch(s, L, pc, lo, hi, ~(uint64_t)0, big, i);
-	else if (SFU__SPECIALIZE)
-		err = sfu__bsearch(s, L, pc, lo, hi, 0, big, i);
-	else
-		err = sfu__bsearch(s, L, pc, lo, hi, sfu__pcrel_mask(s), big, i);
-	if (err)
-		return err;
-	if ((*i)-- == 0)
+	if ((*cnt)-- == 0)
 		return SFU_E_NOINFO;
 	return SFU_OK;
 }
+
+#if SFU_FAST
+SFU__INLINE int sfu__sorted_fde(const sfu_section *s, const sfu__layout *L, uint64_t pc, uint32_t lo, uint32_t hi,
+                                bool big, uint32_t *i); /* SFU_FAST: sfu_fast.h */
+#else
+/* Of a sorted section's FDEs [lo, hi), the last starting at or before pc
+ * (*i). */
+SFU__INLINE int sfu__sorted_fde(const sfu_section *s, const sfu__layout *L, uint64_t pc, uint32_t lo, uint32_t hi,
+                                bool big, uint32_t *i)
+{
+	int err = sfu__bsearch(s, L, pc, lo, hi, sfu__pcrel_mask(s), big, i);
+
+	if (err)
+		return err;
+	return sfu__last_fde(i);
+}
+#endif
 
 /* Of an unsorted section's FDEs, the first whose range holds pc (*i): a
  * cheap range test of each; the caller decodes (and checks) the match. */
@@ -1048,6 +995,18 @@ SFU__INLINE int sfu__fre_scan(const sfu_section *s, const sfu__layout *L, const 
 	return err ? err : sfu__fre_in(s, fre);
 }
 
+#if SFU_FAST
+SFU__INLINE int sfu__fre_scan_fde(const sfu_section *s, const sfu__layout *L, const sfu_fde *f, uint32_t pcoff,
+                                  bool big, sfu_fre *fre); /* SFU_FAST: sfu_fast.h */
+#else
+/* sfu__fre_scan, the size of an FRE start read from the FDE. */
+SFU__INLINE int sfu__fre_scan_fde(const sfu_section *s, const sfu__layout *L, const sfu_fde *f, uint32_t pcoff,
+                                  bool big, sfu_fre *fre)
+{
+	return sfu__fre_scan(s, L, f, pcoff, sfu__addr_bytes(f->fre_type), big, fre);
+}
+#endif
+
 /* The FDE covering pc (*idx: its index, if idx) and, if fre, its FRE for
  * pc (*fre; for a V3 FDE without FREs, which marks an outermost frame, one
  * without data words). */
@@ -1065,13 +1024,7 @@ SFU__INLINE int sfu__search_fre(const sfu_section *s, const sfu__layout *L, uint
 	pcoff = (uint32_t)(pc - f->start);
 	if (f->pctype == SFU_FDE_PCTYPE_MASK && f->rep_size)
 		pcoff %= f->rep_size;
-	if (SFU__SPECIALIZE && f->fre_type == SFU_FRE_TYPE_ADDR1)
-		return sfu__fre_scan(s, L, f, pcoff, 1, big, fre);
-	if (SFU__SPECIALIZE && f->fre_type == SFU_FRE_TYPE_ADDR2)
-		return sfu__fre_scan(s, L, f, pcoff, 2, big, fre);
-	if (SFU__SPECIALIZE)
-		return sfu__fre_scan(s, L, f, pcoff, 4, big, fre);
-	return sfu__fre_scan(s, L, f, pcoff, sfu__addr_bytes(f->fre_type), big, fre);
+	return sfu__fre_scan_fde(s, L, f, pcoff, big, fre);
 }
 
 static int sfu__search(const sfu_section *s, uint64_t pc, sfu_fde *f, uint32_t *idx, sfu_fre *fre)
@@ -1079,53 +1032,30 @@ static int sfu__search(const sfu_section *s, uint64_t pc, sfu_fde *f, uint32_t *
 	return sfu__search_fre(s, SFU__LAY(s), pc, f, idx, fre, SFU__BIG(s));
 }
 
-/* The compact row for pc by the search: FDE, FRE, row, all in one piece
- * so the FDE stays in registers.  Where size is asked for, through the one
- * copy of the search (sfu__search), and L and big are read after it, not
- * kept across the call (the caller passes none). */
-SFU__INLINE int sfu__search_row(const sfu_section *s, const sfu__layout *L, uint64_t pc, bool big, sfu__compact_row *r)
+#if SFU_FAST
+static SFU__NOINLINE int sfu__section_row(const sfu_section *s, uint64_t pc,
+                                          sfu__compact_row *r); /* SFU_FAST: sfu_fast.h */
+#else
+/* The compact row for pc in one section: from its row index if it has
+ * one, else by the search, through its one copy (sfu__search): the FDE,
+ * its FRE, the row. */
+static SFU__NOINLINE int sfu__section_row(const sfu_section *s, uint64_t pc, sfu__compact_row *r)
 {
 	sfu_fde fde;
 	sfu_fre fre;
 	int err;
-#if SFU__SPECIALIZE
-	err = sfu__search_fre(s, L, pc, &fde, NULL, &fre, big);
-#else
-	err = sfu__search(s, pc, &fde, NULL, &fre);
-	L = SFU__LAY(s);
-	big = SFU__BIG(s);
-#endif
-	return err ? err : sfu__crow_fre(s, L, &fde, &fre, big, r);
-}
-
-/* The lowest version compiled in: the layout dispatch's fall-through. */
-#define SFU__LAY_LOW (&sfu__layouts[SFU_V1 ? 0 : SFU_V2 ? 1 : 2])
-
-/* The compact row for pc in one section: from its row index if it has
- * one, else by the search. */
-static SFU__NOINLINE int sfu__section_row(const sfu_section *s, uint64_t pc, sfu__compact_row *r)
-{
 #if SFU_INDEX
 	/* Hook: a row index answers, or sends the lookup on (part 2). */
 	if (s->index) {
-		int err = sfu__index_row(s, pc, r);
+		err = sfu__index_row(s, pc, r);
 		if (err != SFU__SEARCH)
 			return err;
 	}
 #endif
-	/* The one dispatch of the search, on the layout init chose and the
-	 * byte order: where speed is asked for, a copy per layout and order
-	 * compiled in, with those constants (SFU__SPECIALIZE). */
-	if (!SFU__SPECIALIZE)
-		return sfu__search_row(s, NULL, pc, false, r);
-	if (SFU_V3 && (SFU_V1 || SFU_V2) && s->version == SFU_VERSION_3)
-		return SFU__BIG(s) ? sfu__search_row(s, &sfu__layouts[2], pc, true, r)
-		                   : sfu__search_row(s, &sfu__layouts[2], pc, false, r);
-	if (SFU_V2 && SFU_V1 && s->version == SFU_VERSION_2)
-		return SFU__BIG(s) ? sfu__search_row(s, &sfu__layouts[1], pc, true, r)
-		                   : sfu__search_row(s, &sfu__layouts[1], pc, false, r);
-	return SFU__BIG(s) ? sfu__search_row(s, SFU__LAY_LOW, pc, true, r) : sfu__search_row(s, SFU__LAY_LOW, pc, false, r);
+	err = sfu__search(s, pc, &fde, NULL, &fre);
+	return err ? err : sfu__crow_fre(s, SFU__LAY(s), &fde, &fre, SFU__BIG(s), r);
 }
+#endif
 
 /* The row for pc as the walk uses it: compact, or marked SFU__CROW_GENERAL
  * (then sfu_find_row_n gives its rules), through the sections' indexes: the
@@ -1448,39 +1378,21 @@ SFU__INLINE int sfu__unwind(sfu_cursor *c, uint32_t f, const sfu__compact_row *r
 #define SFU__CROW_UNCOMMON (SFU__CROW_RA_SAVED | SFU__CROW_RA_UNDEF | SFU__CROW_SP_S390X | SFU__CROW_MANGLED)
 #define SFU__CROW_COMMON SFU__CROW_RA_SAVED
 
-/* Out of a frame by its compact row (3.1).  Where speed is asked for, the
- * common row has a copy of the sequence of its own, those four flags known
- * there after one test (the shapes block). */
+#if SFU_FAST
+SFU__INLINE int sfu__from_row(sfu_cursor *c, const sfu__compact_row *r); /* SFU_FAST: sfu_fast.h */
+#else
+/* Out of a frame by its compact row (3.1). */
 SFU__INLINE int sfu__from_row(sfu_cursor *c, const sfu__compact_row *r)
 {
-	uint32_t f = r->flags;
-#if SFU__SPECIALIZE
-	if (SFU__LIKELY((f & SFU__CROW_UNCOMMON) == SFU__CROW_COMMON))
-		return sfu__unwind(c, (f & ~SFU__CROW_UNCOMMON) | SFU__CROW_COMMON, r, NULL);
-#endif
-	return sfu__unwind(c, f, r, NULL);
+	return sfu__unwind(c, r->flags, r, NULL);
 }
+#endif
 
 #if SFU__GENERAL_STEP
-/* The step's row as sfu__from_general gets it (the shapes block, at
- * sfu__lookup): by value at -O2, so that the step's row stays in
- * registers; by address at -Os, where it is on the step's frame already
- * (a row by value gets a second home on the callee's). */
-#ifdef __OPTIMIZE_SIZE__
-typedef const sfu__compact_row *sfu__general_row;
-#define SFU__GENERAL_ROW(r) (&(r))
-#define SFU__GENERAL_OF(g) (g)
-#else
-typedef sfu__compact_row sfu__general_row;
-#define SFU__GENERAL_ROW(r) (r)
-#define SFU__GENERAL_OF(g) (&(g))
-#endif
-
-/* Out of a frame by the general rules of its row (FLEX FDEs, V2 s390x
- * register rules; every row with SFU_COMPACT 0), out of line. */
-static SFU__NOINLINE int sfu__from_general(sfu_cursor *c, sfu__general_row row)
+/* Out of a frame by the general rules of its row r (FLEX FDEs, V2 s390x
+ * register rules; every row with SFU_COMPACT 0). */
+SFU__INLINE int sfu__unwind_general(sfu_cursor *c, const sfu__compact_row *r)
 {
-	const sfu__compact_row *r = SFU__GENERAL_OF(row);
 	uint32_t flags = r->flags;
 	sfu_rule g[3];
 	int err = SFU_OK;
@@ -1494,6 +1406,17 @@ static SFU__NOINLINE int sfu__from_general(sfu_cursor *c, sfu__general_row row)
 		return err;
 	return sfu__unwind(c, flags, NULL, g);
 }
+
+#if SFU_FAST
+SFU__INLINE int sfu__from_general(sfu_cursor *c, const sfu__compact_row *r); /* SFU_FAST: sfu_fast.h */
+#else
+/* The general rules' step, out of line, the step's row by address: it is
+ * on the step's frame already. */
+static SFU__NOINLINE int sfu__from_general(sfu_cursor *c, const sfu__compact_row *r)
+{
+	return sfu__unwind_general(c, r);
+}
+#endif
 #endif
 
 /* Out of PC 0 reached by a call through a null pointer (the call happened,
@@ -1586,60 +1509,30 @@ static SFU__NOINLINE int sfu__from_fp(sfu_cursor *c)
 }
 #endif
 
-/* The scratch row of sfu__lookup where speed is asked for: a lookup that
- * fails leaves it, and it is copied all the same.  Zeroed field by field
- * (an initializer may become a call to memset, at -O0), only on the way
- * to a search (a cache hit or a row index does not touch it). */
-SFU__INLINE void sfu__row_clear(sfu__compact_row *t)
-{
-#ifdef __OPTIMIZE_SIZE__
-	(void)t; /* t is the step's own row */
+#if SFU_FAST
+SFU__INLINE int sfu__lookup(sfu_cursor *c, void *cache, uint64_t pc, sfu__compact_row *r); /* SFU_FAST: sfu_fast.h */
 #else
-	t->u.off.cfa = t->u.off.ra = t->u.off.fp = 0;
-	t->flags = 0;
-#endif
-}
-
-/* *r = *t, field by field (a struct assignment may become memcpy). */
-SFU__INLINE void sfu__row_set(sfu__compact_row *r, const sfu__compact_row *t)
-{
-	r->u.off.cfa = t->u.off.cfa;
-	r->u.off.ra = t->u.off.ra;
-	r->u.off.fp = t->u.off.fp;
-	r->flags = t->flags;
-}
-
-/* The row for lookup PC pc: from the speed part if it answers (the hook:
- * the cache, or the first section's row index, in line), else by the
- * search of the sections.  (Where speed is asked for, the out-of-line
- * calls fill the scratch row t, so that *r, the step's, can stay in
- * registers; where size is, they fill *r: less stack.) */
+/* The row for lookup PC pc into the step's row *r: from the speed part if
+ * it answers (the hook: the cache, or the first section's row index), else
+ * by the search of the sections. */
 SFU__INLINE int sfu__lookup(sfu_cursor *c, void *cache, uint64_t pc, sfu__compact_row *r)
 {
-#ifdef __OPTIMIZE_SIZE__
-	sfu__compact_row *t = r;
-#else
-	sfu__compact_row tt, *t = &tt;
-#endif
-	int err;
 #if SFU_INDEX || SFU_CACHE
 	/* Hook: the speed part (part 2). */
-	err = sfu__fast_row(c, cache, pc, r, t);
+	int err = sfu__fast_row(c, cache, pc, r, r);
 	if (err != SFU__SEARCH)
 		return err;
 #else
 	(void)cache;
 #endif
-	sfu__row_clear(t);
-	err = sfu__lookup_row(c->secs, c->nsecs, pc, t);
-	sfu__row_set(r, t);
-	return err;
+	return sfu__lookup_row(c->secs, c->nsecs, pc, r);
 }
+#endif
 
 /* One step, in the caller's cursor (sfu_cursor_step, and the walk's loop
  * below): its frame holds the row and what the step needs across calls,
- * nothing more; the walk's cursor is its caller's.  Where speed is asked
- * for, the walk's loop has its own copy (no call per frame). */
+ * nothing more; the walk's cursor is its caller's.  With SFU_FAST the
+ * walk's loop has its own copy (no call per frame). */
 SFU__HOT int sfu__step(sfu_cursor *c, void *cache)
 {
 	sfu__compact_row r;
@@ -1690,7 +1583,7 @@ SFU__HOT int sfu__step(sfu_cursor *c, void *cache)
 		return err;
 #if SFU__GENERAL_STEP
 	if (r.flags & SFU__CROW_GENERAL)
-		return sfu__from_general(c, SFU__GENERAL_ROW(r));
+		return sfu__from_general(c, &r);
 #endif
 	return sfu__from_row(c, &r);
 }
@@ -1719,6 +1612,33 @@ SFU__INLINE void sfu__record(const sfu_cursor *c, sfu_frame *f)
 	f->flags = flags;
 }
 
+/* One step of the walk, and whether frames[] has room for the frame it
+ * reached (f: where it would go). */
+SFU__INLINE int sfu__walk_step(sfu_cursor *c, void *cache, const sfu_frame *f, const sfu_frame *end)
+{
+	int err = sfu__step(c, cache);
+
+	if (!err && f == end)
+		err = SFU_E_FULL;
+	return err;
+}
+
+#if SFU_FAST
+SFU__INLINE sfu_frame *sfu__walk_frames(sfu_cursor *c, void *cache, sfu_frame *f, sfu_frame *end,
+                                        int *err); /* SFU_FAST: sfu_fast.h */
+#else
+/* The frames of the walk from f on (max > 0): each recorded when the step
+ * has reached it, before the next step, whose result (*err) says whether
+ * the trace is complete.  Returns one past the last frame recorded. */
+SFU__INLINE sfu_frame *sfu__walk_frames(sfu_cursor *c, void *cache, sfu_frame *f, sfu_frame *end, int *err)
+{
+	do
+		sfu__record(c, f++);
+	while (!(*err = sfu__walk_step(c, cache, f, end)));
+	return f;
+}
+#endif
+
 /* The walk of sfu_backtrace and sfu_backtrace_cached (in line in each):
  * the cursor is in the public function's own frame, and each frame is
  * recorded before the step that leaves it. */
@@ -1726,7 +1646,7 @@ SFU__INLINE int sfu__walk(const sfu_section *secs, size_t nsecs, void *cache, co
                           const sfu_regs *regs, sfu_frame *frames, size_t max, size_t *n)
 {
 	sfu_cursor c;
-	sfu_frame *f, *end;
+	sfu_frame *f;
 	int err;
 	if (!n || (!frames && max))
 		return SFU_E_ARG;
@@ -1736,30 +1656,7 @@ SFU__INLINE int sfu__walk(const sfu_section *secs, size_t nsecs, void *cache, co
 		return err;
 	if (max == 0)
 		return SFU_E_FULL;
-	/* Each frame recorded when the step has reached it, before the next
-	 * step (whose result says whether the trace is complete).  Where speed
-	 * is asked for, the loop starts at the step, the first frame's record
-	 * before it (the shapes block). */
-	f = frames;
-	end = frames + max;
-#ifdef __OPTIMIZE_SIZE__
-	goto record;
-#else
-	sfu__record(&c, f++);
-#endif
-	for (;;) {
-		err = sfu__step(&c, cache);
-		if (err)
-			break;
-		if (f == end) {
-			err = SFU_E_FULL;
-			break;
-		}
-#ifdef __OPTIMIZE_SIZE__
-	record:
-#endif
-		sfu__record(&c, f++);
-	}
+	f = sfu__walk_frames(&c, cache, frames, frames + max, &err);
 	/* A frame that ran at a lower privilege level is the last: the step
 	 * says so, and only then (c.user). */
 	if (err == SFU_END_USER)
