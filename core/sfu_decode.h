@@ -84,10 +84,8 @@ static int sfu__row_from_fre(const sfu_section *s, const sfu_fde *fde, const sfu
 	row->signal = fde->signal;
 	row->flex = SFU_FLEX && fde->type == SFU_FDE_TYPE_FLEX;
 	row->sp_from_cfa = (int16_t)((c.flags & SFU__CROW_SP_S390X) ? SFU_S390X_SP_VAL_OFFSET : 0);
-#if SFU_FLEX
-	if (c.flags & SFU__CROW_FLEX)
+	if (SFU_FLEX && (c.flags & SFU__CROW_FLEX))
 		return sfu__flex_rules(s, fre->words, fre->info, &row->cfa, &row->ra, &row->fp);
-#endif
 	sfu__crow_rules(&c, &row->cfa, &row->ra, &row->fp);
 	return SFU_OK;
 }

@@ -163,14 +163,11 @@ SFU__INLINE int sfu__search_row(const sfu_section *s, const sfu__layout *L, uint
  * in, with those constants. */
 static SFU__NOINLINE int sfu__section_row(const sfu_section *s, uint64_t pc, sfu__compact_row *r)
 {
-#if SFU_INDEX
 	/* Hook: a row index answers, or sends the lookup on. */
-	if (s->index) {
-		int err = sfu__index_row(s, pc, r);
-		if (err != SFU__SEARCH)
-			return err;
-	}
-#endif
+	int err = sfu__index_row(s, pc, r);
+
+	if (err != SFU__SEARCH)
+		return err;
 	if (SFU_V3 && (SFU_V1 || SFU_V2) && s->version == SFU_VERSION_3)
 		return SFU__BIG(s) ? sfu__search_row(s, &sfu__layouts[2], pc, true, r)
 		                   : sfu__search_row(s, &sfu__layouts[2], pc, false, r);
@@ -192,7 +189,6 @@ SFU__INLINE int sfu__from_row(sfu_cursor *c, const sfu__compact_row *r)
 	return sfu__unwind(c, f, r, NULL);
 }
 
-#if SFU__GENERAL_STEP
 /* The general rules' step, out of line, the step's row by value: it stays
  * in the step's registers. */
 static SFU__NOINLINE int sfu__from_general_row(sfu_cursor *c, sfu__compact_row r)
@@ -204,7 +200,6 @@ SFU__INLINE int sfu__from_general(sfu_cursor *c, const sfu__compact_row *r)
 {
 	return sfu__from_general_row(c, *r);
 }
-#endif
 
 /* The row for lookup PC pc: from the speed part if it answers (the hook:
  * the cache, or the first section's row index, in line), else by the
@@ -212,15 +207,11 @@ SFU__INLINE int sfu__from_general(sfu_cursor *c, const sfu__compact_row *r)
 SFU__INLINE int sfu__lookup(sfu_cursor *c, void *cache, uint64_t pc, sfu__compact_row *r)
 {
 	sfu__compact_row t;
-	int err;
-#if SFU_INDEX || SFU_CACHE
 	/* Hook: the speed part. */
-	err = sfu__fast_row(c, cache, pc, r, &t);
+	int err = sfu__fast_row(c, cache, pc, r, &t);
+
 	if (err != SFU__SEARCH)
 		return err;
-#else
-	(void)cache;
-#endif
 	sfu__row_clear(&t);
 	err = sfu__lookup_row(c->secs, c->nsecs, pc, &t);
 	sfu__row_set(r, &t);
@@ -328,15 +319,21 @@ SFU__INLINE const uint32_t *sfu__ix_blocks(const struct sfu_index *ix, bool rows
 /* An index (built only for FDEs in address order without overlap, where
  * the first FDE covering pc is the last starting at or before it) narrows
  * the search to the FDEs of pc's block, and makes it a binary search
- * whatever the flag says: [*lo, *hi), or SFU_E_NOINFO outside its code. */
-SFU__INLINE int sfu__index_fdes(const sfu_section *s, uint64_t pc, uint32_t *lo, uint32_t *hi)
+ * whatever the flag says (*sorted): [*lo, *hi), or SFU_E_NOINFO outside
+ * its code.  Without one, the search stays as it is. */
+SFU__INLINE int sfu__index_fdes(const sfu_section *s, uint64_t pc, uint32_t *lo, uint32_t *hi, bool *sorted)
 {
 	const struct sfu_index *ix = s->index;
-	const uint32_t *blk = sfu__ix_blocks(ix, false);
-	uint64_t off = pc - ix->base;
+	const uint32_t *blk;
+	uint64_t off;
 	uint32_t b;
+	if (!ix)
+		return SFU_OK;
+	blk = sfu__ix_blocks(ix, false);
+	off = pc - ix->base;
 	if (off >= ix->span)
 		return SFU_E_NOINFO;
+	*sorted = true;
 	b = (uint32_t)(off >> ix->shift); /* (below nblocks: off < span) */
 	if (ix->kind == SFU_INDEX_FDES) {
 		*hi = blk[b + 1u] < *hi ? blk[b + 1u] : *hi;
@@ -346,17 +343,20 @@ SFU__INLINE int sfu__index_fdes(const sfu_section *s, uint64_t pc, uint32_t *lo,
 }
 
 /* The row for pc from a row index: SFU_OK, SFU_E_NOINFO, or SFU__SEARCH
- * (an FDE index, or an entry that sends the lookup to the section). */
+ * (no index, an FDE index, or an entry that sends the lookup to the
+ * section). */
 SFU__INLINE int sfu__index_row(const sfu_section *s, uint64_t pc, sfu__compact_row *r)
 {
 	const struct sfu_index *ix = s->index;
 	const struct sfu__ix_entry *e, *end;
-	const uint32_t *blk = sfu__ix_blocks(ix, true);
+	const uint32_t *blk;
 	const sfu__packed_row *p;
-	uint64_t off = pc - ix->base;
+	uint64_t off;
 	uint32_t i, j, b;
-	if (ix->kind != SFU_INDEX_ROWS)
+	if (!ix || ix->kind != SFU_INDEX_ROWS)
 		return SFU__SEARCH;
+	blk = sfu__ix_blocks(ix, true);
+	off = pc - ix->base;
 	if (off >= ix->span)
 		return SFU_E_NOINFO;
 	b = (uint32_t)(off >> ix->shift); /* (below nblocks: off < span) */
@@ -695,6 +695,17 @@ SFU__INLINE int sfu__fast_row(sfu_cursor *c, void *cache, uint64_t pc, sfu__comp
 #endif
 
 #if SFU_CACHE
+/* The cache a cursor's steps use (sfu_cursor_step; NULL: none). */
+SFU__INLINE void *sfu__cursor_cache(const sfu_cursor *c)
+{
+	return c->cache;
+}
+
+SFU__INLINE void sfu__cursor_set_cache(sfu_cursor *c, void *cache)
+{
+	c->cache = (sfu_cache *)cache;
+}
+
 SFU__FN int sfu_backtrace_cached(const sfu_section *secs, size_t nsecs, sfu_cache *cache,
                                  const sfu_port *port, const sfu_regs *regs, sfu_frame *frames,
                                  size_t max, size_t *n)

@@ -549,7 +549,7 @@ typedef struct sfu__packed_row sfu__packed_row; /* (its fields: in the public pa
 #define SFU__CROW_RA_REG 0x400u
 #define SFU__CROW_FP_REG 0x800u
 
-#if SFU_FLEX
+/* The FLEX rules (compiled out with SFU_FLEX 0: nothing calls them). */
 static bool sfu__is_sp(unsigned abi, unsigned long r)
 {
 	return (SFU__AMD64(abi) && r == SFU_DWARF_AMD64_SP) || (SFU__AARCH64(abi) && r == SFU_DWARF_AARCH64_SP) ||
@@ -631,7 +631,6 @@ static int sfu__flex_rules(const sfu_section *s, uint32_t words, unsigned info, 
 		err = SFU_E_FRE_WORDS;
 	return err;
 }
-#endif
 
 /* A V2 s390x word naming a register: a negative word or a number past the
  * DWARF range is corrupt, not a register to truncate. */
@@ -696,21 +695,20 @@ SFU__INLINE int sfu__crow_s390x(const sfu__layout *L, unsigned n, uint32_t *flag
 	return err;
 }
 
-#if SFU_FIX_LD_PLTGOT
 /* GNU ld's .plt.got FDE (PRODUCER ERRORS at the top): a V2/V3 PC-mask FDE
  * whose only FRE, fre, starts at 0 and says amd64's CFA = SP + 16 and
  * nothing else (RA at the fixed CFA - 8; FP not saved, not mangled, no
  * signal bit: flags RA_SAVED alone, which only amd64 rows can have, the
  * others carry ALIGN16 or SP_S390X; FLEX FDEs never get here).  At a
  * called stub's entry only the RA is on the stack: SP + 8.  The one test
- * on the common path is marked unlikely. */
+ * on the common path is marked unlikely (none with SFU_FIX_LD_PLTGOT 0). */
 SFU__INLINE void sfu__fix_pltgot(const sfu__layout *L, const sfu_fde *f, const sfu_fre *fre, sfu__compact_row *r)
 {
-	if (SFU__UNLIKELY(SFU_AMD64 && f->pctype == SFU_FDE_PCTYPE_MASK && L->rep_at) && r->flags == SFU__CROW_RA_SAVED &&
-	    r->u.off.cfa == 16 && r->u.off.ra == -8 && f->num_fres == 1 && fre->start == 0)
+	if (SFU__UNLIKELY(SFU_FIX_LD_PLTGOT && SFU_AMD64 && f->pctype == SFU_FDE_PCTYPE_MASK && L->rep_at) &&
+	    r->flags == SFU__CROW_RA_SAVED && r->u.off.cfa == 16 && r->u.off.ra == -8 && f->num_fres == 1 &&
+	    fre->start == 0)
 		r->u.off.cfa = 8;
 }
-#endif
 
 /* The row of FRE fre (read by the one reader: its data words in bounds)
  * of FDE f, as a compact row: every DEFAULT FDE row (3.1), in the one
@@ -738,9 +736,8 @@ SFU__HOT int sfu__crow(const sfu_section *s, const sfu__layout *L, const sfu_fde
 		r->flags = flags | SFU__CROW_RA_UNDEF;
 		return SFU_OK;
 	}
-#if SFU_FLEX
-	if (f->type == SFU_FDE_TYPE_FLEX) {
-		/* (Its rules are checked by the caller: sfu__crow_at, or
+	if (SFU_FLEX && f->type == SFU_FDE_TYPE_FLEX) {
+		/* (Its rules are checked by the caller: sfu__crow_fre, or
 		 * sfu__row_from_fre, which decodes them.) */
 		r->u.flex.sec = 0; /* (the lookup over sections sets it) */
 		r->u.flex.words = words;
@@ -748,7 +745,6 @@ SFU__HOT int sfu__crow(const sfu_section *s, const sfu__layout *L, const sfu_fde
 		r->flags = flags | SFU__CROW_GENERAL | SFU__CROW_FLEX;
 		return SFU_OK;
 	}
-#endif
 	err = sfu__crow_words(s, n, ws, words, big, &flags, r);
 	if (!err && SFU__S390X(abi))
 		err = sfu__crow_s390x(L, n, &flags, r);
@@ -762,9 +758,7 @@ SFU__HOT int sfu__crow(const sfu_section *s, const sfu__layout *L, const sfu_fde
 	if ((r->u.off.ra | r->u.off.fp) & 7)
 		flags |= SFU__CROW_GENERAL;
 	r->flags = flags;
-#if SFU_FIX_LD_PLTGOT
 	sfu__fix_pltgot(L, f, fre, r);
-#endif
 	return SFU_OK;
 }
 
@@ -781,10 +775,8 @@ SFU__INLINE int sfu__crow_fre(const sfu_section *s, const sfu__layout *L, const 
 		fre = &none;
 	}
 	err = sfu__crow(s, L, f, fre, big, r);
-#if SFU_FLEX
-	if (!err && (r->flags & SFU__CROW_FLEX))
+	if (SFU_FLEX && !err && (r->flags & SFU__CROW_FLEX))
 		err = sfu__flex_rules(s, fre->words, fre->info, NULL, NULL, NULL); /* a row no reader may accept */
-#endif
 	if (!SFU_COMPACT)
 		r->flags |= SFU__CROW_GENERAL; /* the reference: everything through the rules */
 	return err;
@@ -814,22 +806,61 @@ SFU__INLINE void sfu__crow_rules(const sfu__compact_row *r, sfu_rule *cfa, sfu_r
 }
 
 /* ---- the speed part's hooks ------------------------------------------------
- * SFU_INDEX and SFU_CACHE plug into the lookup here and nowhere else, one
+ * SFU_INDEX and SFU_CACHE plug into the walk here and nowhere else, one
  * place per layer: an FDE index narrows the FDE search (sfu__index_fdes,
  * in sfu__search_fde), a row index answers for its section
- * (sfu__index_row, in sfu__section_row), and the walk's lookup asks the
+ * (sfu__index_row, in sfu__section_row), the walk's lookup asks the
  * cache, or else the first section's row index, before any call
- * (sfu__fast_row, in sfu__lookup).  Their code is part 2, at the end of
- * this file; without those knobs the panic path compiles and reads
- * without it.  SFU__SEARCH: "search the section as if there were no
+ * (sfu__fast_row, in sfu__lookup), and a cursor carries its cache
+ * (sfu__cursor_cache).  With those knobs sfu_fast.h defines them; without,
+ * they are the forms below, which answer "no index, no cache" and compile
+ * to nothing.  SFU__SEARCH: "search the section as if there were no
  * index". */
 #define SFU__SEARCH (-1)
 #if SFU_INDEX
-SFU__INLINE int sfu__index_fdes(const sfu_section *s, uint64_t pc, uint32_t *lo, uint32_t *hi);
+SFU__INLINE int sfu__index_fdes(const sfu_section *s, uint64_t pc, uint32_t *lo, uint32_t *hi, bool *sorted);
 SFU__INLINE int sfu__index_row(const sfu_section *s, uint64_t pc, sfu__compact_row *r);
+#else
+/* The FDEs [*lo, *hi) to search for pc, sorted or not (*sorted). */
+SFU__INLINE int sfu__index_fdes(const sfu_section *s, uint64_t pc, uint32_t *lo, uint32_t *hi, bool *sorted)
+{
+	(void)s, (void)pc, (void)lo, (void)hi, (void)sorted;
+	return SFU_OK;
+}
+
+/* The row for pc from the section's row index, or SFU__SEARCH. */
+SFU__INLINE int sfu__index_row(const sfu_section *s, uint64_t pc, sfu__compact_row *r)
+{
+	(void)s, (void)pc, (void)r;
+	return SFU__SEARCH;
+}
 #endif
 #if SFU_INDEX || SFU_CACHE
 SFU__INLINE int sfu__fast_row(sfu_cursor *c, void *cache, uint64_t pc, sfu__compact_row *r, sfu__compact_row *t);
+#else
+/* The row for lookup PC pc from the cache or the first section's row
+ * index (into *r; t: a scratch row), or SFU__SEARCH. */
+SFU__INLINE int sfu__fast_row(sfu_cursor *c, void *cache, uint64_t pc, sfu__compact_row *r, sfu__compact_row *t)
+{
+	(void)c, (void)cache, (void)pc, (void)r, (void)t;
+	return SFU__SEARCH;
+}
+#endif
+#if SFU_CACHE
+SFU__INLINE void *sfu__cursor_cache(const sfu_cursor *c);
+SFU__INLINE void sfu__cursor_set_cache(sfu_cursor *c, void *cache);
+#else
+/* The cache of cursor c (sfu_cursor_step's; NULL: none). */
+SFU__INLINE void *sfu__cursor_cache(const sfu_cursor *c)
+{
+	(void)c;
+	return NULL;
+}
+
+SFU__INLINE void sfu__cursor_set_cache(sfu_cursor *c, void *cache)
+{
+	(void)c, (void)cache;
+}
 #endif
 
 /* ---- lookup ------------------------------------------------------------------ */
@@ -913,15 +944,10 @@ SFU__INLINE int sfu__search_fde(const sfu_section *s, const sfu__layout *L, uint
 	bool sorted = (s->flags & SFU_F_FDE_SORTED) != 0;
 	int err;
 
-#if SFU_INDEX
-	/* Hook: an index narrows the search (part 2). */
-	if (s->index) {
-		err = sfu__index_fdes(s, pc, &lo, &hi);
-		if (err)
-			return err;
-		sorted = true;
-	}
-#endif
+	/* Hook: an index narrows the search. */
+	err = sfu__index_fdes(s, pc, &lo, &hi, &sorted);
+	if (err)
+		return err;
 	err = sorted ? sfu__sorted_fde(s, L, pc, lo, hi, big, &i) : sfu__scan_fdes(s, L, pc, big, &i);
 	if (err)
 		return err;
@@ -1043,15 +1069,11 @@ static SFU__NOINLINE int sfu__section_row(const sfu_section *s, uint64_t pc, sfu
 {
 	sfu_fde fde;
 	sfu_fre fre;
-	int err;
-#if SFU_INDEX
-	/* Hook: a row index answers, or sends the lookup on (part 2). */
-	if (s->index) {
-		err = sfu__index_row(s, pc, r);
-		if (err != SFU__SEARCH)
-			return err;
-	}
-#endif
+	/* Hook: a row index answers, or sends the lookup on. */
+	int err = sfu__index_row(s, pc, r);
+
+	if (err != SFU__SEARCH)
+		return err;
 	err = sfu__search(s, pc, &fde, NULL, &fre);
 	return err ? err : sfu__crow_fre(s, SFU__LAY(s), &fde, &fre, SFU__BIG(s), r);
 }
@@ -1094,8 +1116,10 @@ SFU__INLINE int sfu__lookup_row(const sfu_section *secs, size_t nsecs, uint64_t 
  * line). */
 #ifdef SFU_READ
 #define SFU__PORT_READ(p, a, o) SFU_READ((p)->ctx, (a), (o))
+#define SFU__READ_HOOK 1 /* sfu_port.read is not called */
 #else
 #define SFU__PORT_READ(p, a, o) (p)->read((p)->ctx, (a), (o))
+#define SFU__READ_HOOK 0
 #endif
 
 SFU__INLINE unsigned sfu__align(unsigned abi)
@@ -1162,13 +1186,8 @@ SFU__INLINE bool sfu__on_stack(const sfu_cursor *c, uint64_t sp)
 SFU__FN int sfu_cursor_init(sfu_cursor *c, const sfu_section *secs, size_t nsecs,
                             const sfu_port *port, const sfu_regs *regs)
 {
-#ifdef SFU_READ
-	if (!c || !port || !regs || (!secs && nsecs))
+	if (!c || !port || (!SFU__READ_HOOK && !port->read) || !regs || (!secs && nsecs))
 		return SFU_E_ARG;
-#else
-	if (!c || !port || !port->read || !regs || (!secs && nsecs))
-		return SFU_E_ARG;
-#endif
 	c->secs = secs;
 	c->nsecs = nsecs;
 	c->port = port;
@@ -1192,9 +1211,7 @@ SFU__FN int sfu_cursor_init(sfu_cursor *c, const sfu_section *secs, size_t nsecs
 	/* The first frame's stack; an SP on none of them is reported by the
 	 * first step (the frame itself is still worth printing). */
 	(void)sfu__pick_stack(c, regs->sp);
-#if SFU_CACHE
-	c->cache = NULL;
-#endif
+	sfu__cursor_set_cache(c, NULL);
 	return SFU_OK;
 }
 
@@ -1311,14 +1328,10 @@ SFU__INLINE int sfu__cfa(const sfu_cursor *c, uint32_t f, const sfu__compact_row
  * The flags f give the rest (RA undefined, alignment, s390x SP, mangled
  * RA, signal).  In line in both callers, where r or g is a constant. */
 #define SFU__RULE(i, saved) (g ? g[i].kind != SFU_RULE_SAME : (f & (saved)) != 0) /* RA (1) or FP (2) not unchanged */
+#define SFU__ROW_READ(a, o) sfu__port_load(SFU__READ_HOOK ? port : c->port, (a), (o)) /* (see SFU__PORT_READ) */
 SFU__INLINE int sfu__unwind(sfu_cursor *c, uint32_t f, const sfu__compact_row *r, const sfu_rule *g)
 {
-#ifdef SFU_READ
-	const sfu_port *port = c->port; /* (see SFU__PORT_READ) */
-#define SFU__ROW_READ(a, o) sfu__port_load(port, (a), (o))
-#else
-#define SFU__ROW_READ(a, o) sfu__port_load(c->port, (a), (o))
-#endif
+	const sfu_port *port = c->port;
 	uint64_t cfa, sp, ra, fp;
 	bool fp_ok;
 	int err;
@@ -1388,18 +1401,16 @@ SFU__INLINE int sfu__from_row(sfu_cursor *c, const sfu__compact_row *r)
 }
 #endif
 
-#if SFU__GENERAL_STEP
 /* Out of a frame by the general rules of its row r (FLEX FDEs, V2 s390x
- * register rules; every row with SFU_COMPACT 0). */
+ * register rules; every row with SFU_COMPACT 0; compiled out where every
+ * row is compact: SFU__GENERAL_STEP). */
 SFU__INLINE int sfu__unwind_general(sfu_cursor *c, const sfu__compact_row *r)
 {
 	uint32_t flags = r->flags;
 	sfu_rule g[3];
 	int err = SFU_OK;
-#if SFU_FLEX
-	if (flags & SFU__CROW_FLEX)
+	if (SFU_FLEX && (flags & SFU__CROW_FLEX))
 		err = sfu__flex_rules(&c->secs[r->u.flex.sec], r->u.flex.words, r->u.flex.info, &g[0], &g[1], &g[2]);
-#endif
 	if (!SFU_FLEX || !(flags & SFU__CROW_FLEX))
 		sfu__crow_rules(r, &g[0], &g[1], &g[2]);
 	if (err)
@@ -1416,7 +1427,6 @@ static SFU__NOINLINE int sfu__from_general(sfu_cursor *c, const sfu__compact_row
 {
 	return sfu__unwind_general(c, r);
 }
-#endif
 #endif
 
 /* Out of PC 0 reached by a call through a null pointer (the call happened,
@@ -1487,10 +1497,9 @@ static SFU__NOINLINE int sfu__from_trap(sfu_cursor *c)
 	return SFU_OK;
 }
 
-#if SFU_FP_FALLBACK
-/* Frame record where a PC has no SFrame info: amd64 [rbp] = saved rbp,
- * [rbp+8] = RA; aarch64 [x29] = saved x29, [x29+8] = x30.  (s390x has
- * none.) */
+/* Frame record where a PC has no SFrame info (SFU_FP_FALLBACK): amd64
+ * [rbp] = saved rbp, [rbp+8] = RA; aarch64 [x29] = saved x29, [x29+8] =
+ * x30.  (s390x has none.) */
 static SFU__NOINLINE int sfu__from_fp(sfu_cursor *c)
 {
 	uint64_t fp, ra, cfa = c->regs.fp + 16u;
@@ -1507,7 +1516,6 @@ static SFU__NOINLINE int sfu__from_fp(sfu_cursor *c)
 	sfu__commit(c, ra, cfa, fp, true, cfa, SFU_HOW_FP, false);
 	return SFU_OK;
 }
-#endif
 
 #if SFU_FAST
 SFU__INLINE int sfu__lookup(sfu_cursor *c, void *cache, uint64_t pc, sfu__compact_row *r); /* SFU_FAST: sfu_fast.h */
@@ -1517,14 +1525,11 @@ SFU__INLINE int sfu__lookup(sfu_cursor *c, void *cache, uint64_t pc, sfu__compac
  * by the search of the sections. */
 SFU__INLINE int sfu__lookup(sfu_cursor *c, void *cache, uint64_t pc, sfu__compact_row *r)
 {
-#if SFU_INDEX || SFU_CACHE
-	/* Hook: the speed part (part 2). */
+	/* Hook: the speed part, the step's row as its scratch row. */
 	int err = sfu__fast_row(c, cache, pc, r, r);
+
 	if (err != SFU__SEARCH)
 		return err;
-#else
-	(void)cache;
-#endif
 	return sfu__lookup_row(c->secs, c->nsecs, pc, r);
 }
 #endif
@@ -1574,17 +1579,13 @@ SFU__HOT int sfu__step(sfu_cursor *c, void *cache)
 			if (err != SFU_E_NOINFO)
 				return err;
 		}
-#if SFU_FP_FALLBACK
-		if (c->abi != 0 && !SFU__S390X(c->abi) && c->regs.fp != 0 && c->fp_ok)
+		if (SFU_FP_FALLBACK && c->abi != 0 && !SFU__S390X(c->abi) && c->regs.fp != 0 && c->fp_ok)
 			return sfu__from_fp(c);
-#endif
 	}
 	if (err)
 		return err;
-#if SFU__GENERAL_STEP
-	if (r.flags & SFU__CROW_GENERAL)
+	if (SFU__GENERAL_STEP && (r.flags & SFU__CROW_GENERAL))
 		return sfu__from_general(c, &r);
-#endif
 	return sfu__from_row(c, &r);
 }
 
@@ -1592,11 +1593,7 @@ SFU__FN int sfu_cursor_step(sfu_cursor *c)
 {
 	if (!c || !c->port)
 		return SFU_E_ARG;
-#if SFU_CACHE
-	return sfu__step(c, c->cache);
-#else
-	return sfu__step(c, NULL);
-#endif
+	return sfu__step(c, sfu__cursor_cache(c));
 }
 
 /* The frame the cursor is at, as the walk reports it.  The cursor's fields
