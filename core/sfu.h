@@ -27,18 +27,32 @@
  *
  * EXAMPLE
  *       extern const uint8_t __sframe_start[], __sframe_end[];
- *       sfu_section secs[16];
- *       size_t nsecs;
- *       sfu_port port = { my_read, NULL, NULL, NULL, stack_lo, stack_hi };
- *       sfu_regs regs = { pc, sp, fp, lr };
- *       sfu_frame frames[32];
- *       size_t n;
+ *       static const sfu_port port = { my_read, NULL, NULL, NULL, STACK_LO, STACK_HI, NULL, 0 };
+ *       static sfu_section secs[16];
+ *       static size_t nsecs;
+ *       static sfu_regs regs;
+ *       static sfu_cursor cur;
+ *
+ *       // once, at boot:
  *       if (sfu_section_split(secs, 16, &nsecs, __sframe_start,
  *                             (size_t)(__sframe_end - __sframe_start),
  *                             (uint64_t)(uintptr_t)__sframe_start, 0) != SFU_OK)
  *               ...;  // SFU_E_FULL: more sections than room, never ignore
- *       int why = sfu_backtrace(secs, nsecs, &port, &regs, frames, 32, &n);
- *       // frames[0..n) are the PCs; why says why the walk stopped.
+ *
+ *       // in panic():
+ *       my_capture(&regs);  // pc, sp, fp, lr: here, or your trap frame's
+ *       int why = sfu_cursor_init(&cur, secs, nsecs, &port, &regs);
+ *       for (; why == SFU_OK; why = sfu_cursor_step(&cur))
+ *               my_print(cur.regs.pc, cur.exact);  // name it at pc - 1 unless exact
+ *       // why says why the walk stopped: SFU_END (SFU_END_USER) is a whole trace.
+ *   Why this shape: the port is constant data and the state lives outside
+ *   the panicking stack.  An sfu_port or sfu_regs built in panic() from an
+ *   initializer, or any struct copied there, may be compiled into SSE or
+ *   NEON moves, which fault while FP/SIMD is off (SFU_SAFE_CODEGEN keeps
+ *   them out of the core, not out of your function); and a frames[] array
+ *   on a task's stack can overflow a small one.  Each frame is printed as
+ *   the cursor reaches it; sfu_backtrace fills a frames[] array (a static
+ *   one) in one call instead.
  *
  * SPEED (optional, caller memory, no heap)
  *   SFU_CACHE: a row cache (sfu_cache_init, sfu_backtrace_cached) for
@@ -61,7 +75,7 @@
  *   SFU_FLEX                 V3 flexible FDEs (DRAP, registers)  (default 1)
  *   SFU_FP_FALLBACK          frame-pointer walk where no SFrame info (default 0)
  *   SFU_DEPTH_CAP            hard cap on frames in one walk     (default 256)
- *   SFU_ERROR_STRINGS        provide sfu_strerror()            (default 0)
+ *   SFU_ERROR_STRINGS        provide sfu_strerror(), sfu_errname() (default 0)
  *   SFU_CACHE                caller-provided row cache API     (default 0)
  *   SFU_INDEX                caller-memory section indexes     (default 0)
  *   SFU_FAST                 speed for code: the lookup and the step
@@ -587,7 +601,14 @@ typedef struct sfu_cursor {
 #endif
 } sfu_cursor;
 
-/* ---- API ---------------------------------------------------------------- */
+/* ---- API ------------------------------------------------------------------
+ * In three tiers: what a firmware calls (sections set up at boot, checked,
+ * and walked at a panic), what tools call (the decoding API and the error
+ * texts), and what speed adds (the indexes and the row cache, each behind
+ * its knob).  The parts of the implementation follow the same lines
+ * (sfu_walk.h, sfu_validate.h; sfu_decode.h; sfu_fast.h). */
+
+/* ---- what a firmware calls: the sections (at boot) ---- */
 
 /* Check an SFrame section's header and sub-section bounds (O(1)) and fill
  * *sec.  `addr` is the run-time address of data[0].  Returns SFU_OK or the
@@ -608,16 +629,23 @@ SFU_DEF int sfu_section_init_opt(sfu_section *sec, const void *data, size_t size
 SFU_DEF int sfu_section_split(sfu_section *secs, size_t max, size_t *n, const void *data, size_t size,
                               uint64_t addr, unsigned opts);
 
-/* How many sections sfu_section_split would find in the span (*n), with
- * the same checks; for sizing the array. */
-SFU_DEF int sfu_section_count(size_t *n, const void *data, size_t size, uint64_t addr, unsigned opts);
-
 /* A span of several sections of which one has no
  * SFRAME_F_FDE_FUNC_START_PCREL flag says nothing of how its function
- * starts are encoded: both functions above refuse it with SFU_E_LINKED
- * unless opts say how it was linked: SFU_OPT_START_PCREL for lld (starts
- * relative to their field), SFU_OPT_START_SECREL for starts relative to
- * each section.  One section (GNU ld's merge, sfu-gen's) needs neither. */
+ * starts are encoded: sfu_section_split and sfu_section_count refuse it
+ * with SFU_E_LINKED unless opts say how it was linked: SFU_OPT_START_PCREL
+ * for lld (starts relative to their field), SFU_OPT_START_SECREL for
+ * starts relative to each section.  One section (GNU ld's merge,
+ * sfu-gen's) needs neither. */
+
+/* ---- what a firmware calls: the checks, once at boot ---- */
+
+/* Check everything in the section: every FDE, that no FDE's range wraps
+ * past the end of the address space, the sort order and that no two FDEs
+ * overlap if the section claims it is sorted, every FRE, that no FRE of a
+ * PC-increment FDE starts past its function's end, and the FRE total.
+ * O(size).  Returns SFU_OK or the first error found; *bad_fde (may be NULL)
+ * gets the index of the FDE. */
+SFU_DEF int sfu_section_validate(const sfu_section *sec, uint32_t *bad_fde);
 
 /* Check that every FDE of sec describes code inside [code_lo, code_hi)
  * (the image's text: first byte to one past the last), and that no FDE
@@ -636,13 +664,29 @@ SFU_DEF int sfu_section_check_code(const sfu_section *sec, uint64_t code_lo, uin
 SFU_DEF int sfu_section_split_code(sfu_section *secs, size_t max, size_t *n, const void *data, size_t size,
                                    uint64_t addr, unsigned opts, uint64_t code_lo, uint64_t code_hi);
 
-/* Check everything in the section: every FDE, that no FDE's range wraps
- * past the end of the address space, the sort order and that no two FDEs
- * overlap if the section claims it is sorted, every FRE, that no FRE of a
- * PC-increment FDE starts past its function's end, and the FRE total.
- * O(size).  Returns SFU_OK or the first error found; *bad_fde (may be NULL)
- * gets the index of the FDE. */
-SFU_DEF int sfu_section_validate(const sfu_section *sec, uint32_t *bad_fde);
+/* ---- what a firmware calls: the walk (at a panic) ---- */
+
+/* Start a walk at regs (the first frame: exact PC, all registers valid). */
+SFU_DEF int sfu_cursor_init(sfu_cursor *c, const sfu_section *secs, size_t nsecs,
+                            const sfu_port *port, const sfu_regs *regs);
+
+/* Step to the caller.  SFU_OK: c->regs is the caller's frame.  Otherwise the
+ * reason the walk cannot go on (SFU_END at an outermost frame, SFU_END_USER
+ * after a frame that ran in user mode); c is left on the last good frame. */
+SFU_DEF int sfu_cursor_step(sfu_cursor *c);
+
+/* Walk from regs: frames[0] is the starting frame.  Stores at most max
+ * frames, *n gets how many.  Returns why the walk stopped: SFU_END (or
+ * SFU_END_USER, into user mode) for a complete trace, or an error code
+ * (SFU_E_FULL if frames ran out). */
+SFU_DEF int sfu_backtrace(const sfu_section *secs, size_t nsecs, const sfu_port *port,
+                          const sfu_regs *regs, sfu_frame *frames, size_t max, size_t *n);
+
+/* ---- what tools call: decoding, one piece at a time ---- */
+
+/* How many sections sfu_section_split would find in the span (*n), with
+ * the same checks; for sizing the array. */
+SFU_DEF int sfu_section_count(size_t *n, const void *data, size_t size, uint64_t addr, unsigned opts);
 
 /* Decode FDE number idx (0 <= idx < num_fdes). */
 SFU_DEF int sfu_fde_get(const sfu_section *sec, uint32_t idx, sfu_fde *fde);
@@ -669,6 +713,17 @@ SFU_DEF int sfu_find_fde(const sfu_section *sec, uint64_t pc, sfu_fde *fde, uint
 SFU_DEF int sfu_find_row(const sfu_section *sec, uint64_t pc, sfu_row *row);
 SFU_DEF int sfu_find_row_n(const sfu_section *secs, size_t nsecs, uint64_t pc, sfu_row *row);
 
+#if SFU_ERROR_STRINGS
+/* Text for an error code ("?" for unknown codes): "outermost frame
+ * reached". */
+SFU_DEF const char *sfu_strerror(int err);
+
+/* The name of an error code ("?" for unknown codes): "SFU_END". */
+SFU_DEF const char *sfu_errname(int err);
+#endif
+
+/* ---- what speed adds (SFU_INDEX, SFU_CACHE; SFU_FAST, a knob only) ---- */
+
 /* Index kinds (SFU_INDEX). */
 #define SFU_INDEX_NONE 0 /* drop the section's index */
 #define SFU_INDEX_FDES 1 /* per block of code, the FDEs that can cover it:
@@ -692,22 +747,6 @@ SFU_DEF int sfu_index_size(const sfu_section *sec, unsigned kind, size_t *bytes)
 SFU_DEF int sfu_index_build(sfu_section *sec, unsigned kind, void *mem, size_t bytes);
 #endif
 
-/* Start a walk at regs (the first frame: exact PC, all registers valid). */
-SFU_DEF int sfu_cursor_init(sfu_cursor *c, const sfu_section *secs, size_t nsecs,
-                            const sfu_port *port, const sfu_regs *regs);
-
-/* Step to the caller.  SFU_OK: c->regs is the caller's frame.  Otherwise the
- * reason the walk cannot go on (SFU_END at an outermost frame, SFU_END_USER
- * after a frame that ran in user mode); c is left on the last good frame. */
-SFU_DEF int sfu_cursor_step(sfu_cursor *c);
-
-/* Walk from regs: frames[0] is the starting frame.  Stores at most max
- * frames, *n gets how many.  Returns why the walk stopped: SFU_END (or
- * SFU_END_USER, into user mode) for a complete trace, or an error code
- * (SFU_E_FULL if frames ran out). */
-SFU_DEF int sfu_backtrace(const sfu_section *secs, size_t nsecs, const sfu_port *port,
-                          const sfu_regs *regs, sfu_frame *frames, size_t max, size_t *n);
-
 #if SFU_CACHE
 /* Use slots[0..n) as a cache (n is rounded down to a power of two; at least
  * 2).  32 slots cover a typical panic trace; benchmarks use 1024. */
@@ -717,11 +756,6 @@ SFU_DEF int sfu_cache_init(sfu_cache *cache, sfu_cache_entry *slots, size_t n);
 SFU_DEF int sfu_backtrace_cached(const sfu_section *secs, size_t nsecs, sfu_cache *cache,
                                  const sfu_port *port, const sfu_regs *regs, sfu_frame *frames,
                                  size_t max, size_t *n);
-#endif
-
-#if SFU_ERROR_STRINGS
-/* Text for an error code ("?" for unknown codes). */
-SFU_DEF const char *sfu_strerror(int err);
 #endif
 
 #ifdef __cplusplus

@@ -143,17 +143,48 @@ SFU__FN int sfu_find_row_n(const sfu_section *secs, size_t nsecs, uint64_t pc, s
 }
 
 #if SFU_ERROR_STRINGS
+/* Every code's name and text, in code order, as one constant: "SFU_OK",
+ * "ok", "SFU_E_ARG", "invalid argument", ..., each ended by its NUL.  No
+ * table of pointers (one relocation each in a position-independent
+ * image); the code below walks the strings, which the codes being 0, 1, 2
+ * ... in the list's order allows (checked here). */
+static const char sfu__error_strings[] =
+#define SFU__STRS(name, value, text) #name "\0" text "\0"
+	SFU_ERRORS(SFU__STRS)
+#undef SFU__STRS
+	;
+enum sfu__error_pos {
+#define SFU__POS(name, value, text) SFU__POS_##name,
+	SFU_ERRORS(SFU__POS)
+#undef SFU__POS
+	SFU__POS_COUNT
+};
+#define SFU__DENSE(name, value, text) &&(value) == (int)SFU__POS_##name
+typedef char sfu__errors_dense[(1 SFU_ERRORS(SFU__DENSE)) ? 1 : -1]; /* each code's value is its place */
+#undef SFU__DENSE
+
+/* String `which` (0 the name, 1 the text) of code err, "?" if unknown. */
+static const char *sfu__error_string(int err, unsigned which)
+{
+	const char *p = sfu__error_strings;
+	unsigned k;
+
+	if (err < 0 || err >= SFU_ERROR_COUNT)
+		return "?";
+	for (k = 2u * (unsigned)err + which; k; k--)
+		while (*p++)
+			;
+	return p;
+}
+
 SFU__FN const char *sfu_strerror(int err)
 {
-	switch (err) {
-#define SFU__STR(name, value, text) \
-	case name:                      \
-		return text;
-		SFU_ERRORS(SFU__STR)
-#undef SFU__STR
-	default:
-		return "?";
-	}
+	return sfu__error_string(err, 1);
+}
+
+SFU__FN const char *sfu_errname(int err)
+{
+	return sfu__error_string(err, 0);
 }
 #endif
 

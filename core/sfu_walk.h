@@ -140,11 +140,6 @@ SFU__INLINE uint32_t sfu__ld32(const sfu_section *s, uint32_t off)
 	return sfu__ld32b(s->data, off, SFU__BIG(s));
 }
 
-SFU__INLINE uint32_t sfu__ldn(const sfu_section *s, uint32_t off, uint32_t n)
-{
-	return sfu__ldnb(s->data, off, n, SFU__BIG(s));
-}
-
 /* Two's-complement reinterpretation without implementation-defined
  * conversions (compilers emit a plain move). */
 SFU__INLINE int32_t sfu__s32(uint32_t v)
