@@ -8,6 +8,10 @@
  *   Everywhere else include it plainly.  Define SFU_STATIC as well to make
  *   every function static to that file.  Needs only <stdint.h>, <stddef.h>,
  *   <stdbool.h>; no function of the C library is called (no memcpy either).
+ *   The implementation is in parts beside this file, which it includes
+ *   (sfu_walk.h: what a panic runs; sfu_validate.h: the boot-time checks;
+ *   sfu_decode.h: the decoding API tools use; sfu_fast.h: the speed
+ *   machinery), and the format in sfu_format.h: keep the folder whole.
  *
  * WHAT YOU PROVIDE (the port)
  *   - the section bytes: with GNU ld and linker/sframe.ld they lie between
@@ -65,7 +69,8 @@
  *   code, at most one block per FDE; a row index 12 bytes per row (about
  *   one per FRE, one more per gap between functions, equal neighbours
  *   merged) and 4 per block, at most one block per two rows; each plus 28
- *   bytes.  SFU_FAST (below) makes each walk faster still, for code.
+ *   bytes.  Either turns SFU_FAST (below) on by default: every walk faster
+ *   still, for code.
  *
  * CONFIGURATION (define before including; 0/1 knobs tested with #if)
  *   SFU_V1, SFU_V2, SFU_V3   read SFrame version 1/2/3        (default 1 each)
@@ -80,11 +85,11 @@
  *   SFU_INDEX                caller-memory section indexes     (default 0)
  *   SFU_FAST                 speed for code: the lookup and the step
  *                            inlined and specialised (a cold walk about
- *                            3.5 times faster, about 2.5 times the code;
- *                            sfu_fast.h has the figures); 0: one small
- *                            shape at every optimisation level
- *                                          (default 1 with SFU_INDEX or
- *                                           SFU_CACHE, else 0)
+ *                            3.5 times faster for about 2.7 times the
+ *                            code of sfu_backtrace; sfu_fast.h has the
+ *                            figures); 0: one small shape at every
+ *                            optimisation level    (default 1 with
+ *                                           SFU_INDEX or SFU_CACHE, else 0)
  *   SFU_COMPACT              apply rows in their compact form; 0: every row
  *                            through the general rules (the reference the
  *                            tests compare the compact path with)  (default 1)

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* sfu_fast.h - the speed machinery: the indexes (SFU_INDEX)
- * and the row cache (SFU_CACHE).
+/* sfu_fast.h - the speed machinery: the fast forms of the panic path
+ * (SFU_FAST), the indexes (SFU_INDEX) and the row cache (SFU_CACHE).  The
+ * only part that changes the code's shape, and only when asked: with none
+ * of the three knobs on it compiles to nothing.
  * A part of sfu.h's implementation, included by sfu.h under
  * SFU_IMPLEMENTATION (one translation unit); not a header of its own. */
 #ifndef SFU_FAST_H
@@ -10,15 +12,16 @@
 #endif
 
 /* ======================================================================== *
- * PART 2: the speed machinery (SFU_INDEX, SFU_CACHE)
+ * The speed machinery
  *
- * Everything above is the panic path, whole.  What follows only makes it
- * faster: an index per section built once at boot in caller memory (FDE
- * index: the FDEs to search per block of code; row index: every row
- * compiled), and the row cache of repeated walks.  It plugs into the
- * lookup through the hooks declared before it ("the speed part's hooks"),
- * and answers exactly what the search would (the unit tests and the
- * fuzzers' cross-checks compare every PC both ways).
+ * sfu_walk.h is the panic path, whole.  What follows only makes it faster:
+ * faster forms of some of its functions (SFU_FAST), an index per section
+ * built once at boot in caller memory (FDE index: the FDEs to search per
+ * block of code; row index: every row compiled), and the row cache of
+ * repeated walks.  It plugs into the walk through the hooks sfu_walk.h
+ * declares ("the speed part's hooks"), and answers exactly what the search
+ * would (the unit tests and the fuzzers' cross-checks compare every PC
+ * both ways, and run both shapes).
  * ======================================================================== */
 
 /* ---- the fast forms (SFU_FAST) -------------------------------------------

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* sfu_walk.h - what a panic runs: the section reader, the
- * versions, the header, FDEs, FREs, rows, the lookup, the step and the
- * walk.
+/* sfu_walk.h - what a panic runs, and what a reviewer certifies: the
+ * section reader, the versions, the header, FDEs, FREs, rows, the lookup,
+ * the step and the walk.  Preprocessor conditionals only around whole
+ * functions: a knob picks a function, never a line inside one.
  * A part of sfu.h's implementation, included by sfu.h under
  * SFU_IMPLEMENTATION (one translation unit); not a header of its own. */
 #ifndef SFU_WALK_H
@@ -11,12 +12,13 @@
 #endif
 
 /* ======================================================================== *
- * PART 1: the panic path
+ * The panic path
  *
  * The reader, the section header, FDEs, FREs, rows, the search, the step
  * per frame source and the walk, in that order: all a panic handler runs.
- * The speed machinery (SFU_INDEX, SFU_CACHE) is part 2, at the end; it
- * plugs in at "the speed part's hooks".
+ * The speed machinery (SFU_INDEX, SFU_CACHE, SFU_FAST) is sfu_fast.h; it
+ * plugs in at "the speed part's hooks" and in the functions marked
+ * "SFU_FAST: sfu_fast.h".
  * ======================================================================== */
 
 /* ---- the one bounds-checked reader ---------------------------------------
