@@ -319,6 +319,17 @@ SFU__INLINE const uint32_t *sfu__ix_blocks(const struct sfu_index *ix, bool rows
 	return (const uint32_t *)(const void *)(rows ? sfu__ix_entries(ix) + ((uint64_t)ix->last + 1u) : sfu__ix_entries(ix));
 }
 
+/* Where pc is in the code ix covers: its offset from the lowest start
+ * (*off) and its block (*b); false outside that code. */
+SFU__INLINE bool sfu__ix_block(const struct sfu_index *ix, uint64_t pc, uint64_t *off, uint32_t *b)
+{
+	*off = pc - ix->base;
+	if (*off >= ix->span)
+		return false;
+	*b = (uint32_t)(*off >> ix->shift); /* (below nblocks: off < span) */
+	return true;
+}
+
 /* An index (built only for FDEs in address order without overlap, where
  * the first FDE covering pc is the last starting at or before it) narrows
  * the search to the FDEs of pc's block, and makes it a binary search
@@ -333,11 +344,9 @@ SFU__INLINE int sfu__index_fdes(const sfu_section *s, uint64_t pc, uint32_t *lo,
 	if (!ix)
 		return SFU_OK;
 	blk = sfu__ix_blocks(ix, false);
-	off = pc - ix->base;
-	if (off >= ix->span)
+	if (!sfu__ix_block(ix, pc, &off, &b))
 		return SFU_E_NOINFO;
 	*sorted = true;
-	b = (uint32_t)(off >> ix->shift); /* (below nblocks: off < span) */
 	if (ix->kind == SFU_INDEX_FDES) {
 		*hi = blk[b + 1u] < *hi ? blk[b + 1u] : *hi;
 		*lo = blk[b] < *hi ? blk[b] : *hi;
@@ -359,10 +368,8 @@ SFU__INLINE int sfu__index_row(const sfu_section *s, uint64_t pc, sfu__compact_r
 	if (!ix || ix->kind != SFU_INDEX_ROWS)
 		return SFU__SEARCH;
 	blk = sfu__ix_blocks(ix, true);
-	off = pc - ix->base;
-	if (off >= ix->span)
+	if (!sfu__ix_block(ix, pc, &off, &b))
 		return SFU_E_NOINFO;
-	b = (uint32_t)(off >> ix->shift); /* (below nblocks: off < span) */
 	/* The entry holding off lies between the entries holding its block's
 	 * first byte and the next block's (clamped: the table is not
 	 * trusted). */
