@@ -85,8 +85,8 @@
  *   SFU_INDEX                caller-memory section indexes     (default 0)
  *   SFU_FAST                 speed for code: the lookup and the step
  *                            inlined and specialised (a cold walk about
- *                            3.5 times faster for about 2.7 times the
- *                            code of sfu_backtrace; sfu_fast.h has the
+ *                            twice as fast for about 2.5 times the code
+ *                            of sfu_backtrace; sfu_fast.h has the
  *                            figures); 0: one small shape at every
  *                            optimisation level    (default 1 with
  *                                           SFU_INDEX or SFU_CACHE, else 0)

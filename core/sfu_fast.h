@@ -33,27 +33,27 @@
  * and gains, measured (gcc 12, make size's bare-metal flags; the closure
  * of sfu_section_init and sfu_backtrace after --gc-sections, every other
  * knob at its default; aarch64 / x86_64):
- *   .text at -Os      7096 / 6826 B without, 19860 / 17400 B with
- *   .text at -O2      8144 / 8931 B without, 22120 / 21476 B with
- *   (one version, byte order and ABI: -Os 3904 / 5814 B without,
- *   4512 / 6109 B with; -O2 4192 / 7283 B without, 5060 / 7844 B with:
+ *   .text at -Os      7108 / 6698 B without, 19860 / 17400 B with
+ *   .text at -O2      8144 / 8819 B without, 22120 / 21476 B with
+ *   (one version, byte order and ABI: -Os 3924 / 5710 B without,
+ *   4512 / 6109 B with; -O2 4208 / 7139 B without, 5060 / 7844 B with:
  *   the search is copied per layout and byte order compiled in)
- *   worst-case stack of the walk: -Os 496 / 536 B without, 480 / 496 B
- *   with; -O2 464 / 560 B without, 480 / 488 B with
- *   make bench (x86_64, V3, depth 64, both at -O2, instructions per
- *   frame): a cold walk 2401 without, 692 with; with the row cache 168
- *   without, 133 with.  A 64-frame panic walk takes some 150,000
- *   instructions without (about 7 us on the machine measured): a panic
- *   handler does not need the knob, a sampler gets more from the cache or
- *   the row index.
+ *   worst-case stack of the walk: -Os 496 / 512 B without, 480 / 496 B
+ *   with; -O2 448 / 528 B without, 480 / 488 B with
+ *   make bench (x86_64, depth 64, both at -O2, instructions per frame): a
+ *   cold walk 1263 without, 692 with (V3; V1 and V2 about 1295 and 670);
+ *   with the row cache 168 without, 133 with.  A 64-frame panic walk takes
+ *   some 80,000 instructions without (about 4 us on the machine
+ *   measured): a panic handler does not need the knob, a sampler gets
+ *   more from the cache or the row index.
  * The forms (with the knob; without, in brackets):
  *   SFU__HOT          sfu__fde_decode, sfu__crow and the walk's sfu__step
  *                     inlined (one out-of-line copy each);
  *   SFU__LOAD         sfu__ld16b/32b/64b inlined (called: with strict
  *                     alignment, SFU_SAFE_CODEGEN on aarch64, a 4-byte
  *                     field is 4 loads and 3 shifts);
- *   sfu__ld64b        two 4-byte loads (a byte loop that calls nothing: no
- *                     frame on the search's path);
+ *   sfu__ld64b        in line, two 4-byte loads (one copy, called, that
+ *                     calls nothing: no frame on the search's path);
  *   sfu__ldnb         a 1-, 2- or 4-byte field in one load (a byte loop);
  *   sfu__sorted_fde   the binary search compiled for each kind of function
  *                     start (one copy that reads it);

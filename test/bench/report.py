@@ -22,7 +22,7 @@ TARGET_COLD = 450  # x86_64, V3, no index, no cache
 TARGET_INDEX = 150 # with an index in caller memory
 TARGET_CACHE = 60  # warm cache hits
 TARGET_FDES = 2000
-BREAKDOWN = ("sfu", "sfu+fdeidx", "sfu+rowidx", "sfu+cache")  # where their instructions go
+BREAKDOWN = ("sfu", "sfu+fdeidx", "sfu+rowidx", "sfu+cache", "sfu/small")  # where their instructions go
 BREAKDOWN_TOP = 10
 
 ORDER = ["fp", "sfu", "sfu+fdeidx", "sfu+rowidx", "sfu+cache", "sfu+cache/read", "sfu+rowidx/read", "sfu/unsafe",
