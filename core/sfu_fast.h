@@ -41,9 +41,9 @@
  *   worst-case stack of the walk: -Os 496 / 512 B without, 480 / 496 B
  *   with; -O2 448 / 528 B without, 480 / 488 B with
  *   make bench (x86_64, depth 64, both at -O2, instructions per frame): a
- *   cold walk 1263 without, 692 with (V3; V1 and V2 about 1295 and 670);
- *   with the row cache 168 without, 133 with.  A 64-frame panic walk takes
- *   some 80,000 instructions without (about 4 us on the machine
+ *   cold walk 1264 without, 696 with (V3; V1 1249 and 700, V2 1252 and
+ *   670); with the row cache 168 without, 133 with.  A 64-frame panic walk
+ *   takes some 80,000 instructions without (about 3 us on the machine
  *   measured): a panic handler does not need the knob, a sampler gets
  *   more from the cache or the row index.
  * The forms (with the knob; without, in brackets):
