@@ -11,7 +11,8 @@ HOST_CFLAGS ?= -std=c99 -O1 -g -Wall -Wextra -Wundef -Werror -D_DEFAULT_SOURCE
 TOOL_CFLAGS ?= -std=c99 -O2 -Wall -Wextra -Wundef -D_DEFAULT_SOURCE -D_FORTIFY_SOURCE=2 -fstack-protector-strong
 TOOL_LDFLAGS ?= -Wl,-z,relro,-z,now
 
-CORE_HDRS := core/sfu.h core/sfu_format.h
+# The core: sfu.h, the parts of its implementation it includes, sfu_format.h.
+CORE_HDRS := $(sort $(wildcard core/*.h))
 # The host tools read and write ELF with elfutils' libelf and read DWARF CFI
 # with its libdw (Debian libelf-dev, libdw-dev: tools/toolchain.sh host-deps).
 SFU_ELF_LIBS := -lelf -ldw

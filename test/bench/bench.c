@@ -59,9 +59,9 @@ struct build {
 	uint64_t (*pc)(size_t);
 };
 #define BUILD(p) { p##_setup, p##_version, p##_nfdes, p##_has, p##_index_bytes, p##_walk, p##_pc }
-enum { B_SFU, B_SFX, B_SFR, B_SFN, B_BAS, B_COUNT };
+enum { B_SFU, B_SFX, B_SFR, B_SFN, B_SFS, B_BAS, B_COUNT };
 static const struct build builds[B_COUNT] = {
-	BUILD(sfu), BUILD(sfx), BUILD(sfr), BUILD(sfn),
+	BUILD(sfu), BUILD(sfx), BUILD(sfr), BUILD(sfn), BUILD(sfs),
 #if BENCH_BASE
 	BUILD(bas),
 #else
@@ -72,8 +72,8 @@ static const struct build builds[B_COUNT] = {
 /* The unwinders: the frame-pointer floor, sfu builds in one mode each, the
  * library.  Names are what report.py prints. */
 enum {
-	U_FP, U_SFU, U_FDEIDX, U_ROWIDX, U_CACHE, U_CACHE_READ, U_ROWIDX_READ, U_UNSAFE, U_BASE, U_BASE_CACHE, U_LIB,
-	U_COUNT
+	U_FP, U_SFU, U_FDEIDX, U_ROWIDX, U_CACHE, U_CACHE_READ, U_ROWIDX_READ, U_UNSAFE, U_SMALL, U_SMALL_CACHE, U_BASE,
+	U_BASE_CACHE, U_LIB, U_COUNT
 };
 static const struct {
 	const char *name;
@@ -87,6 +87,8 @@ static const struct {
 	{ "sfu+cache/read", B_SFR, BENCH_CACHE },
 	{ "sfu+rowidx/read", B_SFR, BENCH_ROWIDX },
 	{ "sfu/unsafe", B_SFN, BENCH_COLD },
+	{ "sfu/small", B_SFS, BENCH_COLD },
+	{ "sfu/small+cache", B_SFS, BENCH_CACHE },
 	{ "base", B_BAS, BENCH_COLD },
 	{ "base+cache", B_BAS, BENCH_CACHE },
 	{ LIB_NAME, -1, 0 },

@@ -40,14 +40,16 @@ void *bench_alloc(size_t bytes); /* 8-byte aligned, never freed */
 	size_t p##_walk(const struct bench_regs *r, int mode, int *why);                      \
 	uint64_t p##_pc(size_t k);
 
-/* The builds: the core with every default (sfu), with the cache and the
- * indexes (sfx), with those and an inlined port read (sfr), with every
- * default but SFU_SAFE_CODEGEN=0 (sfn), and the core of the baseline commit
- * with its cache (bas). */
+/* The builds: the core with the speed knob (SFU_FAST=1) and every other
+ * default (sfu), with the cache and the indexes (sfx), with those and an
+ * inlined port read (sfr), with SFU_FAST=1 and SFU_SAFE_CODEGEN=0 (sfn),
+ * the small shape (SFU_FAST=0) with the cache (sfs), and the core of the
+ * baseline commit with its cache (bas). */
 BENCH_DECLARE(sfu)
 BENCH_DECLARE(sfx)
 BENCH_DECLARE(sfr)
 BENCH_DECLARE(sfn)
+BENCH_DECLARE(sfs)
 BENCH_DECLARE(bas)
 
 #endif

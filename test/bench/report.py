@@ -22,11 +22,11 @@ TARGET_COLD = 450  # x86_64, V3, no index, no cache
 TARGET_INDEX = 150 # with an index in caller memory
 TARGET_CACHE = 60  # warm cache hits
 TARGET_FDES = 2000
-BREAKDOWN = ("sfu", "sfu+fdeidx", "sfu+rowidx", "sfu+cache")  # where their instructions go
+BREAKDOWN = ("sfu", "sfu+fdeidx", "sfu+rowidx", "sfu+cache", "sfu/small")  # where their instructions go
 BREAKDOWN_TOP = 10
 
 ORDER = ["fp", "sfu", "sfu+fdeidx", "sfu+rowidx", "sfu+cache", "sfu+cache/read", "sfu+rowidx/read", "sfu/unsafe",
-         "base", "base+cache", "libgcc", "libunwind"]
+         "sfu/small", "sfu/small+cache", "base", "base+cache", "libgcc", "libunwind"]
 
 
 def kv(line):
@@ -101,9 +101,9 @@ def core_functions(path):
 
 def breakdown(path):
     """Self cost of one callgrind dump (written with --compress-strings=no
-    --compress-pos=no) summed per function: lines of core/sfu.h per function
-    of that file whose body they are in (so inlined code counts where its
-    lines are), anything else per the compiled function it ran in."""
+    --compress-pos=no) summed per function: lines of the core (core/sfu*.h)
+    per function of that file whose body they are in (so inlined code counts
+    where its lines are), anything else per the compiled function it ran in."""
     funcs = {}
     cost = {}
     fl = cur = fn = None
@@ -122,7 +122,7 @@ def breakdown(path):
                 skip = False
                 continue
             pos, ir = line.split()[:2]
-            if cur and cur.endswith("core/sfu.h") and os.path.exists(cur):
+            if cur and re.search(r"core/sfu\w*[.]h$", cur) and os.path.exists(cur):
                 if cur not in funcs:
                     funcs[cur] = core_functions(cur)
                 name = "?"
@@ -152,9 +152,11 @@ def main():
     print("functions; every unwinder walks the same stack in the same run and returned the same PCs.")
     print("instr/frame: callgrind Ir of one warm call / frames.  ns/frame: median of timed batches.")
     print("xFP: ratio to the frame-pointer walk of the same binary and run.")
-    print("sfu: every default (cold: no cache, no index); +fdeidx / +rowidx: with an FDE / row index in caller")
-    print("memory; +cache: the row cache (1024 slots, warm); /read: the port read inlined (SFU_READ);")
-    print("/unsafe: SFU_SAFE_CODEGEN=0; base: the core of " + (base or "(no baseline)") + ", cold and cached.")
+    print("sfu: the speed knob on (SFU_FAST=1), every other default (cold: no cache, no index); +fdeidx / +rowidx:")
+    print("with an FDE / row index in caller memory; +cache: the row cache (1024 slots, warm); /read: the port")
+    print("read inlined (SFU_READ); /unsafe: SFU_SAFE_CODEGEN=0; /small: the small shape (SFU_FAST=0, the default")
+    print("without an index or the cache), cold and cached; base: the core of " + (base or "(no baseline)") +
+          ", cold and cached.")
     for g in gens:
         r = runs.get(f"{g}-libgcc", {})
         for s in r.get("sections", []):
@@ -234,9 +236,15 @@ def main():
         row("cached (warm hits)", v("base+cache"), v("sfu+cache"), TARGET_CACHE)
         row("cached, inlined read", None, v("sfu+cache/read"), TARGET_CACHE)
         print()
+        cold, small, cached, small_cached = v("sfu"), v("sfu/small"), v("sfu+cache"), v("sfu/small+cache")
+        if cold and small and cached and small_cached:
+            print(f"the speed knob (x86_64, {g3}, depth {DEPTH}, instructions per frame, both at -O2): cold "
+                  f"{small:.1f} small, {cold:.1f} fast ({small - cold:+.1f}); cached {small_cached:.1f} small,")
+            print(f"{cached:.1f} fast ({small_cached - cached:+.1f})")
+            print()
     if g3:
         print(f"where the instructions go (x86_64, {g3}, depth {DEPTH}, per frame; callgrind's cost per source line,")
-        print("summed per function of core/sfu.h, inlined code counted where its lines are; other files per")
+        print("summed per function of the core (core/sfu*.h), inlined code counted where its lines are; other files per")
         print("compiled function, e.g. sfu_tu.c:bench_read, the port's read):")
         for u in BREAKDOWN:
             path = runs.get(f"{g3}-libgcc", {}).get("dump", {}).get((u, DEPTH))
@@ -280,6 +288,7 @@ def main():
                             ("sfu", "sfu", f"cold-{g}"), ("sfu+fdeidx", "sfu", f"fdeidx-{g}"),
                             ("sfu+rowidx", "sfu", f"rowidx-{g}"), ("sfu+rowidx/read", "sfu", f"rowidx+read-{g}"),
                             ("sfu+cache", "sfu", f"cached-{g}"), ("sfu+cache/read", "sfu", f"cached+read-{g}"),
+                            ("sfu/small", "sfu", f"small-cold-{g}"), ("sfu/small+cache", "sfu", f"small-cached-{g}"),
                             ("base", f"sfu@{base}", f"cold-{g}"), ("base+cache", f"sfu@{base}", f"cached-{g}")):
             x = results.get((g, u, DEPTH))
             if x is not None:

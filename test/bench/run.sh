@@ -27,8 +27,9 @@
 #      instruction; the lines between two marks are counted).
 #   5. test/bench/report.py prints the table (also in build/bench/table.txt),
 #      where the instructions of the V3 depth-64 walks go (callgrind's cost
-#      per source line, summed per function of core/sfu.h, inlined code
-#      counted where its lines are), ending with one line per figure:
+#      per source line, summed per function of the core (core/sfu*.h),
+#      inlined code counted where its lines are), ending with one line per
+#      figure:
 #        bench: <unwinder> <config> <instructions per frame>
 #
 # Environment: BENCH_GENS (default "V1 V2 V3"), BENCH_SAMPLES (201),
@@ -82,9 +83,9 @@ rm -f "$B"/out/*
 HAVE_BASE=0
 rm -rf "$B/base"
 if [ -n "$BASE_REV" ]; then
-	mkdir -p "$B/base/core"
-	if git show "$BASE_REV:core/sfu.h" >"$B/base/core/sfu.h" 2>/dev/null &&
-		git show "$BASE_REV:core/sfu_format.h" >"$B/base/core/sfu_format.h" 2>/dev/null; then
+	mkdir -p "$B/base"
+	# The whole core/ of that commit (one header, or sfu.h and its parts).
+	if git archive "$BASE_REV" core 2>/dev/null | tar -x -C "$B/base" 2>/dev/null && [ -f "$B/base/core/sfu.h" ]; then
 		HAVE_BASE=1
 		echo "$BASE_REV" >"$B/out/base-rev"
 	else
@@ -112,11 +113,15 @@ build_chain() { # gen suite cc outdir
 
 HFLAGS="-O2 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -Wa,--gsframe -Wall -Wextra -Werror -Itest/bench"
 # The sfu builds of bench.h: prefix, header directory, knobs.
+# The speed knob on (SFU_FAST=1) in the first four; sfs is the small shape
+# every build without an index or the cache gets by default (SFU_FAST=0),
+# here with the cache too: the knob's gain, at the same -O2.
 sfu_builds() {
-	echo "sfu core"
-	echo "sfx core -DSFU_CACHE=1 -DSFU_INDEX=1"
-	echo "sfr core -DSFU_CACHE=1 -DSFU_INDEX=1 -DBENCH_INLINE_READ"
-	echo "sfn core -DSFU_SAFE_CODEGEN=0"
+	echo "sfu core -DSFU_FAST=1"
+	echo "sfx core -DSFU_CACHE=1 -DSFU_INDEX=1 -DSFU_FAST=1"
+	echo "sfr core -DSFU_CACHE=1 -DSFU_INDEX=1 -DSFU_FAST=1 -DBENCH_INLINE_READ"
+	echo "sfn core -DSFU_FAST=1 -DSFU_SAFE_CODEGEN=0"
+	echo "sfs core -DSFU_CACHE=1 -DSFU_FAST=0"
 	[ $HAVE_BASE = 1 ] && echo "bas $B/base/core -DSFU_CACHE=1"
 	return 0
 }

@@ -27,8 +27,8 @@ CRASH=build/sfu-crash
 need "core tools" gdb-multiarch gdb-multiarch || exit 1
 need "core tools" python3 python3 || exit 1
 [ -f /usr/include/gelf.h ] || { fail "core tools" "libelf-dev missing; install with: apt-get install -y libelf-dev"; exit 1; }
-if ! make -s --no-print-directory BUILD=build "$CRASH" build/unit/test_port-gcc >"$out/tools-build.log" 2>&1; then
-	fail "core tools" "make $CRASH build/unit/test_port-gcc failed (log $out/tools-build.log)"
+if ! make -s --no-print-directory BUILD=build "$CRASH" build/unit/test_port-gcc-Os >"$out/tools-build.log" 2>&1; then
+	fail "core tools" "make $CRASH build/unit/test_port-gcc-Os failed (log $out/tools-build.log)"
 	exit 1
 fi
 
@@ -152,7 +152,7 @@ for arch in $ARCHES; do
 	refuse "core $arch refuses a truncated record" 1 "truncated: it says $size bytes, the input holds $((size - 100))" "$prog" "$out/truncated.bin"
 	head -c 300 "$rec" >"$out/short.bin"
 	refuse "core $arch refuses a record cut inside its header" 1 'truncated: 300 bytes' "$prog" "$out/short.bin"
-	build/unit/test_port-gcc "$out/pc-only.bin"
+	build/unit/test_port-gcc-Os "$out/pc-only.bin"
 	refuse "core $arch refuses a PC-only record" 1 'a PC-only record (version 1)' "$prog" --at 0x40 "$out/pc-only.bin"
 
 	# The same record from the firmware's hex lines, and from a QEMU

@@ -33,6 +33,8 @@ configs=(
 	"index-cache|-DSFU_INDEX=1 -DSFU_CACHE=1 -DSFU_STATIC"
 	"index-cache-extern|-DSFU_INDEX=1 -DSFU_CACHE=1"
 	"general-rules|-DSFU_COMPACT=0 -DSFU_INDEX=1 -DSFU_FLEX=0 -DSFU_S390X=0"
+	"fast|-DSFU_FAST=1"
+	"index-cache-small|-DSFU_INDEX=1 -DSFU_CACHE=1 -DSFU_FAST=0"
 )
 # One case: compile (COMMAND... -o OBJ) and check that nm -u shows nothing
 # but the symbol ALLOWED (the TU's own extern hook; empty: none).  The
@@ -146,7 +148,8 @@ for bad in "-DSFU_V1=2" "-DSFU_V2=2" "-DSFU_V3=-1" "-DSFU_V1=0 -DSFU_V2=0 -DSFU_
 	"-DSFU_LITTLE=2" "-DSFU_BIG=2" "-DSFU_LITTLE=0 -DSFU_BIG=0" \
 	"-DSFU_AMD64=2" "-DSFU_AARCH64=2" "-DSFU_S390X=2" "-DSFU_AMD64=0 -DSFU_AARCH64=0 -DSFU_S390X=0" \
 	"-DSFU_FLEX=2" "-DSFU_FP_FALLBACK=3" "-DSFU_DEPTH_CAP=0" "-DSFU_DEPTH_CAP=65536" "-DSFU_ERROR_STRINGS=2" \
-	"-DSFU_CACHE=2" "-DSFU_INDEX=2" "-DSFU_COMPACT=-1" "-DSFU_SAFE_CODEGEN=2" "-DSFU_FIX_LD_PLTGOT=2"; do
+	"-DSFU_CACHE=2" "-DSFU_INDEX=2" "-DSFU_FAST=2" "-DSFU_FAST=-1" "-DSFU_COMPACT=-1" "-DSFU_SAFE_CODEGEN=2" \
+	"-DSFU_FIX_LD_PLTGOT=2"; do
 	knob_rejected "$out/tu.c" "$bad" gcc $BASE
 done
 for bad in "-DSFU_DUMP_SECTIONS=0" "-DSFU_DUMP_SECTIONS=4097" "-DSFU_DUMP_LINKER_SFRAME=2" \

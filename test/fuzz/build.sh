@@ -4,10 +4,14 @@
 # and flags are test/common/host.mk's).
 #
 #   . test/fuzz/build.sh
-#   fuzz_build_one OUTDIR HARNESS || ...   (from the top of the repository)
+#   fuzz_build_one OUTDIR HARNESS [SHAPE] || ...   (from the top of the repository)
 #
 # Each harness links the core in seven configurations (core_*.c, each
-# SFU_STATIC; wc_core.h).  On failure fuzz_build_one leaves the reason in
+# SFU_STATIC; wc_core.h), compiled once into OUTDIR; SHAPE (Os or O2) is
+# the core's shape (test/common/host.mk: FUZZ_SHAPE; none: -O2 with each
+# configuration's default).  fuzz_build_all OUTDIR [SHAPE] builds every
+# harness, two compilations at a time (a failure is reported by
+# fuzz_build_one).  On failure fuzz_build_one leaves the reason in
 # $FUZZ_BUILD_ERR.
 
 FUZZ_HARNESSES="fuzz_decode fuzz_walk fuzz_gen"
@@ -30,11 +34,21 @@ fuzz_toolchain_ok() {
 	return 0
 }
 
-# fuzz_build_one OUTDIR HARNESS
-fuzz_build_one() {
-	local out=$1 h=$2
+# fuzz_build_all OUTDIR [SHAPE]
+fuzz_build_all() {
+	local out=$1 shape=${2:-} h targets=""
 	mkdir -p "$out"
-	if ! make -s --no-print-directory BUILD=build FUZZ_OUT="$out" "$out/$h" >"$out/$h.log" 2>&1; then
+	for h in $FUZZ_HARNESSES; do targets="$targets $out/$h"; done
+	# shellcheck disable=SC2086
+	make -s -k -j2 --no-print-directory BUILD=build FUZZ_OUT="$out" FUZZ_SHAPE="$shape" $targets \
+		>"$out/prebuild.log" 2>&1
+}
+
+# fuzz_build_one OUTDIR HARNESS [SHAPE]
+fuzz_build_one() {
+	local out=$1 h=$2 shape=${3:-}
+	mkdir -p "$out"
+	if ! make -s --no-print-directory BUILD=build FUZZ_OUT="$out" FUZZ_SHAPE="$shape" "$out/$h" >"$out/$h.log" 2>&1; then
 		FUZZ_BUILD_ERR="$(grep -m1 -E 'error|warning' "$out/$h.log" || head -1 "$out/$h.log")"
 		return 1
 	fi

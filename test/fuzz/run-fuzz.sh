@@ -4,7 +4,9 @@
 #
 #   FUZZ_SECONDS=180 FUZZ_JOBS=1 bash test/fuzz/run-fuzz.sh
 #
-# Builds the harnesses (build.sh), then runs each one for FUZZ_SECONDS
+# Builds the harnesses (build.sh) in the core's shape FUZZ_SHAPE (O2 by
+# default, the fast one, SFU_FAST=1 at -O2: the most code; Os for the
+# small one), then runs each one for FUZZ_SECONDS
 # (default 180; FUZZ_SECONDS_<harness> for one of them), FUZZ_JOBS
 # (default 1) harnesses at a time, in the order of build.sh, on a working
 # copy of its committed corpus (build/fuzz/work/<harness>; the committed
@@ -24,8 +26,9 @@ cd "$(dirname "$0")/../.."
 all_secs=${FUZZ_SECONDS:-180}
 jobs=${FUZZ_JOBS:-1}
 max_findings=${FUZZ_MAX_FINDINGS:-3}
+shape=${FUZZ_SHAPE:-O2}
 out=build/fuzz
-bin=$out/bin
+bin=$out/bin-$shape
 status=0
 
 if ! fuzz_toolchain_ok; then
@@ -33,7 +36,7 @@ if ! fuzz_toolchain_ok; then
 	exit 1
 fi
 for h in $FUZZ_HARNESSES; do
-	if ! fuzz_build_one "$bin" "$h"; then
+	if ! fuzz_build_one "$bin" "$h" "$shape"; then
 		echo "run-fuzz.sh: cannot build $h: $FUZZ_BUILD_ERR (log $bin/$h.log)" >&2
 		exit 1
 	fi

@@ -140,7 +140,8 @@ fi
 # layout PREFIX ROOT: what is missing under ROOT (a tree installed for PREFIX).
 layout() {
 	local p=$1 r=$2 f missing=""
-	for f in include/sfu/sfu.h include/sfu/sfu_format.h include/sfu/sfu_port.h \
+	for f in include/sfu/sfu.h include/sfu/sfu_format.h include/sfu/sfu_walk.h include/sfu/sfu_decode.h \
+		include/sfu/sfu_validate.h include/sfu/sfu_fast.h include/sfu/sfu_port.h \
 		include/sfu/aarch64/sfu_port_aarch64.h include/sfu/x86_64/sfu_port_x86_64.h \
 		include/sfu/sfu_layout.h include/sfu/sfu_crash.h include/sfu/sfu_dump.h \
 		share/sfu/sframe.ld share/sfu/sframe-gen.ld share/pkgconfig/sfu.pc \
@@ -327,7 +328,7 @@ if [ -f "$tarball" ]; then
 	list=$(tar -tzf "$tarball")
 	why=""
 	echo "$list" | grep -v "^sfu-$version/" | head -1 | grep -q . && why="$why; entries outside sfu-$version/"
-	for f in LICENSE CHANGELOG.md README.md Makefile CMakeLists.txt core/sfu.h linker/sframe.ld \
+	for f in LICENSE CHANGELOG.md README.md Makefile CMakeLists.txt core/sfu.h core/sfu_walk.h linker/sframe.ld \
 		packaging/sfu.pc.in tools/sfu_tool.h; do
 		echo "$list" | grep -qx "sfu-$version/$f" || why="$why; no $f"
 	done

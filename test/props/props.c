@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* props.c - walk properties on real sections (host, under ASan+UBSan).
  *
- *   props MANIFEST [WALKS]
+ *   props MANIFEST [WALKS [FIRST]]
  *
  * MANIFEST is test/props/images.sh's list of extracted .sframe sections;
  * every linked image and shared object in it (kinds "elf", "so") is walked
  * WALKS times (default 3000) from random register sets over random stack
  * contents, with a
- * deterministic PRNG seeded from the image's name:
+ * deterministic PRNG seeded from the image's name and the walk's number
+ * (FIRST, default 0, to FIRST + WALKS - 1: two runs share the walks out):
  *   - half the walks start anywhere (a PC with or without SFrame info, any
  *     SP and FP) over a stack of random words, code addresses and stack
  *     addresses;
@@ -94,8 +95,8 @@ static void note_fail(struct stats *st, unsigned long walk, const char *core, co
 	         r->rc, r->n);
 }
 
-static void walk_image(const char *name, const sfu_section *sec, int pac, unsigned long walks, struct stats *wst,
-                       struct stats *cst)
+static void walk_image(const char *name, const sfu_section *sec, int pac, unsigned long first, unsigned long walks,
+                       struct stats *wst, struct stats *cst)
 {
 	static struct wc_env e;
 	static struct wc_code code;
@@ -104,7 +105,7 @@ static void walk_image(const char *name, const sfu_section *sec, int pac, unsign
 	uint64_t seed = hash(name);
 	unsigned long i;
 
-	for (i = 0; i < walks; i++) {
+	for (i = first; i < first + walks; i++) {
 		struct wc_rng r = { seed + i * 0x9e3779b97f4a7c15ull };
 		if (getenv("PROPS_ONLY") && strtoul(getenv("PROPS_ONLY"), NULL, 0) != i)
 			continue;
@@ -234,15 +235,17 @@ int main(int argc, char **argv)
 {
 	FILE *m;
 	char line[4096];
-	unsigned long walks = 3000;
+	unsigned long walks = 3000, first = 0;
 	int status = 0, images = 0;
 
-	if (argc < 2 || argc > 3) {
-		fprintf(stderr, "usage: props MANIFEST [WALKS]\n");
+	if (argc < 2 || argc > 4) {
+		fprintf(stderr, "usage: props MANIFEST [WALKS [FIRST]]\n");
 		return 2;
 	}
-	if (argc == 3)
+	if (argc >= 3)
 		walks = strtoul(argv[2], NULL, 0);
+	if (argc == 4)
+		first = strtoul(argv[3], NULL, 0);
 	m = fopen(argv[1], "r");
 	if (!m) {
 		printf("FAIL props/manifest: cannot open %s\n", argv[1]);
@@ -285,7 +288,7 @@ int main(int argc, char **argv)
 		pac = strstr(arch, "pac") != NULL;
 		memset(&wst, 0, sizeof wst);
 		memset(&cst, 0, sizeof cst);
-		walk_image(name, &sec, pac, walks, &wst, &cst);
+		walk_image(name, &sec, pac, first, walks, &wst, &cst);
 		if (wst.fail[0]) {
 			printf("FAIL props/walk/%s: %s\n", name, wst.fail);
 			status = 1;

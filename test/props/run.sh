@@ -5,8 +5,9 @@
 #
 # 1. props/warnings/<compiler>: core/sfu.h compiled with -Wcast-align
 #    -Wconversion -Wsign-conversion (on top of -Wall -Wextra -Wundef),
-#    freestanding, in two configurations (defaults; SFU_STATIC with every
-#    optional part on), by gcc and clang for the host and by cross
+#    freestanding, in two configurations (defaults, the small shape;
+#    SFU_STATIC with every optional part on, the fast shape), by gcc and
+#    clang for the host and by cross
 #    compilers for 32-bit and strict-alignment targets.  gcc gets
 #    -Wcast-align=strict, since its plain -Wcast-align says nothing on
 #    targets that allow unaligned access.  Any warning fails the case with
@@ -17,7 +18,10 @@
 # 3. props/walk/<image> and props/chain/<image>: test/props/images.sh
 #    builds small images with gcc 12 (V1), 14 (V2) and 16 (V3) for x86_64,
 #    aarch64 (plain, pac-ret, big-endian) and s390x; props.c walks each one
-#    PROPS_WALKS times (default 10000) under ASan+UBSan (see props.c).
+#    PROPS_WALKS times (default 10000) under ASan+UBSan (see props.c), the
+#    walks shared out between the core's two shapes (SFU_FAST): the first
+#    half by the small shape (-Os), the second by the fast one (-O2), both
+#    built by gcc; case names "ok [Os] props/walk/...", "ok [O2] ...".
 # Prints one "ok <case>" or "FAIL <case>: <why>" line per case; < 1 minute.
 set -u
 cd "$(dirname "$0")/../.."
@@ -28,7 +32,7 @@ mkdir -p "$out"
 # ---- 1. warnings ------------------------------------------------------------
 WFLAGS="-std=c99 -ffreestanding -c -Wall -Wextra -Wundef -Wcast-align -Wconversion -Wsign-conversion"
 printf '#define SFU_IMPLEMENTATION\n#include "sfu.h"\n' >"$out/w-default.c"
-printf '#define SFU_STATIC\n#define SFU_IMPLEMENTATION\n#define SFU_FP_FALLBACK 1\n#define SFU_ERROR_STRINGS 1\n#include "sfu.h"\nconst void *sfu_keep[] = { (const void *)sfu_backtrace, (const void *)sfu_strerror, (const void *)sfu_section_validate };\n' >"$out/w-all.c"
+printf '#define SFU_STATIC\n#define SFU_IMPLEMENTATION\n#define SFU_FP_FALLBACK 1\n#define SFU_ERROR_STRINGS 1\n#define SFU_FAST 1\n#include "sfu.h"\nconst void *sfu_keep[] = { (const void *)sfu_backtrace, (const void *)sfu_strerror, (const void *)sfu_errname, (const void *)sfu_section_validate };\n' >"$out/w-all.c"
 
 warn_case() { # NAME PACKAGE CC FLAGS...
 	local name=$1 pkg=$2 cc=$3 txt=$out/warnings-$1.txt n first
@@ -66,9 +70,18 @@ if ! sh test/props/images.sh "$out" >"$out/images.log" 2>&1; then
 	fail props/images "cannot build the test images ($(tail -1 "$out/images.log")); the toolchain chroots come from: make toolchains"
 	exit 1
 fi
-if ! host_prog "$out/props"; then
-	fail props/build "$(grep -m1 -E 'error|warning' "$out/props.build.log") (log $out/props.build.log)"
-	exit 1
-fi
-"$out/props" "$out/manifest" "${PROPS_WALKS:-10000}" || fails=$((fails + 1))
+walks=${PROPS_WALKS:-10000}
+make -s -k -j2 --no-print-directory BUILD=build "$out/props-Os" "$out/props-O2" >"$out/prebuild.log" 2>&1
+first=0
+for shape in Os O2; do
+	if ! host_prog "$out/props-$shape"; then
+		fail "[$shape] props/build" "$(grep -m1 -E 'error|warning' "$out/props-$shape.build.log") (log $out/props-$shape.build.log)"
+		continue
+	fi
+	n=$((walks / 2))
+	[ "$shape" = O2 ] && n=$((walks - walks / 2))
+	"$out/props-$shape" "$out/manifest" "$n" "$first" | sed "s/^\(ok\|FAIL\) /\1 [$shape] /"
+	[ "${PIPESTATUS[0]}" = 0 ] || fails=$((fails + 1))
+	first=$((first + n))
+done
 [ $fails = 0 ]

@@ -4,8 +4,11 @@
 # port's thread pieces and crash record (test_port: the x86_64 bare-metal
 # port, on the host), of the layouts (test_ctx, also for aarch64 under
 # qemu-aarch64), and of the dump layer (test_dump; test_dump_text: its code
-# range with SFU_DUMP_LINKER_TEXT 0), under ASan+UBSan, compiled by gcc and
-# by clang (test/common/host.mk).
+# range and symbol table with SFU_DUMP_LINKER_TEXT and SFU_DUMP_SYMTAB 0),
+# under ASan+UBSan (test/common/host.mk), each built twice: by gcc with the
+# core's small shape at -Os, by clang with its fast shape at -O2 (SFU_FAST;
+# the lookup, fuzz and props suites cover the other pairs).  Case names
+# carry the pair: "ok [gcc Os] ...", "ok [clang O2] ...".
 set -u
 cd "$(dirname "$0")/../.."
 . test/common/lib.sh
@@ -13,27 +16,30 @@ out=build/unit
 mkdir -p "$out"
 # test_pltgot three ways: the fix on, SFU_FIX_LD_PLTGOT 0, SFU_COMPACT 0.
 tests="test_core test_linked test_fpfallback test_cache test_index test_pltgot test_pltgot_off test_pltgot_general test_port test_ctx test_crash test_dump test_dump_text"
+builds="gcc-Os clang-O2"
 # Built two at a time first; a program that fails to build is built again
 # below, alone, and its error reported there.
 targets=""
-for cc in gcc clang; do
-	command -v $cc >/dev/null 2>&1 || continue
-	for t in $tests; do targets="$targets $out/$t-$cc"; done
+for b in $builds; do
+	command -v "${b%-*}" >/dev/null 2>&1 || continue
+	for t in $tests; do targets="$targets $out/$t-$b"; done
 done
 # shellcheck disable=SC2086
 make -s -k -j2 --no-print-directory BUILD=build $targets >"$out/prebuild.log" 2>&1
-for cc in gcc clang; do
+for b in $builds; do
+	cc=${b%-*}
 	for t in $tests; do
 		need "unit $cc" $cc $cc || continue
-		if ! host_prog "$out/$t-$cc"; then
-			fail "unit $t-$cc" "does not compile: $(grep -m1 -E 'error|warning' "$out/$t-$cc.build.log")"
+		if ! host_prog "$out/$t-$b"; then
+			fail "unit $t-$b" "does not compile: $(grep -m1 -E 'error|warning' "$out/$t-$b.build.log")"
 			continue
 		fi
-		# Case names carry the compiler so both runs count.  A program
-		# that stops early (a sanitizer report) fails on its own too.
-		"$out/$t-$cc" | sed "s/^\(ok\|FAIL\) /\1 [$cc] /"
+		# Case names carry the compiler and the shape so both runs
+		# count.  A program that stops early (a sanitizer report) fails
+		# on its own too.
+		"$out/$t-$b" | sed "s/^\(ok\|FAIL\) /\1 [$cc ${b#*-}] /"
 		st=${PIPESTATUS[0]}
-		[ "$st" = 0 ] || fail "unit $t-$cc" "exited $st"
+		[ "$st" = 0 ] || fail "unit $t-$b" "exited $st"
 	done
 done
 # The context descriptions with the aarch64 port: cross-built, run under
@@ -52,7 +58,7 @@ fi
 # with the port's own writer): the valid one with its frames, the
 # half-written one as corrupt and never as a trace.
 if make -s --no-print-directory BUILD=build build/sfu-crash >"$out/sfu-crash-build.log" 2>&1 &&
-	[ -x build/unit/test_port-gcc ] && build/unit/test_port-gcc "$out/crash.bin"; then
+	[ -x build/unit/test_port-gcc-Os ] && build/unit/test_port-gcc-Os "$out/crash.bin"; then
 	got=$(build/sfu-crash "$out/crash.bin")
 	st=$?
 	if [ $st = 1 ] && grep -q '^record at +0x40: valid$' <<<"$got" &&

@@ -1338,6 +1338,36 @@ UT_CASE(test_null_call)
 	end("step null-function-pointer-call");
 }
 
+/* Every code's name and text, as SFU_ERRORS lists them, from the one
+ * string table; "?" just outside the codes and far from them. */
+UT_CASE(test_error_strings)
+{
+	static const struct {
+		int code;
+		const char *name, *text;
+	} want[] = {
+#define UT_ERR(name, value, text) { name, #name, text },
+		SFU_ERRORS(UT_ERR)
+#undef UT_ERR
+	};
+	static const int unknown[] = { -1, SFU_ERROR_COUNT, SFU_ERROR_COUNT + 1, 1000, -2147483647 - 1 };
+	size_t i;
+	begin();
+	EXPECT(sizeof want / sizeof want[0] == SFU_ERROR_COUNT, "%zu codes listed, SFU_ERROR_COUNT %d",
+	       sizeof want / sizeof want[0], SFU_ERROR_COUNT);
+	for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+		EXPECT(want[i].code == (int)i, "code %s is %d, listed %zu-th", want[i].name, want[i].code, i);
+		EXPECT(strcmp(sfu_errname(want[i].code), want[i].name) == 0, "sfu_errname(%d) = \"%s\", want \"%s\"",
+		       want[i].code, sfu_errname(want[i].code), want[i].name);
+		EXPECT(strcmp(sfu_strerror(want[i].code), want[i].text) == 0, "sfu_strerror(%d) = \"%s\", want \"%s\"",
+		       want[i].code, sfu_strerror(want[i].code), want[i].text);
+	}
+	for (i = 0; i < sizeof unknown / sizeof unknown[0]; i++)
+		EXPECT(strcmp(sfu_errname(unknown[i]), "?") == 0 && strcmp(sfu_strerror(unknown[i]), "?") == 0,
+		       "code %d: \"%s\", \"%s\", want \"?\"", unknown[i], sfu_errname(unknown[i]), sfu_strerror(unknown[i]));
+	end("unit error-names-and-texts");
+}
+
 int main(void)
 {
 	return ut_main("unit");

@@ -16,7 +16,7 @@ OUT := build/unwind/$(SUITE)
 SRC := test/unwind
 SHAPES := sh_shapes sh_fp sh_nofp sh_noret sh_realign
 HARNESS := ut_main ut_walk ut_where ut_verdict ut_signal ut_sync ut_async
-HDRS := $(SRC)/ut.h $(SRC)/ut_harness.h core/sfu.h core/sfu_format.h port/host/sfu_port_host.h \
+HDRS := $(SRC)/ut.h $(SRC)/ut_harness.h $(wildcard core/*.h) port/host/sfu_port_host.h \
 	port/x86_64/sfu_capture_x86_64.h port/aarch64/sfu_capture_aarch64.h
 
 CONFIGS := x86_64-O0 x86_64-O2 aarch64-O0 aarch64-O2 aarch64-O2pac
