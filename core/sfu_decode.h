@@ -173,7 +173,7 @@ static const char *sfu__error_string(int err, unsigned which)
 		return "?";
 	for (k = 2u * (unsigned)err + which; k; k--)
 		while (*p++)
-			;
+			SFU__KEEP_LOOP(p);
 	return p;
 }
 

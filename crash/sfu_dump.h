@@ -490,11 +490,9 @@ SFU_DEF int sfu__dump_current_port(const struct sfu_dump *d);
 #ifndef SFU_DUMP_IMPLEMENTATION_DONE
 #define SFU_DUMP_IMPLEMENTATION_DONE
 
-#if defined(__GNUC__) || defined(__clang__)
-#define SFU__DUMP_NOINLINE __attribute__((noinline))
-#else
-#define SFU__DUMP_NOINLINE
-#endif
+/* Out of line, as the core's (and so, without SFU_FAST, cold: compiled
+ * for size). */
+#define SFU__DUMP_NOINLINE SFU__NOINLINE
 #ifdef SFU_STATIC
 #define SFU__DUMP_FN SFU_DEF SFU__DUMP_NOINLINE
 #else

@@ -314,6 +314,87 @@ struct sfu_port_thread {
     sfu_stack stacks[SFU_PORT_THREAD_STACKS];
 };
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The core's read (sfu_port.read): the 8-byte word at addr into *out, or
+ * nonzero to refuse (unaligned, or outside the declared RAM); *out is
+ * untouched then.  ctx: a struct sfu_port_ctx, or NULL. */
+SFU_DEF int sfu_port_read(void *ctx, uint64_t addr, uint64_t *out);
+
+/* The core's trap callback (sfu_port.trap): the layouts of ctx, a struct
+ * sfu_port_ctx.  SFU_TRAP_UNREADABLE for a call site whose frame cannot
+ * be read, or whose layout sfu_layout_check refuses. */
+SFU_DEF int sfu_port_trap(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *out);
+
+/* The interrupted context held by a trap frame at frame (checked with
+ * sfu_layout_check and readable: the callback's answer, or a frame a
+ * handler was given), with the full register set for rules that use
+ * other registers.  Returns SFU_TRAP_USER if the frame says the
+ * interrupted code ran at a lower privilege level, else SFU_TRAP_KERNEL
+ * (SFU_TRAP_UNREADABLE if its SP cannot be known). */
+SFU_DEF int sfu_port_trap_regs(const struct sfu_trap_layout *l, uint64_t frame, sfu_regs *out);
+
+/* Check a trap layout once, at boot: SFU_OK, or SFU_E_DESC with *why (if
+ * why) the rule it breaks, naming the field.  The trap callback never
+ * walks with a layout it refuses (see CHECKED ONCE, NEVER SKIPPED). */
+SFU_DEF int sfu_layout_check(const struct sfu_trap_layout *l, const char **why);
+
+/* Check a switch layout once, at boot: SFU_OK, or SFU_E_DESC with *why (if
+ * why) the rule it breaks, naming the field ("traps[]: ..." for one of
+ * its trap layouts). */
+SFU_DEF int sfu_switch_check(const struct sfu_switch_layout *l, const char **why);
+
+/* The registers a walk of a thread that is not running starts from: its
+ * saved context at addr, as l describes it.  Every word of the context
+ * must pass ctx's checked read (ctx: a struct sfu_port_ctx, e.g. the one
+ * sfu_port_thread_init set up for the thread).  Returns SFU_OK,
+ * SFU_END_USER if the context says the thread was switched out at a lower
+ * privilege level (*out is then its user context, the one frame to show:
+ * its walk ends at once with SFU_END_USER), SFU_E_DESC for a layout
+ * sfu_switch_check refuses, or SFU_E_READ if the context is not readable
+ * (a corrupt saved SP) or no trap variant fits it: *out is then
+ * untouched. */
+SFU_DEF int sfu_port_switch_regs(const void *ctx, const struct sfu_switch_layout *l, uint64_t addr, sfu_regs *out);
+
+/* Set up t for walks of a thread whose frames lie on stacks[0..n), each
+ * [lo, hi] with hi its top (the thread's own stack; the exception or
+ * interrupt stacks a trap can have moved it onto).  t->port is then an
+ * sfu_port with the port's callbacks whose bounds are exactly those
+ * stacks (a walk may change stacks only across a trap frame) and whose
+ * read, trap frames included, refuses everything else: another thread's
+ * stack, a guard page between stacks, the heap.  base (may be NULL) gives
+ * the trap layouts, the trap callback (base->trap, default sfu_port_trap)
+ * and the RAM of the words a layout reads outside the stacks (a task
+ * control block); it must outlive t.  Returns SFU_OK, or SFU_E_ARG if n
+ * is 0 or more than SFU_PORT_THREAD_STACKS or a stack is empty. */
+SFU_DEF int sfu_port_thread_init(struct sfu_port_thread *t, const struct sfu_port_ctx *base, const sfu_stack *stacks,
+                                 size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SFU_LAYOUT_H */
+
+/* ======================================================================== */
+#ifdef SFU_IMPLEMENTATION
+#ifndef SFU_LAYOUT_IMPLEMENTATION_DONE
+#define SFU_LAYOUT_IMPLEMENTATION_DONE
+
+/* The public functions out of line (never inlined into a caller built
+ * with other flags), and the checks (an inlined copy per caller is what
+ * -O2 makes of them); the trap callback's own steps in line, as few
+ * frames deep as the callback is called. */
+#define SFU__LAYOUT_NOINLINE SFU__NOINLINE /* as the core's: cold without SFU_FAST */
+#ifdef SFU_STATIC
+#define SFU__LAYOUT_FN SFU_DEF SFU__LAYOUT_NOINLINE
+#else
+#define SFU__LAYOUT_FN SFU__LAYOUT_NOINLINE
+#endif
+#define SFU__LAYOUT_INTERNAL static SFU__LAYOUT_NOINLINE
+
 #if SFU_PORT_LINKER_RAM
 extern char __ram_start[];
 extern char __ram_end[];
@@ -363,10 +444,7 @@ static inline bool sfu__port_block_ok(const void *ctx, uint64_t addr, uint64_t s
     return true;
 }
 
-/* The core's read (sfu_port.read): the 8-byte word at addr into *out, or
- * nonzero to refuse (unaligned, or outside the declared RAM); *out is
- * untouched then.  ctx: a struct sfu_port_ctx, or NULL. */
-static inline int sfu_port_read(void *ctx, uint64_t addr, uint64_t *out)
+SFU__LAYOUT_FN int sfu_port_read(void *ctx, uint64_t addr, uint64_t *out)
 {
     if ((addr & 7u) != 0)
         return 1;
@@ -401,7 +479,7 @@ static inline uint64_t sfu__at_word(uint64_t base, uint16_t at)
 
 /* The rules of a register set in a block of size bytes (a trap frame, a
  * saved context): NULL if it keeps them, else the rule it breaks. */
-static inline const char *sfu__regs_check(const struct sfu_trap_regs *r, uint32_t size, bool mode_required)
+SFU__LAYOUT_INTERNAL const char *sfu__regs_check(const struct sfu_trap_regs *r, uint32_t size, bool mode_required)
 {
     unsigned i;
 
@@ -422,7 +500,7 @@ static inline const char *sfu__regs_check(const struct sfu_trap_regs *r, uint32_
 
 /* The rules of a trap layout's frame, its call sites aside: NULL if it
  * keeps them, else the rule it breaks. */
-static inline const char *sfu__frame_check(const struct sfu_trap_layout *l)
+SFU__LAYOUT_INTERNAL const char *sfu__frame_check(const struct sfu_trap_layout *l)
 {
     const char *why;
 
@@ -464,10 +542,7 @@ static inline const char *sfu__frame_check(const struct sfu_trap_layout *l)
     return NULL;
 }
 
-/* Check a trap layout once, at boot: SFU_OK, or SFU_E_DESC with *why (if
- * why) the rule it breaks, naming the field.  The trap callback never
- * walks with a layout it refuses (see CHECKED ONCE, NEVER SKIPPED). */
-static inline int sfu_layout_check(const struct sfu_trap_layout *l, const char **why)
+SFU__LAYOUT_FN int sfu_layout_check(const struct sfu_trap_layout *l, const char **why)
 {
     const char *w = NULL;
 
@@ -644,23 +719,14 @@ static inline bool sfu__port_block_regs(const struct sfu_trap_regs *r, uint64_t 
     return r->mode != 0 && sfu__port_lower_priv(sfu__at_word(addr, r->mode));
 }
 
-/* The interrupted context held by a trap frame at frame (checked with
- * sfu_layout_check and readable: the callback's answer, or a frame a
- * handler was given), with the full register set for rules that use
- * other registers.  Returns SFU_TRAP_USER if the frame says the
- * interrupted code ran at a lower privilege level, else SFU_TRAP_KERNEL
- * (SFU_TRAP_UNREADABLE if its SP cannot be known). */
-static inline int sfu_port_trap_regs(const struct sfu_trap_layout *l, uint64_t frame, sfu_regs *out)
+SFU__LAYOUT_FN int sfu_port_trap_regs(const struct sfu_trap_layout *l, uint64_t frame, sfu_regs *out)
 {
     if (!sfu__port_trap_sp(&l->sp, frame, l->frame.size, &out->sp))
         return SFU_TRAP_UNREADABLE;
     return sfu__port_block_regs(&l->regs, frame, out) ? SFU_TRAP_USER : SFU_TRAP_KERNEL;
 }
 
-/* The core's trap callback (sfu_port.trap): the layouts of ctx, a struct
- * sfu_port_ctx.  SFU_TRAP_UNREADABLE for a call site whose frame cannot
- * be read, or whose layout sfu_layout_check refuses. */
-static inline int sfu_port_trap(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *out)
+SFU__LAYOUT_FN int sfu_port_trap(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *out)
 {
     const struct sfu_trap_layout *l = NULL;
     uint64_t frame = sfu__port_trap_find(ctx, pc, sp, &l);
@@ -674,10 +740,7 @@ static inline int sfu_port_trap(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *o
 
 /* ---- threads ------------------------------------------------------------ */
 
-/* Check a switch layout once, at boot: SFU_OK, or SFU_E_DESC with *why (if
- * why) the rule it breaks, naming the field ("traps[]: ..." for one of
- * its trap layouts). */
-static inline int sfu_switch_check(const struct sfu_switch_layout *l, const char **why)
+SFU__LAYOUT_FN int sfu_switch_check(const struct sfu_switch_layout *l, const char **why)
 {
     const char *w = NULL;
     size_t i;
@@ -736,17 +799,7 @@ static inline int sfu__port_switch_trap(const void *ctx, const struct sfu_switch
     return SFU_E_READ;
 }
 
-/* The registers a walk of a thread that is not running starts from: its
- * saved context at addr, as l describes it.  Every word of the context
- * must pass ctx's checked read (ctx: a struct sfu_port_ctx, e.g. the one
- * sfu_port_thread_init set up for the thread).  Returns SFU_OK,
- * SFU_END_USER if the context says the thread was switched out at a lower
- * privilege level (*out is then its user context, the one frame to show:
- * its walk ends at once with SFU_END_USER), SFU_E_DESC for a layout
- * sfu_switch_check refuses, or SFU_E_READ if the context is not readable
- * (a corrupt saved SP) or no trap variant fits it: *out is then
- * untouched. */
-static inline int sfu_port_switch_regs(const void *ctx, const struct sfu_switch_layout *l, uint64_t addr,
+SFU__LAYOUT_FN int sfu_port_switch_regs(const void *ctx, const struct sfu_switch_layout *l, uint64_t addr,
                                        sfu_regs *out)
 {
     uint64_t sp = 0;
@@ -762,18 +815,7 @@ static inline int sfu_port_switch_regs(const void *ctx, const struct sfu_switch_
     return sfu__port_block_regs(&l->regs, addr, out) ? SFU_END_USER : SFU_OK;
 }
 
-/* Set up t for walks of a thread whose frames lie on stacks[0..n), each
- * [lo, hi] with hi its top (the thread's own stack; the exception or
- * interrupt stacks a trap can have moved it onto).  t->port is then an
- * sfu_port with the port's callbacks whose bounds are exactly those
- * stacks (a walk may change stacks only across a trap frame) and whose
- * read, trap frames included, refuses everything else: another thread's
- * stack, a guard page between stacks, the heap.  base (may be NULL) gives
- * the trap layouts, the trap callback (base->trap, default sfu_port_trap)
- * and the RAM of the words a layout reads outside the stacks (a task
- * control block); it must outlive t.  Returns SFU_OK, or SFU_E_ARG if n
- * is 0 or more than SFU_PORT_THREAD_STACKS or a stack is empty. */
-static inline int sfu_port_thread_init(struct sfu_port_thread *t, const struct sfu_port_ctx *base,
+SFU__LAYOUT_FN int sfu_port_thread_init(struct sfu_port_thread *t, const struct sfu_port_ctx *base,
                                        const sfu_stack *stacks, size_t n)
 {
     size_t i;
@@ -807,4 +849,5 @@ static inline int sfu_port_thread_init(struct sfu_port_thread *t, const struct s
 
 SFU_CODEGEN_END
 
-#endif /* SFU_LAYOUT_H */
+#endif /* SFU_LAYOUT_IMPLEMENTATION_DONE */
+#endif /* SFU_IMPLEMENTATION */
