@@ -320,29 +320,29 @@ extern "C" {
 #define SFU_ERRORS(X)                                                         \
 	X(SFU_OK, 0, "ok")                                                        \
 	X(SFU_E_ARG, 1, "invalid argument")                                       \
-	X(SFU_E_EMPTY, 2, "empty section (zero size)")                            \
+	X(SFU_E_EMPTY, 2, "empty section")                            \
 	X(SFU_E_TRUNC_HDR, 3, "section shorter than its header")                  \
 	X(SFU_E_MAGIC, 4, "bad magic")                                            \
 	X(SFU_E_VERSION, 5, "unsupported SFrame version")                         \
 	X(SFU_E_FLAGS, 6, "undefined flag bits set")                              \
-	X(SFU_E_ABI, 7, "unknown ABI, or ABI contradicts the byte order")         \
-	X(SFU_E_FIXED_OFF, 8, "fixed FP/RA offset invalid for the ABI")           \
-	X(SFU_E_AUXHDR, 9, "auxiliary header runs past the section")              \
-	X(SFU_E_FDE_BOUNDS, 10, "FDE sub-section outside the section")            \
-	X(SFU_E_FRE_BOUNDS, 11, "FRE sub-section outside the section")            \
-	X(SFU_E_LAYOUT, 12, "FDE and FRE sub-sections overlap")                   \
-	X(SFU_E_FRE_COUNT, 13, "FRE count does not fit or does not add up")       \
-	X(SFU_E_FDE_FREOFF, 14, "FDE points outside the FRE sub-section")         \
+	X(SFU_E_ABI, 7, "ABI unknown to this build, or not its byte order")         \
+	X(SFU_E_FIXED_OFF, 8, "bad fixed FP/RA offset for the ABI")           \
+	X(SFU_E_AUXHDR, 9, "auxiliary header past the section")              \
+	X(SFU_E_FDE_BOUNDS, 10, "FDEs past the section")            \
+	X(SFU_E_FRE_BOUNDS, 11, "FREs past the section")            \
+	X(SFU_E_LAYOUT, 12, "FDEs and FREs overlap")                   \
+	X(SFU_E_FRE_COUNT, 13, "FRE count does not add up")       \
+	X(SFU_E_FDE_FREOFF, 14, "FDE points past the FREs")         \
 	X(SFU_E_FRE_TYPE, 15, "bad FRE type in FDE info")                         \
-	X(SFU_E_FDE_TYPE, 16, "bad FDE type")                                     \
-	X(SFU_E_REP_SIZE, 17, "PC-mask FDE with zero repeat size")                \
-	X(SFU_E_FRE_TRUNC, 18, "FRE runs past the FRE sub-section")               \
+	X(SFU_E_FDE_TYPE, 16, "unknown FDE type (FLEX with SFU_FLEX 0)")                                     \
+	X(SFU_E_REP_SIZE, 17, "PC-mask FDE, zero repeat size")                \
+	X(SFU_E_FRE_TRUNC, 18, "FRE past the FRE sub-section")               \
 	X(SFU_E_WORD_SIZE, 19, "bad FRE data word size")                          \
-	X(SFU_E_FRE_ORDER, 20, "FRE start offsets not increasing")                \
-	X(SFU_E_FRE_WORDS, 21, "FRE data words do not form a valid row")          \
-	X(SFU_E_UNSORTED, 22, "FDEs flagged sorted are not sorted")               \
-	X(SFU_E_OVERLAP, 23, "FDE address ranges overlap in a sorted section")    \
-	X(SFU_E_FRE_START, 24, "FRE starts past the end of its function")         \
+	X(SFU_E_FRE_ORDER, 20, "FRE starts not increasing")                \
+	X(SFU_E_FRE_WORDS, 21, "FRE words form no valid row")          \
+	X(SFU_E_UNSORTED, 22, "FDEs flagged sorted, not sorted")               \
+	X(SFU_E_OVERLAP, 23, "FDE ranges overlap")    \
+	X(SFU_E_FRE_START, 24, "FRE past its function's end")         \
 	X(SFU_E_NOINDEX, 25, "section cannot be indexed")                         \
 	X(SFU_E_NOINFO, 26, "no unwind info for this PC")                         \
 	X(SFU_E_READ, 27, "memory read refused")                                  \
@@ -354,9 +354,9 @@ extern "C" {
 	X(SFU_E_FULL, 33, "output buffer full")                                   \
 	X(SFU_END, 34, "outermost frame reached")                                 \
 	X(SFU_END_USER, 35, "interrupted code ran at a lower privilege level")    \
-	X(SFU_E_LINKED, 36, "unmerged sections, starts not flagged PC-relative: pass SFU_OPT_START_PCREL (lld)") \
-	X(SFU_E_CODE_RANGE, 37, "FDE outside the code range or overlapping: wrong SFU_OPT_START_*?") \
-	X(SFU_E_FDE_WRAP, 38, "FDE address range wraps past the end of the address space") \
+	X(SFU_E_LINKED, 36, "unmerged sections (lld): pass SFU_OPT_START_PCREL") \
+	X(SFU_E_CODE_RANGE, 37, "FDE off the code range or overlapping: SFU_OPT_START_*?") \
+	X(SFU_E_FDE_WRAP, 38, "FDE range wraps past 2^64") \
 	X(SFU_E_DESC, 39, "the description breaks a rule")
 
 enum sfu_error {

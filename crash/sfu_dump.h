@@ -681,27 +681,27 @@ static const char *sfu__dump_rules(const struct sfu_dump *d, struct sfu_dump_why
     why->index = (size_t)-1;
     why->part = "output";
     if (d->write == NULL && d->putc == NULL)
-        return "neither write nor putc given";
+        return "no write or putc";
     why->part = "sframe";
     if (d->sframe == NULL || d->sframe_end < d->sframe)
-        return "no span of sections (sframe, sframe_end)";
+        return "none, or sframe_end below it";
     why->part = "text";
 #if !SFU_DUMP_LINKER_TEXT
     /* The code range is checked where the knob builds the check (its
      * size): a range given without it is refused, never ignored. */
     if (d->text != NULL)
-        return "given, and SFU_DUMP_LINKER_TEXT is 0: the code range check is not built";
+        return "given, and SFU_DUMP_LINKER_TEXT 0 builds no check of it";
 #endif
     if (d->text != NULL && d->text_end <= d->text)
         return "text_end not above text";
 #if !SFU_DUMP_SYMTAB
     why->part = "symtab";
     if (d->symtab != NULL)
-        return "given, and SFU_DUMP_SYMTAB is 0: names from a table are not built";
+        return "given, and SFU_DUMP_SYMTAB 0 reads no table";
 #endif
     why->part = "ram";
     if (d->ram == NULL && !(d->linker_ram.start < d->linker_ram.end))
-        return "no memory to read (ram, or linker_ram empty)";
+        return "none (ram, or an empty linker_ram)";
     for (i = 0; d->ram != NULL && i < d->nram; i++) {
         why->index = i;
         if (!(d->ram[i].start < d->ram[i].end))
@@ -710,7 +710,7 @@ static const char *sfu__dump_rules(const struct sfu_dump *d, struct sfu_dump_why
     why->index = (size_t)-1;
     why->part = "traps";
     if (d->ntraps != 0 && (d->traps == NULL || d->trap == NULL || d->trap_check == NULL))
-        return "traps, trap and trap_check go together (SFU_DUMP_TRAPS)";
+        return "traps without trap and trap_check (SFU_DUMP_TRAPS)";
     for (i = 0; i < d->ntraps; i++) {
         why->index = i;
         if (d->trap_check(&d->traps[i], &w) != SFU_OK)
@@ -732,7 +732,7 @@ static const char *sfu__dump_rules(const struct sfu_dump *d, struct sfu_dump_why
         return sfu__dump_table_rule(d->threads, &why->part, &why->index);
 #else
     if (d->threads != NULL)
-        return "described, and sfu_threads.h is not in the file with SFU_IMPLEMENTATION";
+        return "given, and the implementation has no sfu_threads.h";
 #endif
     return NULL;
 }

@@ -297,7 +297,7 @@ UT_CASE(test_sections_refused)
 	dump.sframe_end = NULL;
 	err = sfu_dump_regs(&dump, &r);
 	EXPECT(err == SFU_E_DESC && strcmp(g_out, "backtrace:\n"
-	                                         "  dump refused, no walk: sframe: no span of sections (sframe, sframe_end)\n"
+	                                         "  dump refused, no walk: sframe: none, or sframe_end below it\n"
 	                                         "backtrace: 0 frames, stopped: the description breaks a rule (SFU_E_DESC)\n") == 0,
 	       "no section: %s; output:\n%.400s", E(err), g_out);
 	end("unit dump sections: no section given is refused by the check (SFU_E_DESC), no walk");
@@ -1098,15 +1098,15 @@ static void setup_full(void)
 static const struct sfu_dump_table empty_table = { SFU_DUMP_ARRAY(struct tcb, tcbs, 0), TCB_THREAD,
 	                                           SFU_DUMP_STACKS(struct tcb, lo, hi) };
 static const struct rule_case desc_rules[] = {
-	{ "no output hook", "output", NO_INDEX, "neither write nor putc given" },
-	{ "no sections", "sframe", NO_INDEX, "no span of sections (sframe, sframe_end)" },
-	{ "a span that ends before it starts", "sframe", NO_INDEX, "no span of sections" },
+	{ "no output hook", "output", NO_INDEX, "no write or putc" },
+	{ "no sections", "sframe", NO_INDEX, "none, or sframe_end below it" },
+	{ "a span that ends before it starts", "sframe", NO_INDEX, "sframe_end below it" },
 	{ "a code range that ends where it starts", "text", NO_INDEX, "text_end not above text" },
-	{ "no RAM and an empty linker RAM", "ram", NO_INDEX, "no memory to read" },
+	{ "no RAM and an empty linker RAM", "ram", NO_INDEX, "none (ram, or an empty linker_ram)" },
 	{ "an empty RAM range", "ram", 1, "start not below end" },
-	{ "traps without the trap callback", "traps", NO_INDEX, "traps, trap and trap_check go together" },
-	{ "traps without trap_check", "traps", NO_INDEX, "traps, trap and trap_check go together" },
-	{ "ntraps without traps", "traps", NO_INDEX, "traps, trap and trap_check go together" },
+	{ "traps without the trap callback", "traps", NO_INDEX, "traps without trap and trap_check" },
+	{ "traps without trap_check", "traps", NO_INDEX, "traps without trap and trap_check" },
+	{ "ntraps without traps", "traps", NO_INDEX, "traps without trap and trap_check" },
 	{ "a trap layout's pc a bare offset", "traps", 1, "regs.pc: not saved, or not SFU_AT" },
 	{ "a trap layout without a call site", "traps", 0, "call: no call site" },
 	{ "nstacks without stacks", "stacks", NO_INDEX, "missing, and nstacks is not 0" },
