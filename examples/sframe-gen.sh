@@ -26,12 +26,29 @@
 #   sframe-gen.sh gen ELF OUT.S       also writes OUT.bin and OUT.log
 #   sframe-gen.sh check BIN ELF       exit 1 (and say why) unless ELF holds BIN
 #
-# Environment: SFU_GEN (default build/sfu-gen of this tree), NM, READELF
-# (default nm, readelf; may be commands with arguments).
+# Environment: SFU_GEN (default: this tree's build/bin/sfu-gen, which
+# `make gen` builds, else its build/sfu-gen, the test suites' build), NM,
+# READELF (default nm, readelf; may be commands with arguments).
+#
+# Addresses are kept in hex and only differences of them are computed
+# (hexdiff): a higher-half kernel's addresses (0xffffffff80000000 and up)
+# do not fit the shell's signed 64-bit arithmetic, nor printf '%d'.
 set -u
 NM=${NM:-nm}
 READELF=${READELF:-readelf}
-SFU_GEN=${SFU_GEN:-$(dirname "$0")/../build/sfu-gen}
+if [ -z "${SFU_GEN:-}" ]; then
+	SFU_GEN=$(dirname "$0")/../build/bin/sfu-gen
+	[ -x "$SFU_GEN" ] || SFU_GEN=$(dirname "$0")/../build/sfu-gen
+fi
+
+# hexdiff A B: A - B in decimal, A and B hex without 0x (at most 16
+# digits, |A - B| below 2^63): by 32-bit halves, each of which the shell's
+# arithmetic holds.
+hexdiff() {
+	a=$(printf '%16s' "$1" | tr ' ' 0)
+	b=$(printf '%16s' "$2" | tr ' ' 0)
+	echo $(((0x${a%????????} - 0x${b%????????}) * 4294967296 + 0x${a#????????} - 0x${b#????????}))
+}
 
 # sym ELF NAME: the symbol's address, in hex without 0x.
 sym() {
@@ -39,7 +56,7 @@ sym() {
 	$NM "$1" | awk -v n="$2" '$3 == n { print $1; exit }'
 }
 
-# span ELF: "START END" of [__sframe_start, __sframe_end), in decimal.
+# span ELF: "START END" of [__sframe_start, __sframe_end), in hex without 0x.
 span() {
 	start=$(sym "$1" __sframe_start)
 	end=$(sym "$1" __sframe_end)
@@ -47,7 +64,7 @@ span() {
 		echo "sframe-gen.sh: no __sframe_start/__sframe_end in $1 (INCLUDE sframe-gen.ld in the linker script)" >&2
 		exit 1
 	fi
-	echo "$(printf '%d' "0x$start") $(printf '%d' "0x$end")"
+	echo "$start $end"
 }
 
 # out_sec ELF: "ADDR OFF" (hex, no 0x) of ELF's .sfu_sframe, or nothing.
@@ -66,15 +83,15 @@ gen() { # ELF OUT.S
 		echo "sframe-gen.sh: $1 has no .sfu_sframe section (sframe.ld instead of sframe-gen.ld?)" >&2
 		exit 1
 	fi
-	addr=$(printf '%x' "$3")
+	addr=$3
 	if ! "$SFU_GEN" --raw "$bin" --addr "0x$addr" "$1" >"${2%.S}.log" 2>&1; then
 		cat "${2%.S}.log" >&2
 		exit 1
 	fi
 	# Step 2 (the section holds step 1's bytes): same size, or the layout
 	# of step 3 would not be this one.
-	if [ "$4" != "$3" ] && [ $(($4 - $3)) -ne "$(wc -c <"$bin")" ]; then
-		echo "sframe-gen.sh: $1 holds a $(($4 - $3))-byte section, sfu-gen made $(wc -c <"$bin") for it:" >&2
+	if [ "$4" != "$3" ] && [ "$(hexdiff "$4" "$3")" -ne "$(wc -c <"$bin")" ]; then
+		echo "sframe-gen.sh: $1 holds a $(hexdiff "$4" "$3")-byte section, sfu-gen made $(wc -c <"$bin") for it:" >&2
 		echo "  the functions or their CFI changed between the links" >&2
 		exit 1
 	fi
@@ -94,8 +111,8 @@ check() { # BIN ELF
 	set -- "$1" "$2" $sp
 	start=$3 end=$4
 	size=$(wc -c <"$1")
-	if [ $((end - start)) -ne "$size" ]; then
-		echo "sframe-gen.sh: $2: [__sframe_start, __sframe_end) is $((end - start)) bytes, the" >&2
+	if [ "$(hexdiff "$end" "$start")" -ne "$size" ]; then
+		echo "sframe-gen.sh: $2: [__sframe_start, __sframe_end) is $(hexdiff "$end" "$start") bytes, the" >&2
 		echo "  generated section $size: other inputs in the section?" >&2
 		exit 1
 	fi
@@ -105,7 +122,7 @@ check() { # BIN ELF
 		echo "sframe-gen.sh: $2 has no .sfu_sframe section (linker/sframe-gen.ld)" >&2
 		exit 1
 	fi
-	off=$(( $(printf '%d' "0x$4") + start - $(printf '%d' "0x$3") ))
+	off=$(($(printf '%d' "0x$4") + $(hexdiff "$start" "$3")))
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
 	tail -c +$((off + 1)) "$2" | head -c "$size" >"$tmp/held"
@@ -113,13 +130,13 @@ check() { # BIN ELF
 		echo "sframe-gen.sh: $2 does not hold the generated section at __sframe_start" >&2
 		exit 1
 	fi
-	if ! "$SFU_GEN" --raw "$tmp/again" --addr "$(printf '0x%x' "$start")" "$2" >"$tmp/log" 2>&1; then
+	if ! "$SFU_GEN" --raw "$tmp/again" --addr "0x$start" "$2" >"$tmp/log" 2>&1; then
 		cat "$tmp/log" >&2
 		exit 1
 	fi
 	if ! cmp -s "$1" "$tmp/again"; then
 		echo "sframe-gen.sh: the last link moved code or the section: sfu-gen on $2 at" >&2
-		echo "  $(printf '0x%x' "$start") gives other bytes than the embedded section ($1)" >&2
+		echo "  0x$start gives other bytes than the embedded section ($1)" >&2
 		exit 1
 	fi
 }

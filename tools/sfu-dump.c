@@ -12,7 +12,8 @@
  * what objdump 2.40 and older printed.  Every value
  * printed comes from the core's decoder: this file only finds the section,
  * relocates it and formats text.  --validate also runs
- * sfu_section_validate() and reports its verdict on stderr.
+ * sfu_section_validate() and reports its verdict on stderr; a relocatable
+ * object is judged laid out as a linker would place it (validate_object).
  *
  * The section is found by name, of type SHT_GNU_SFRAME (binutils >= 2.45)
  * or SHT_PROGBITS (earlier producers); libelf reads the file (sfu_elf.h).
@@ -96,8 +97,11 @@ static int is_aarch64(const sfu_section *s)
 }
 
 /* One recovery rule as objdump 2.47 shows it: "sp+8" / "r10+0" for base +
- * offset, "(fp-8)" for *(reg + offset), "c-16" for *(CFA + offset). */
-static void rule_text(char *out, size_t n, const sfu_rule *r)
+ * offset, "(fp-8)" for *(reg + offset), "c-16" for *(CFA + offset).  A CFA
+ * rule's offset follows a plus sign whatever its sign ("sp+-8": every
+ * objdump, 2.40 to 2.47, prints the CFA as "%s+%d"), the others carry
+ * their own sign. */
+static void rule_text(char *out, size_t n, const sfu_rule *r, int cfa)
 {
 	char base[16];
 	if (r->kind != SFU_RULE_OFF && r->kind != SFU_RULE_DEREF) {
@@ -116,6 +120,8 @@ static void rule_text(char *out, size_t n, const sfu_rule *r)
 		snprintf(base, sizeof base, "r%u", (unsigned)r->base);
 	if (r->kind == SFU_RULE_DEREF)
 		snprintf(out, n, "(%s%+d)", base, r->off);
+	else if (cfa)
+		snprintf(out, n, "%s+%d", base, r->off);
 	else
 		snprintf(out, n, "%s%+d", base, r->off);
 }
@@ -156,9 +162,9 @@ static int dump_function(const sfu_section *s, uint32_t idx)
 			printf("  RA undefined"); /* outermost frame: no data words */
 			continue;
 		}
-		rule_text(cfa, sizeof cfa, &row.cfa);
+		rule_text(cfa, sizeof cfa, &row.cfa, 1);
 		printf("  %-10s", cfa);
-		rule_text(fp, sizeof fp, &row.fp);
+		rule_text(fp, sizeof fp, &row.fp, 0);
 		printf("%-10s", fp);
 		/* "U": a padding word stands where the RA rule would be (s390x
 		 * default FDEs: word 1 == 0; FLEX: control word 2 == 0). */
@@ -167,11 +173,11 @@ static int dump_function(const sfu_section *s, uint32_t idx)
 		    (fde.type == SFU_FDE_TYPE_FLEX && fre.count > 2 && sfu_fre_word(s, &fre, 2) == 0))
 			snprintf(ra, sizeof ra, "U");
 		else if (fde.type == SFU_FDE_TYPE_FLEX && fre.count > 2)
-			rule_text(ra, sizeof ra, &row.ra); /* an explicit FLEX RA rule */
+			rule_text(ra, sizeof ra, &row.ra, 0); /* an explicit FLEX RA rule */
 		else if (s->fixed_ra)
 			snprintf(ra, sizeof ra, "f");
 		else
-			rule_text(ra, sizeof ra, &row.ra);
+			rule_text(ra, sizeof ra, &row.ra, 0);
 		strcat(ra, row.mangled_ra ? "[s]" : "   ");
 		printf("%-13s", ra);
 	}
@@ -183,6 +189,21 @@ static int dump_function(const sfu_section *s, uint32_t idx)
 static int known_abi(unsigned abi)
 {
 	return abi == SFU_ABI_AARCH64_BE || abi == SFU_ABI_AARCH64_LE || abi == SFU_ABI_AMD64_LE || abi == SFU_ABI_S390X_BE;
+}
+
+/* sfu_section_validate's verdict on the section, on stderr; 0 if it
+ * passes.  opts: sfu_section_init_opt's. */
+static int validate_section(const uint8_t *bytes, size_t size, uint64_t addr, unsigned opts, const char *file)
+{
+	sfu_section s;
+	uint32_t bad = 0;
+	int err = sfu_section_init_opt(&s, bytes, size, addr, opts);
+
+	if (!err)
+		err = sfu_section_validate(&s, &bad);
+	if (err)
+		fprintf(stderr, "sfu-dump: %s: .sframe invalid at FDE %" PRIu32 ": %s (code %d)\n", file, bad, sfu_strerror(err), err);
+	return err;
 }
 
 static int dump_section(const uint8_t *bytes, size_t size, uint64_t addr, int validate, const char *file)
@@ -206,15 +227,35 @@ static int dump_section(const uint8_t *bytes, size_t size, uint64_t addr, int va
 		if (err)
 			return err;
 	}
-	if (validate) {
-		uint32_t bad = 0;
-		err = sfu_section_validate(&s, &bad);
-		if (err) {
-			fprintf(stderr, "sfu-dump: %s: .sframe invalid at FDE %" PRIu32 ": %s (code %d)\n", file, bad, sfu_strerror(err), err);
-			return err;
-		}
+	return validate ? validate_section(bytes, size, addr, 0, file) : 0;
+}
+
+/* A relocatable object has no addresses: objdump shows it relocated with
+ * every section at 0, where a V1/V2 section's PC-relative starts come out
+ * as offsets below 0 (the field's own offset subtracted), and a function
+ * longer than that "wraps past 2^64" when read as addresses.  It is
+ * judged as a linker would place it instead: its code sections one after
+ * the other (sfu_elf_layout), its starts read as what gas made them, PC-
+ * relative relocations (SFU_OPT_START_PCREL, where the header does not
+ * say so itself). */
+static int validate_object(const struct elf *e, unsigned k, const char *file)
+{
+	struct sfu_elf_sframe lay;
+	uint64_t *bases = calloc(num_sections(e) + 1u, sizeof *bases);
+	unsigned opts = 0;
+	int err = SFU_E_ARG;
+
+	if (!bases)
+		return SFU_E_ARG;
+	sfu_elf_layout(e, bases);
+	if (sfu_elf_sframe_get_at(e, k, 1, bases, &lay) == 1) {
+		if (lay.size > SFU_HDR_FLAGS && !(lay.bytes[SFU_HDR_FLAGS] & SFU_F_FDE_FUNC_START_PCREL))
+			opts = SFU_OPT_START_PCREL;
+		err = lay.reloc_failed ? SFU_E_ARG : validate_section(lay.bytes, (size_t)lay.size, lay.addr, opts, file);
+		free(lay.bytes);
 	}
-	return 0;
+	free(bases);
+	return err;
 }
 
 static int dump_file(const char *path, int raw, int validate)
@@ -242,7 +283,9 @@ static int dump_file(const char *path, int raw, int validate)
 			rc = 1;
 		}
 		printf("Contents of the SFrame section .sframe:");
-		if (dump_section(sf.bytes, (size_t)sf.size, sf.addr, validate, path) != 0)
+		if (dump_section(sf.bytes, (size_t)sf.size, sf.addr, validate && (raw || e.type != ET_REL), path) != 0)
+			rc = 1;
+		else if (validate && !raw && e.type == ET_REL && validate_object(&e, k, path) != 0)
 			rc = 1;
 		free(sf.bytes);
 	}

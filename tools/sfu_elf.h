@@ -168,6 +168,14 @@ static inline uint64_t rd_bytes(const uint8_t *p, unsigned len, int big)
 /* The data relocations of the unwind sections of sfu's machines (psABIs:
  * AMD64 4.4, AArch64 ELF 5.7.6, s390x 4.4): field size, PC-relative.
  * Returns the size, 0 for a type not used there. */
+/* A relocation that does nothing: type 0 on every machine (R_X86_64_NONE,
+ * R_AARCH64_NONE, R_390_NONE), and aarch64's withdrawn 256, which its ELF
+ * ABI still names R_AARCH64_NONE. */
+static inline int sfu_elf_reloc_none(unsigned machine, uint64_t type)
+{
+	return type == 0 || (machine == EM_AARCH64 && type == 256);
+}
+
 static inline unsigned sfu_elf_reloc_kind(unsigned machine, uint64_t type, int *pcrel)
 {
 	static const struct { uint16_t machine, type; uint8_t len, pcrel; } k[] = {
@@ -273,7 +281,15 @@ static inline int apply_relocs(const struct elf *e, unsigned relidx, const struc
 		uint64_t symval;
 		int pcrel = 0;
 		unsigned len;
-		if (!sfu_elf_rel_get(e, relidx, rel->type == SHT_RELA, i, &r) || !gelf_getsym(syms, (int)r.sym, &sym))
+		if (!sfu_elf_rel_get(e, relidx, rel->type == SHT_RELA, i, &r))
+			return -1;
+		/* R_*_NONE: `ld -r` turns the relocations of an FDE whose
+		 * function it dropped (a COMDAT duplicate) into these and leaves
+		 * the field as it is; they change nothing, and the relocations
+		 * after them still apply. */
+		if (sfu_elf_reloc_none(e->machine, r.type))
+			continue;
+		if (!gelf_getsym(syms, (int)r.sym, &sym))
 			return -1;
 		len = sfu_elf_reloc_kind(e->machine, r.type, &pcrel);
 		if (!len || r.off > bufsize || len > bufsize - r.off)

@@ -22,8 +22,13 @@
 #                                   image (implicit: refused with GNU ld)
 #   embed/objdump                   objdump 2.47 (sid) prints every final
 #                                   section as sfu-dump does
+# and the same recipe and checks on a higher-half image (script "higher":
+# x86_64 at 0xffffffff80000000, -mcmodel=kernel; aarch64 at
+# 0xffff000000080000), whose addresses the shell's signed arithmetic
+# cannot hold: sframe-gen.sh check must pass there too.  The recipe's
+# sfu-gen is build/bin/sfu-gen, the one `make gen` builds.
 #
-# Run by test/gen/run.sh; alone: bash test/gen/embed.sh (after make build/sfu-gen build/sfu-dump).
+# Run by test/gen/run.sh; alone: bash test/gen/embed.sh (after make gen build/sfu-gen build/sfu-dump).
 set -u
 cd "$(dirname "$0")/../.."
 . test/common/lib.sh
@@ -35,8 +40,8 @@ mkdir -p "$OUT"
 
 need embed ld.lld-14 lld-14 || exit 1
 need embed aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu || exit 1
-for t in build/sfu-gen build/sfu-dump; do
-	[ -x $t ] || { fail embed "$t missing: make build/sfu-gen build/sfu-dump"; exit 1; }
+for t in build/bin/sfu-gen build/sfu-gen build/sfu-dump; do
+	[ -x $t ] || { fail embed "$t missing: make gen build/sfu-gen build/sfu-dump"; exit 1; }
 done
 
 # The doc's block: the fenced block after the marker line.
@@ -81,6 +86,8 @@ SECTIONS {
 	.bss : { *(.bss .bss.* COMMON) }
 }
 EOF
+# ...or by the linker; and a higher-half kernel's layout (its base below).
+sed 's/^\t\. = 0x40080000;$/\t. = HIGHER;/' "$OUT/explicit.ld" >"$OUT/higher.ld.in"
 # ...or by the linker.
 cat >"$OUT/implicit.ld" <<'EOF'
 ENTRY(_start)
@@ -93,9 +100,18 @@ SECTIONS {
 }
 EOF
 
-# sym ELF NAME: the symbol's address, decimal.
+# sym ELF NAME: the symbol's address, hex without 0x.
 sym() {
-	printf '%d' "0x$(nm "$1" | awk -v n="$2" '$3 == n { print $1; exit }')"
+	nm "$1" | awk -v n="$2" '$3 == n { print $1; exit }'
+}
+
+# hexdiff A B: A - B in decimal (hex operands, as sym gives them), by
+# 32-bit halves: a higher-half address does not fit the shell's arithmetic.
+hexdiff() {
+	local a b
+	a=$(printf '%16s' "$1" | tr ' ' 0)
+	b=$(printf '%16s' "$2" | tr ' ' 0)
+	echo $(((0x${a:0:8} - 0x${b:0:8}) * 4294967296 + 0x${a:8} - 0x${b:8}))
 }
 
 # verdict ELF: 0 when the image's bytes at [__sframe_start, __sframe_end)
@@ -108,21 +124,22 @@ verdict() {
 	secaddr=$(readelf -SW "$elf" | sed 's/^ *\[ *[0-9]*\] *//' | awk '$1 == ".sfu_sframe" { print $3 }')
 	[ -n "$secaddr" ] || { echo "no .sfu_sframe"; return 1; }
 	$OBJCOPY -O binary --only-section=.sfu_sframe "$elf" "$dir/held.all" || { echo "objcopy failed"; return 1; }
-	tail -c +$((start - $(printf '%d' "0x$secaddr") + 1)) "$dir/held.all" | head -c $((end - start)) >"$dir/held.bin"
-	build/sfu-gen --raw "$dir/want.bin" --addr "$(printf '0x%x' "$start")" "$elf" >"$dir/want.log" 2>&1 ||
+	tail -c +$(($(hexdiff "$start" "$secaddr") + 1)) "$dir/held.all" | head -c "$(hexdiff "$end" "$start")" >"$dir/held.bin"
+	build/sfu-gen --raw "$dir/want.bin" --addr "0x$start" "$elf" >"$dir/want.log" 2>&1 ||
 		{ echo "sfu-gen on the final image: $(head -1 "$dir/want.log")"; return 1; }
 	[ -s "$dir/want.bin" ] || { echo "sfu-gen made an empty section"; return 1; }
 	cmp -s "$dir/held.bin" "$dir/want.bin" ||
-		{ echo "the $((end - start)) bytes at __sframe_start are not sfu-gen's $(wc -c <"$dir/want.bin") for the final image"; return 1; }
+		{ echo "the $(hexdiff "$end" "$start") bytes at __sframe_start are not sfu-gen's $(wc -c <"$dir/want.bin") for the final image"; return 1; }
 }
 
 od_list=()
 for arch in x86_64 aarch64; do
 	case $arch in
-	x86_64) CC=gcc OBJCOPY=objcopy ld_gnu=ld ;;
-	aarch64) CC=aarch64-linux-gnu-gcc OBJCOPY=aarch64-linux-gnu-objcopy ld_gnu=aarch64-linux-gnu-ld ;;
+	x86_64) CC=gcc OBJCOPY=objcopy ld_gnu=ld higher=0xffffffff80000000 model=-mcmodel=kernel ;;
+	aarch64) CC=aarch64-linux-gnu-gcc OBJCOPY=aarch64-linux-gnu-objcopy ld_gnu=aarch64-linux-gnu-ld higher=0xffff000000080000 model= ;;
 	esac
-	if ! $CC -O2 -ffreestanding -fno-pic -fno-stack-protector -fasynchronous-unwind-tables \
+	sed "s/HIGHER/$higher/" "$OUT/higher.ld.in" >"$OUT/higher-$arch.ld"
+	if ! $CC -O2 -ffreestanding -fno-pic -fno-stack-protector -fasynchronous-unwind-tables $model \
 		-c "$OUT/k.c" -o "$OUT/k-$arch.o" 2>"$OUT/k-$arch.log"; then
 		fail "embed/$arch" "cc failed: $(head -1 "$OUT/k-$arch.log")"
 		continue
@@ -132,13 +149,15 @@ for arch in x86_64 aarch64; do
 		gnu) ldcmd="$ld_gnu --no-warn-rwx-segments" ;;
 		lld14) ldcmd="ld.lld-14" ;;
 		esac
-		for script in explicit implicit; do
+		for script in explicit implicit higher; do
 			n=embed/$arch/$ld/$script
 			d=$OUT/$arch/$ld/$script
 			mkdir -p "$d/two"
 			ln -s "$ROOT" "$d/sfu"
 			ln -s "$ROOT" "$d/two/sfu"
-			LD="$ldcmd -nostdlib -static -L sfu/linker -T $OUT/$script.ld $OUT/k-$arch.o"
+			ld_script=$OUT/$script.ld
+			[ $script = higher ] && ld_script=$OUT/higher-$arch.ld
+			LD="$ldcmd -nostdlib -static -L sfu/linker -T $ld_script $OUT/k-$arch.o"
 			# As written, in a shell that stops at the first error.
 			if ! (cd "$d" && CC=$CC LD=$LD sh -e "$OUT/recipe.sh") >"$d/recipe.log" 2>&1; then
 				fail "$n" "the recipe failed: $(grep -v warning "$d/recipe.log" | tail -2 | tr '\n' ' ')"
@@ -155,14 +174,14 @@ for arch in x86_64 aarch64; do
 			fi
 			missing=
 			for f in _start name leaf mid; do
-				grep -q "pc = $(printf '0x%x' "$(sym "$d/kernel.elf" $f)")," "$d/sframe.sd" || missing="$missing $f"
+				grep -q "pc = 0x$(sym "$d/kernel.elf" $f | sed 's/^0*//')," "$d/sframe.sd" || missing="$missing $f"
 			done
 			if [ -n "$missing" ]; then
 				fail "$n" "sfu-dump shows no FDE at the linked address of:$missing"
 				continue
 			fi
 			od_list+=("$d/sframe.elf")
-			pass "$n" "the recipe as written: __sframe_start $(printf '0x%x' "$(sym "$d/kernel.elf" __sframe_start)"), $(wc -c <"$d/sframe.bin") bytes = sfu-gen's for the image; $(grep -c 'pc = ' "$d/sframe.sd") FDEs at the functions' addresses (sfu-dump --validate)"
+			pass "$n" "the recipe as written: __sframe_start 0x$(sym "$d/kernel.elf" __sframe_start | sed 's/^0*//'), $(wc -c <"$d/sframe.bin") bytes = sfu-gen's for the image; $(grep -c 'pc = ' "$d/sframe.sd") FDEs at the functions' addresses (sfu-dump --validate)"
 
 			# The two-link recipe: steps 1 and 3 only.
 			if ! (cd "$d/two" && CC=$CC LD=$LD sh -e -c "$(sed -n '/^gen() {/,/^}/p' "$OUT/recipe.sh")

@@ -29,9 +29,13 @@
 #   reloc/...   relocatable objects with .debug_frame: sfu-gen's
 #               relocation of it (its own: libdw applies none) puts every
 #               FDE where libdwfl's does (reloc-check.c).
+#   defects/... reproducers of sfu-dump's and sfu-gen's defects on what the
+#               GNU tools write: `ld -r`'s R_*_NONE, --validate on V1/V2
+#               objects, a negative CFA offset's text (below).
 #   embed/...   docs/sfu-gen-embed.md's recipe, as written, on small images
 #               (x86_64, aarch64; GNU ld, lld 14; .rodata and .eh_frame
-#               placed by the script or by the linker): test/gen/embed.sh.
+#               placed by the script or by the linker; a higher-half
+#               image): test/gen/embed.sh.
 #
 # sfu-gen reads the CFI through libdw and checks on every FDE that libdw's
 # rows begin and end where its own reading of the FDE says (else it stops:
@@ -53,8 +57,8 @@ need gen-tools gcc gcc
 need gen-tools python3 python3
 need gen-tools clang-14 clang-14
 need gen-tools aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu
-if ! make -s build/sfu-gen build/sfu-dump >"$OUT/logs/make.log" 2>&1; then
-	fail "gen-build" "make build/sfu-gen build/sfu-dump failed: $(tail -3 "$OUT/logs/make.log" | tr '\n' ' ')"
+if ! make -s gen build/sfu-gen build/sfu-dump >"$OUT/logs/make.log" 2>&1; then
+	fail "gen-build" "make gen build/sfu-gen build/sfu-dump failed: $(tail -3 "$OUT/logs/make.log" | tr '\n' ' ')"
 	exit 1
 fi
 GEN=build/sfu-gen
@@ -170,6 +174,119 @@ if "$GEN" -o "$S/good.o" "$B/none.o" >"$S/gen.log" 2>&1 && python3 test/gen/mkba
 	done
 else
 	fail "sfu-dump/fixtures" "sfu-gen or mkbad.py --sframe failed: $(tail -2 "$S/gen.log" | tr '\n' ' ')"
+fi
+
+# ---- sfu-dump and sfu-gen on what the GNU tools write ------------------------------------
+# Reproducers of defects found by running them on binutils' own kinds of
+# input:
+#   ld-r-none    `ld -r` of two objects that both define one COMDAT
+#                function (the duplicate dropped): the dropped FDE's
+#                relocations become R_*_NONE, and the ones after them
+#                must still apply; sfu-dump then prints what objdump 2.47
+#                prints (ld 2.44, V2), and sfu-gen reads the .eh_frame
+#                (NONE there too)
+#   validate     objects of gas 2.40 and 2.44 (V1, V2: PC-relative starts
+#                without the flag saying so) with a function longer than
+#                the start field's offset: --validate accepts them, as
+#                objdump reads them
+#   neg-cfa      a CFA offset below 0 prints "sp+-8", as every objdump
+#                does (2.40, 2.47)
+D=$OUT/defects
+rm -rf "$D"
+mkdir -p "$D"
+for arch in x86_64 aarch64; do
+	case $arch in
+	x86_64) push='push %rbp' pop='pop %rbp' sub='sub $24, %rsp' add='add $24, %rsp' call='call dup' base=8 ;;
+	aarch64) push='stp x29, x30, [sp, -16]!' pop='ldp x29, x30, [sp], 16' sub='sub sp, sp, 32' add='add sp, sp, 32' call='bl dup' base=0 ;;
+	esac
+	for i in 1 2; do
+		cat >"$D/comdat$i-$arch.S" <<EOF
+	.section .text.dup,"axG",%progbits,dup,comdat
+	.globl dup
+	.type dup, %function
+dup:
+	.cfi_startproc
+	$push
+	.cfi_def_cfa_offset 16
+	$pop
+	.cfi_def_cfa_offset $base
+	ret
+	.cfi_endproc
+	.text
+	.globl own$i
+	.type own$i, %function
+own$i:
+	.cfi_startproc
+	$sub
+	.cfi_def_cfa_offset 32
+	$call
+	$add
+	.cfi_def_cfa_offset $base
+	ret
+	.cfi_endproc
+	.section .note.GNU-stack,"",%progbits
+EOF
+	done
+done
+printf 'int g(int *p);\nint f(int x)\n{\n\tint a[20];\n\tfor (int i = 0; i < 20; i++)\n\t\ta[i] = x * i;\n\treturn a[x %% 20] + g(a);\n}\nint g(int *p) { return p[3]; }\n' >"$D/long.c"
+printf '\t.text\n\t.globl f\nf:\n\t.cfi_startproc\n\tnop\n\t.cfi_def_cfa_offset -8\n\tnop\n\tret\n\t.cfi_endproc\n' >"$D/neg.S"
+# Every object and objdump 2.47's text of them: one chroot call per suite.
+gcc -O2 -c -Wa,--gsframe "$D/long.c" -o "$D/long-40-x86_64.o" &&
+	aarch64-linux-gnu-gcc -O2 -c -Wa,--gsframe "$D/long.c" -o "$D/long-40-aarch64.o" &&
+	gcc -c -Wa,--gsframe "$D/neg.S" -o "$D/neg-40.o" &&
+	objdump --sframe "$D/neg-40.o" >"$D/neg-40.od" 2>&1 &&
+	$TC run trixie sh -c 'd=$1
+		for a in x86_64 aarch64; do
+			p=; [ $a = aarch64 ] && p=aarch64-linux-gnu-
+			${p}gcc -c -Wa,--gsframe "$d/comdat1-$a.S" -o "$d/comdat1-$a.o" &&
+			${p}gcc -c -Wa,--gsframe "$d/comdat2-$a.S" -o "$d/comdat2-$a.o" &&
+			${p}ld -r "$d/comdat1-$a.o" "$d/comdat2-$a.o" -o "$d/ldr-$a.o" &&
+			${p}gcc -O2 -c -Wa,--gsframe "$d/long.c" -o "$d/long-44-$a.o" || exit 1
+		done' sh "$D" >"$D/trixie.log" 2>&1 &&
+	$TC run sid sh -c 'd=$1
+		gcc -c -Wa,--gsframe "$d/neg.S" -o "$d/neg-47.o" && objdump --sframe "$d/neg-47.o" >"$d/neg-47.od" 2>&1 || exit 1
+		objdump --sframe "$d/ldr-x86_64.o" >"$d/ldr-x86_64.od" 2>&1 &&
+		aarch64-linux-gnu-objdump --sframe "$d/ldr-aarch64.o" >"$d/ldr-aarch64.od" 2>&1' sh "$D" >"$D/sid.log" 2>&1
+if [ $? != 0 ]; then
+	fail "defects/fixtures" "the objects or objdump's text: $(cat "$D/trixie.log" "$D/sid.log" | head -3 | tr '\n' ' ')"
+else
+	for arch in x86_64 aarch64; do
+		n=defects/ld-r-none/$arch
+		build/sfu-dump "$D/ldr-$arch.o" >"$D/ldr-$arch.sd" 2>"$D/ldr-$arch.sderr"
+		rc=$?
+		"$GEN" -o "$D/ldr-$arch.gen.o" "$D/ldr-$arch.o" >"$D/ldr-$arch.gen.log" 2>&1
+		grc=$?
+		nones=$(readelf -rW "$D/ldr-$arch.o" | sed -n '/rela.sframe/,/^$/p' | grep -c '_NONE')
+		if [ "$nones" = 0 ]; then
+			fail "$n" "ld -r wrote no R_*_NONE in .rela.sframe: the reproducer does not reproduce"
+		elif [ $rc != 0 ] || [ -s "$D/ldr-$arch.sderr" ]; then
+			fail "$n" "sfu-dump exit $rc: $(head -1 "$D/ldr-$arch.sderr")"
+		elif ! diff <(sed -n '/^Contents of the SFrame section/,$p' "$D/ldr-$arch.od") "$D/ldr-$arch.sd" >"$D/ldr-$arch.diff"; then
+			fail "$n" "sfu-dump differs from objdump 2.47: $(head -3 "$D/ldr-$arch.diff" | tr '\n' ' ')"
+		elif [ $grc != 0 ] || ! grep -q '3 functions described, 0 omitted' "$D/ldr-$arch.gen.log"; then
+			fail "$n" "sfu-gen exit $grc: $(tr '\n' ' ' <"$D/ldr-$arch.gen.log")"
+		else
+			pass "$n" "$nones R_*_NONE in .rela.sframe skipped: sfu-dump prints objdump 2.47's text, sfu-gen describes the 3 functions"
+		fi
+		for v in 40 44; do
+			n=defects/validate/gas-2.$v/$arch
+			o=$D/long-$v-$arch.o
+			if build/sfu-dump --validate "$o" >"$o.sd" 2>"$o.err" && ! [ -s "$o.err" ] && grep -q 'size = [0-9]* bytes' "$o.sd"; then
+				pass "$n" "accepted: $(grep -m1 'func idx \[0\]' "$o.sd" | sed 's/^ *//')"
+			else
+				fail "$n" "$(head -1 "$o.err")"
+			fi
+		done
+	done
+	n=defects/neg-cfa
+	build/sfu-dump "$D/neg-40.o" >"$D/neg-40.sd" 2>&1
+	build/sfu-dump "$D/neg-47.o" >"$D/neg-47.sd" 2>&1
+	if grep -q ' sp+-8 ' "$D/neg-40.od" && grep -q ' sp+-8 ' "$D/neg-47.od" && grep -q ' sp+-8 ' "$D/neg-40.sd" &&
+		diff <(sed -n '/^Contents of the SFrame section/,$p' "$D/neg-47.od") "$D/neg-47.sd" >/dev/null; then
+		pass "$n" "sp+-8, as objdump 2.40 and 2.47 print it (V3: objdump 2.47's text whole)"
+	else
+		fail "$n" "objdump 2.40: $(grep -c ' sp+-8 ' "$D/neg-40.od"), 2.47: $(grep -c ' sp+-8 ' "$D/neg-47.od"); sfu-dump: $(grep '0001 ' "$D/neg-40.sd" | head -1)"
+	fi
 fi
 
 # ---- equivalence on the conformance corpus ------------------------------------------
