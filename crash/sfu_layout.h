@@ -84,6 +84,11 @@
  *   SFU__PORT_HAS_LIVE_SP,             1 if the CPU has another SP an entry
  *   sfu__port_live_sp(&sp)             may leave the interrupted one in
  *                                      (aarch64 SP_EL0), and its reader
+ *   SFU_PORT_FAULT_WORDS,              (optional) a synchronous exception's
+ *   sfu__port_fault_pack(w, have,      words (struct sfu_trap_fault): how
+ *     &code, &addr),                   many, as a crash record keeps them,
+ *   sfu__port_live_fault(i, &v),       word i read from the CPU, and the
+ *   SFU_PORT_FAULT_TEXT                decoder of their line (port/sfu_fault.h)
  */
 #ifndef SFU_LAYOUT_H
 #define SFU_LAYOUT_H
@@ -99,6 +104,15 @@
 #endif
 #if !defined(SFU_PORT_NREGS) || !defined(SFU_PORT_DWARF_FP) || !defined(SFU_PORT_DWARF_RA)
 #error "sfu_layout.h: the port does not define SFU_PORT_NREGS, SFU_PORT_DWARF_FP and SFU_PORT_DWARF_RA"
+#endif
+
+/* A port without a fault decoder: no fault words (a layout that names
+ * some is refused). */
+#ifndef SFU_PORT_FAULT_WORDS
+#define SFU_PORT_FAULT_WORDS 1
+#define SFU__PORT_NO_FAULT 1
+#else
+#define SFU__PORT_NO_FAULT 0
 #endif
 
 /* Knob SFU_PORT_LINKER_RAM (default 0): 1 makes a NULL port context mean
@@ -220,6 +234,21 @@ struct sfu_trap_regs {
     uint16_t reg[SFU_PORT_NREGS];
 };
 
+/* Where a synchronous exception's syndrome is (optional): the SFU_AT
+ * offsets in the frame of the port's fault words (aarch64: ESR_ELx,
+ * FAR_ELx; x86_64: the vector, the error code, CR2), or, bit i of live,
+ * word i read from the CPU when the dump runs (an entry that hands them
+ * to C in registers: aarch64 ESR_EL1 and FAR_EL1, x86_64 CR2; valid in the
+ * fault's own handler only).  A dump of such a frame (sfu_dump_trap,
+ * sfu_dump_cause) opens with the fault's cause in one line and keeps it in
+ * the crash record.  Name them in the layout of the synchronous
+ * exceptions' entry only: an interrupt has no syndrome (aarch64's ESR_EL1
+ * still holds the last synchronous exception's). */
+struct sfu_trap_fault {
+    uint16_t at[SFU_PORT_FAULT_WORDS];
+    uint8_t live;
+};
+
 /* The kernel's exception vector code, described (see THE KERNEL'S OWN
  * TRAP FRAME).  A call site whose frame cannot be read (an unreadable
  * frame pointer, a frame outside the port's RAM, no variant matching)
@@ -231,6 +260,7 @@ struct sfu_trap_layout {
     struct sfu_trap_sp sp;
     struct sfu_trap_select select;
     struct sfu_trap_regs regs;
+    struct sfu_trap_fault fault;
 };
 
 typedef int (*sfu_port_trap_fn)(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *out);
@@ -335,6 +365,15 @@ SFU_DEF int sfu_port_trap(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *out);
  * interrupted code ran at a lower privilege level, else SFU_TRAP_KERNEL
  * (SFU_TRAP_UNREADABLE if its SP cannot be known). */
 SFU_DEF int sfu_port_trap_regs(const struct sfu_trap_layout *l, uint64_t frame, sfu_regs *out);
+
+/* The syndrome of the synchronous exception whose trap frame (checked
+ * readable, as for sfu_port_trap_regs) is at frame, as l's fault group
+ * names its words: *code and *addr as a crash record keeps them, and
+ * which of the two the frame (or the CPU) held: SFU_FAULT_CODE,
+ * SFU_FAULT_ADDR (port/sfu_fault.h); 0 if l names none.  The port's
+ * decoder (SFU_PORT_FAULT_TEXT) makes its line. */
+SFU_DEF unsigned sfu_port_trap_fault(const struct sfu_trap_layout *l, uint64_t frame, uint64_t *code,
+                                     uint64_t *addr);
 
 /* Check a trap layout once, at boot: SFU_OK, or SFU_E_DESC with *why (if
  * why) the rule it breaks, naming the field.  The trap callback never
@@ -498,6 +537,24 @@ SFU__LAYOUT_INTERNAL const char *sfu__regs_check(const struct sfu_trap_regs *r, 
     return NULL;
 }
 
+/* The rules of a fault group: NULL if it keeps them, else the rule. */
+static inline const char *sfu__fault_check(const struct sfu_trap_fault *f, uint32_t size)
+{
+    unsigned i;
+
+    for (i = 0; i < SFU_PORT_FAULT_WORDS; i++) {
+        if (f->at[i] != 0 && ((f->live >> i) & 1u))
+            return "fault: a word both at an offset and live";
+        if (f->at[i] != 0 && !sfu__at_ok(f->at[i], size))
+            return "fault.at[]: a word not at SFU_AT(a multiple of 8) inside the frame";
+    }
+    if ((f->live >> SFU_PORT_FAULT_WORDS) != 0)
+        return "fault.live: a word past SFU_PORT_FAULT_WORDS";
+    if (SFU__PORT_NO_FAULT && (f->at[0] != 0 || f->live != 0))
+        return "fault: the port has no fault decoder (SFU_PORT_FAULT_WORDS)";
+    return NULL;
+}
+
 /* The rules of a trap layout's frame, its call sites aside: NULL if it
  * keeps them, else the rule it breaks. */
 SFU__LAYOUT_INTERNAL const char *sfu__frame_check(const struct sfu_trap_layout *l)
@@ -517,6 +574,9 @@ SFU__LAYOUT_INTERNAL const char *sfu__frame_check(const struct sfu_trap_layout *
         return "regs.reg[]: the link register is not saved";
     if (l->select.mask != 0 && !sfu__at_ok(l->select.at, l->frame.size))
         return "select.at: not SFU_AT(a multiple of 8) inside the frame";
+    why = sfu__fault_check(&l->fault, l->frame.size);
+    if (why != NULL)
+        return why;
     switch (l->sp.from) {
     case SFU_TRAP_SP_SAVED:
         if (!sfu__at_ok(l->sp.at, l->frame.size))
@@ -724,6 +784,33 @@ SFU__LAYOUT_FN int sfu_port_trap_regs(const struct sfu_trap_layout *l, uint64_t 
     if (!sfu__port_trap_sp(&l->sp, frame, l->frame.size, &out->sp))
         return SFU_TRAP_UNREADABLE;
     return sfu__port_block_regs(&l->regs, frame, out) ? SFU_TRAP_USER : SFU_TRAP_KERNEL;
+}
+
+SFU__LAYOUT_FN unsigned sfu_port_trap_fault(const struct sfu_trap_layout *l, uint64_t frame, uint64_t *code,
+                                            uint64_t *addr)
+{
+    uint64_t w[SFU_PORT_FAULT_WORDS];
+    unsigned i, have = 0;
+
+    *code = *addr = 0;
+    for (i = 0; i < SFU_PORT_FAULT_WORDS; i++) {
+        w[i] = 0;
+        if (l->fault.at[i] != 0) {
+            w[i] = sfu__at_word(frame, l->fault.at[i]);
+            have |= 1u << i;
+        }
+#if !SFU__PORT_NO_FAULT
+        else if (((l->fault.live >> i) & 1u) && sfu__port_live_fault(i, &w[i]))
+            have |= 1u << i;
+#endif
+    }
+#if SFU__PORT_NO_FAULT
+    (void)w;
+    (void)have;
+    return 0;
+#else
+    return have != 0 ? sfu__port_fault_pack(w, have, code, addr) : 0u;
+#endif
 }
 
 SFU__LAYOUT_FN int sfu_port_trap(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *out)

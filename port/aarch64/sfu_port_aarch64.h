@@ -14,6 +14,10 @@
  *   sfu__port_lower_priv(spsr)       EL0 (or AArch32) was interrupted
  *   sfu__port_call_target            BL's target, for call.callees
  *   sfu__port_live_sp                SP_EL0, for SFU_TRAP_SP_LIVE
+ *   SFU_PORT_FAULT_WORDS, sfu__port_fault_pack, sfu__port_live_fault,
+ *   SFU_PORT_FAULT_TEXT              a fault's words (ESR_ELx, FAR_ELx),
+ *                                    read live (MRS) where a frame has none,
+ *                                    and their line (sfu_fault_aarch64.h)
  *
  * and the register lists of AArch64 layouts (struct sfu_trap_layout,
  * struct sfu_switch_layout):
@@ -24,6 +28,7 @@
  *   SFU_AARCH64_SWITCH_REGS_X19(off) regs.reg[] of a saved thread context
  *                                    holding x19..x29 one after the other
  *   SFU_AARCH64_PT_REGS(...)         a whole Linux-like trap layout
+ *   SFU_AARCH64_PT_REGS_FAULT(...)   the same, with the ESR and FAR it saved
  *   SFU_AARCH64_SWITCH_PUSHED(...)   a whole pushed switch context layout
  *   sfu_aarch64_el0(spsr)            the interrupted code ran at EL0
  *
@@ -40,6 +45,7 @@
 
 #include "sfu.h"
 #include "sfu_capture_aarch64.h"
+#include "sfu_fault_aarch64.h"
 
 /* DWARF numbers (AADWARF64): x0..x30 are 0..30, SP is 31. */
 #define SFU_PORT_NREGS 32
@@ -100,6 +106,38 @@ static inline bool sfu__port_live_sp(uint64_t *sp)
     return true;
 }
 
+/* A synchronous exception's words (struct sfu_trap_fault of
+ * sfu_layout.h): 0 ESR_ELx, 1 FAR_ELx, as a crash record keeps them (code,
+ * addr) and sfu_aarch64_fault decodes them. */
+#define SFU_PORT_FAULT_WORDS 2
+#define SFU_PORT_FAULT_TEXT sfu_aarch64_fault
+static inline unsigned sfu__port_fault_pack(const uint64_t *w, unsigned have, uint64_t *code, uint64_t *addr)
+{
+    *code = w[0];
+    *addr = w[1];
+    return ((have & 1u) ? SFU_FAULT_CODE : 0u) | ((have & 2u) ? SFU_FAULT_ADDR : 0u);
+}
+
+/* Word i as the CPU holds it in the fault's handler, for a frame that has
+ * none (an entry that passes them in registers): MRS ESR_EL1, FAR_EL1 (at
+ * EL2 with HCR_EL2.E2H these names reach ESR_EL2 and FAR_EL2).  Knob
+ * SFU_PORT_LIVE_FAULT(i): another expression for them (a test's). */
+static inline bool sfu__port_live_fault(unsigned i, uint64_t *v)
+{
+#ifdef SFU_PORT_LIVE_FAULT
+    *v = (uint64_t)(SFU_PORT_LIVE_FAULT(i));
+#else
+    uint64_t r;
+
+    if (i == 0)
+        __asm__ volatile("mrs %0, esr_el1" : "=r"(r));
+    else
+        __asm__ volatile("mrs %0, far_el1" : "=r"(r));
+    *v = r;
+#endif
+    return i < SFU_PORT_FAULT_WORDS;
+}
+
 /* Pointer authentication (FEAT_PAuth; ARM ARM, "Pointer authentication").
  * With -mbranch-protection=pac-ret, PACIASP signs the LR before it is
  * saved, so a return address read from the stack carries a PAC in its
@@ -155,15 +193,22 @@ SFU_CODEGEN_END
 
 /* A whole Linux-like trap layout in one line: struct T (x0..x30 in the
  * array member x, and members pc (ELR), sp, pstate (SPSR)) saved at the SP
- * of every call from the entry code [start, end) into C. */
+ * of every call from the entry code [start, end) into C.  _FAULT: and
+ * its members esr and far, the syndrome of a synchronous exception
+ * (struct sfu_trap_fault: give this form to the sync entry's layout). */
 #define SFU_AARCH64_PT_REGS(start_, end_, T, x, pc_, sp_, pstate_)                                     \
+    { SFU__AARCH64_PT_REGS_FIELDS(start_, end_, T, x, pc_, sp_, pstate_) }
+#define SFU_AARCH64_PT_REGS_FAULT(start_, end_, T, x, pc_, sp_, pstate_, esr_, far_)                    \
     {                                                                                                \
-        .call = { .start = (start_), .end = (end_) },                                                \
-        .frame = { .from = SFU_TRAP_FRAME_SP, .size = sizeof(T), .align = 16 },                      \
-        .sp = { .from = SFU_TRAP_SP_SAVED, .at = SFU_AT(offsetof(T, sp_)) },                         \
-        .regs = { .pc = SFU_AT(offsetof(T, pc_)), .mode = SFU_AT(offsetof(T, pstate_)),              \
-                  .reg = SFU_AARCH64_TRAP_REGS_X0(offsetof(T, x)) }                                  \
+        SFU__AARCH64_PT_REGS_FIELDS(start_, end_, T, x, pc_, sp_, pstate_),                          \
+        .fault = { .at = { SFU_AT(offsetof(T, esr_)), SFU_AT(offsetof(T, far_)) } }                   \
     }
+#define SFU__AARCH64_PT_REGS_FIELDS(start_, end_, T, x, pc_, sp_, pstate_)                             \
+    .call = { .start = (start_), .end = (end_) },                                                    \
+    .frame = { .from = SFU_TRAP_FRAME_SP, .size = sizeof(T), .align = 16 },                          \
+    .sp = { .from = SFU_TRAP_SP_SAVED, .at = SFU_AT(offsetof(T, sp_)) },                             \
+    .regs = { .pc = SFU_AT(offsetof(T, pc_)), .mode = SFU_AT(offsetof(T, pstate_)),                  \
+              .reg = SFU_AARCH64_TRAP_REGS_X0(offsetof(T, x)) }
 
 /* A whole saved-switch-context layout: a switch called as a function that
  * pushed `size` bytes on the thread's stack (popped on resume: the SP is

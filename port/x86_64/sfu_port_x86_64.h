@@ -14,6 +14,11 @@
  *   sfu__port_lower_priv(cs)         ring 1-3 was interrupted
  *   sfu__port_call_target            CALL rel32's target, for call.callees
  *   sfu__port_live_sp                none (SFU_TRAP_SP_LIVE is refused)
+ *   SFU_PORT_FAULT_WORDS, sfu__port_fault_pack, sfu__port_live_fault,
+ *   SFU_PORT_FAULT_TEXT              an exception's words (the vector, the
+ *                                    error code, CR2), CR2 read live where
+ *                                    a frame has none, and their line
+ *                                    (sfu_fault_x86_64.h)
  *
  * and the register lists of x86_64 layouts (struct sfu_trap_layout,
  * struct sfu_switch_layout):
@@ -24,6 +29,8 @@
  *                                    from the offsets of the 6 callee-saved
  *   SFU_X86_64_PT_REGS(...)          a whole trap layout (members named
  *                                    rax .. r15, rip, cs, rsp)
+ *   SFU_X86_64_PT_REGS_FAULT(...)    the same, with its vector and error
+ *                                    code (and CR2 read live)
  *   SFU_X86_64_SWITCH_PUSHED(...)    a whole pushed switch context layout
  *   sfu_x86_64_user(cs)              the interrupted code ran in ring > 0
  *
@@ -41,6 +48,7 @@
 
 #include "sfu.h"
 #include "sfu_capture_x86_64.h"
+#include "sfu_fault_x86_64.h"
 
 /* DWARF numbers (psABI, "DWARF Register Number Mapping"): rax rdx rcx rbx
  * rsi rdi rbp rsp are 0..7, r8..r15 are 8..15, the return address 16. */
@@ -88,6 +96,38 @@ static inline bool sfu__port_live_sp(uint64_t *sp)
     return false;
 }
 
+/* An exception's words (struct sfu_trap_fault of sfu_layout.h): 0 the
+ * vector, 1 the error code (both, or the record has neither), 2 CR2, as a
+ * crash record keeps them (code: vector << 32 | error code, addr: CR2)
+ * and sfu_x86_64_fault decodes them. */
+#define SFU_PORT_FAULT_WORDS 3
+#define SFU_PORT_FAULT_TEXT sfu_x86_64_fault
+static inline unsigned sfu__port_fault_pack(const uint64_t *w, unsigned have, uint64_t *code, uint64_t *addr)
+{
+    *code = w[0] << 32 | (w[1] & 0xffffffffu);
+    *addr = w[2];
+    return ((have & 3u) == 3u ? SFU_FAULT_CODE : 0u) | ((have & 4u) ? SFU_FAULT_ADDR : 0u);
+}
+
+/* Word i as the CPU holds it in the fault's handler: CR2 (MOV from CR2,
+ * ring 0), for an entry that saved none; the vector and the error code
+ * are in no register.  Knob SFU_PORT_LIVE_FAULT(i): another expression
+ * for CR2 (a test's). */
+static inline bool sfu__port_live_fault(unsigned i, uint64_t *v)
+{
+    uint64_t r;
+
+    if (i != 2)
+        return false;
+#ifdef SFU_PORT_LIVE_FAULT
+    r = (uint64_t)(SFU_PORT_LIVE_FAULT(i));
+#else
+    __asm__ volatile("mov %%cr2, %0" : "=r"(r));
+#endif
+    *v = r;
+    return true;
+}
+
 SFU_CODEGEN_END
 
 /* No pointer signing on x86_64 (CET shadow stacks do not alter the value
@@ -123,19 +163,26 @@ SFU_CODEGEN_END
 /* A whole trap layout in one line, for a frame struct T whose members are
  * named rax, rbx, rcx, rdx, rsi, rdi, rbp, r8 .. r15 and the CPU's rip,
  * cs, rsp (in any order), saved at the RSP of every call from the entry
- * code [start, end) into C.  Other names: SFU_X86_64_TRAP_REGS. */
-#define SFU_X86_64_PT_REGS(start_, end_, T)                                                        \
+ * code [start, end) into C.  Other names: SFU_X86_64_TRAP_REGS.  _FAULT:
+ * and its members vector and error (the vector number the stub pushed,
+ * the error code), with CR2 read from the CPU when the dump runs (from the
+ * fault's handler): the cause of an exception (struct sfu_trap_fault). */
+#define SFU_X86_64_PT_REGS(start_, end_, T) { SFU__X86_64_PT_REGS_FIELDS(start_, end_, T) }
+#define SFU_X86_64_PT_REGS_FAULT(start_, end_, T, vector_, error_)                                 \
     {                                                                                              \
-        .call = { .start = (start_), .end = (end_) },                                              \
-        .frame = { .from = SFU_TRAP_FRAME_SP, .size = sizeof(T), .align = 8 },                     \
-        .sp = { .from = SFU_TRAP_SP_SAVED, .at = SFU_AT(offsetof(T, rsp)) },                       \
-        .regs = { .pc = SFU_AT(offsetof(T, rip)), .mode = SFU_AT(offsetof(T, cs)),                 \
-                  .reg = SFU_X86_64_TRAP_REGS(offsetof(T, rax), offsetof(T, rbx), offsetof(T, rcx), \
-                                              offsetof(T, rdx), offsetof(T, rsi), offsetof(T, rdi), \
-                                              offsetof(T, rbp), offsetof(T, r8), offsetof(T, r9),   \
-                                              offsetof(T, r10), offsetof(T, r11), offsetof(T, r12), \
-                                              offsetof(T, r13), offsetof(T, r14), offsetof(T, r15)) } \
+        SFU__X86_64_PT_REGS_FIELDS(start_, end_, T),                                               \
+        .fault = { .at = { SFU_AT(offsetof(T, vector_)), SFU_AT(offsetof(T, error_)) }, .live = 4 } \
     }
+#define SFU__X86_64_PT_REGS_FIELDS(start_, end_, T)                                                \
+    .call = { .start = (start_), .end = (end_) },                                                  \
+    .frame = { .from = SFU_TRAP_FRAME_SP, .size = sizeof(T), .align = 8 },                         \
+    .sp = { .from = SFU_TRAP_SP_SAVED, .at = SFU_AT(offsetof(T, rsp)) },                           \
+    .regs = { .pc = SFU_AT(offsetof(T, rip)), .mode = SFU_AT(offsetof(T, cs)),                     \
+              .reg = SFU_X86_64_TRAP_REGS(offsetof(T, rax), offsetof(T, rbx), offsetof(T, rcx),     \
+                                          offsetof(T, rdx), offsetof(T, rsi), offsetof(T, rdi),     \
+                                          offsetof(T, rbp), offsetof(T, r8), offsetof(T, r9),       \
+                                          offsetof(T, r10), offsetof(T, r11), offsetof(T, r12),     \
+                                          offsetof(T, r13), offsetof(T, r14), offsetof(T, r15)) }
 
 /* A whole saved-switch-context layout: a switch called as a function that
  * pushed `size` bytes on the thread's stack (popped on resume: the RSP is
