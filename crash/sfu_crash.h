@@ -41,7 +41,10 @@
  *   32     8     pc: the PC of the crash (the faulting instruction; for a
  *                panic, where the registers were captured)
  *   40     2     nframes: frames stored, 0 .. 32
- *   42     2     flags: bit 0 addr is valid; other bits 0
+ *   42     2     flags: bit 0 addr is valid (the faulting address); bit 1
+ *                code holds the fault's syndrome words, bit 2 addr holds
+ *                its address word (port/sfu_fault.h: what a host decodes
+ *                the cause from); other bits 0
  *   44     4     reserved, 0 (in version 2: total, the whole record's size)
  *   48     64    msg: the panic message or the fault's name, NUL-padded
  *                (truncated to 63 bytes: always NUL-terminated)
@@ -225,6 +228,13 @@
 #define SFU_CRASH_FAULT 2u
 /* flags */
 #define SFU_CRASH_ADDR_VALID 0x1u
+/* code and addr hold the fault's words as the CPU's decoder takes them
+ * (port/sfu_fault.h: aarch64 ESR_ELx and FAR_ELx, x86_64 the vector << 32
+ * | the error code and CR2), each where the trap frame held it: a host
+ * decodes the cause again from them (and the record's machine). */
+#define SFU_CRASH_CODE_KNOWN 0x2u
+#define SFU_CRASH_ADDR_KNOWN 0x4u
+#define SFU_CRASH_FLAGS 0x7u
 
 /* machine (ELF e_machine) */
 #define SFU_CRASH_EM_X86_64 62u
@@ -371,17 +381,24 @@ SFU_CODEGEN_BEGIN
 #define SFU__CRASH_KEEP_LOOP(p) __asm__ volatile("" : : "r"(p) : "memory")
 
 /* CRC-32 (IEEE, as zlib's crc32(0, p, n)), bit by bit: no table, so
- * nothing to initialize on the crash path. */
+ * nothing to initialize on the crash path.  One byte into the running
+ * value (initial 0xffffffff, final XOR 0xffffffff). */
+static inline uint32_t sfu__crash_crc_byte(uint32_t crc, unsigned b)
+{
+    unsigned k;
+
+    crc ^= b & 0xffu;
+    for (k = 0; k < 8; k++)
+        crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
+    return crc;
+}
+
 static inline uint32_t sfu__crash_crc_add(uint32_t crc, const volatile uint8_t *p, size_t from, size_t to)
 {
     size_t i;
-    unsigned k;
 
-    for (i = from; i < to; i++) {
-        crc ^= p[i];
-        for (k = 0; k < 8; k++)
-            crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
-    }
+    for (i = from; i < to; i++)
+        crc = sfu__crash_crc_byte(crc, p[i]);
     return crc;
 }
 
@@ -476,7 +493,7 @@ static inline void sfu__crash_base(const struct sfu_crash *c, uint8_t *tmp, unsi
     sfu__crash_put(tmp, SFU_CRASH_OFF_ADDR, c->addr, 8);
     sfu__crash_put(tmp, SFU_CRASH_OFF_PC, c->pc, 8);
     sfu__crash_put(tmp, SFU_CRASH_OFF_NFRAMES, c->nframes <= SFU_CRASH_MAX_FRAMES ? c->nframes : 0, 2);
-    sfu__crash_put(tmp, SFU_CRASH_OFF_FLAGS, c->flags & SFU_CRASH_ADDR_VALID, 2);
+    sfu__crash_put(tmp, SFU_CRASH_OFF_FLAGS, c->flags & SFU_CRASH_FLAGS, 2);
     sfu__crash_put(tmp, SFU_CRASH_OFF_RESERVED, total, 4);
     for (i = 0; i < SFU_CRASH_MSG; i++)
         tmp[SFU_CRASH_OFF_MSG + i] = i + 1u < SFU_CRASH_MSG ? (uint8_t)c->msg[i] : 0;

@@ -188,8 +188,23 @@
 #ifndef SFU_ERROR_STRINGS
 #define SFU_ERROR_STRINGS 1
 #endif
+/* The machine whose registers a crash record's blocks hold (sfu_crash.h):
+ * the CPU the dump runs on, 0 for one the record has no layout for. */
+#if defined(__aarch64__)
+#define SFU__REC_MACHINE 183u /* SFU_CRASH_EM_AARCH64 */
+#elif defined(__x86_64__)
+#define SFU__REC_MACHINE 62u /* SFU_CRASH_EM_X86_64 */
+#else
+#define SFU__REC_MACHINE 0u
+#endif
 
 #include "sfu_layout.h"
+#include "sfu_crash.h"
+
+/* A port without a fault decoder (port/sfu_fault.h) prints no cause. */
+#ifndef SFU_FAULT_LINE
+#define SFU_FAULT_LINE 200u
+#endif
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -234,6 +249,18 @@
 #endif
 #if SFU_DUMP_NAME_MAX < 8 || SFU_DUMP_NAME_MAX > 4096
 #error "SFU_DUMP_NAME_MAX must be between 8 and 4096"
+#endif
+#ifndef SFU_DUMP_LINKER_BUILD_ID
+#define SFU_DUMP_LINKER_BUILD_ID 1
+#endif
+#if SFU_DUMP_LINKER_BUILD_ID != 0 && SFU_DUMP_LINKER_BUILD_ID != 1
+#error "SFU_DUMP_LINKER_BUILD_ID must be 0 or 1"
+#endif
+#ifndef SFU_DUMP_SP
+#define SFU_DUMP_SP 0
+#endif
+#if SFU_DUMP_SP != 0 && SFU_DUMP_SP != 1
+#error "SFU_DUMP_SP must be 0 or 1"
 #endif
 /* Set by sfu_threads.h (not by hand): the implementation dumps threads. */
 #ifndef SFU_DUMP_THREADS
@@ -282,6 +309,10 @@ typedef const char *(*sfu_dump_name_fn)(const struct sfu_dump *d, uint64_t addr,
 /* A frame hook: called with each frame after its line is printed (n: its
  * number). */
 typedef void (*sfu_dump_frame_fn)(const struct sfu_dump *d, unsigned n, const sfu_frame *f);
+
+/* The crash record's writer (sfu_record.h: sfu_dump_record_event), called
+ * by every dump, once per walk and per frame. */
+typedef void (*sfu_dump_record_fn)(const struct sfu_dump *d, unsigned ev, unsigned n, int err);
 
 /* One thread, as an iterator (sfu_dump_threads_iter) or the thread table
  * describes it; see sfu_threads.h. */
@@ -333,6 +364,23 @@ struct sfu_dump_state {
         struct sfu_dump_thread cur; /* the thread it is at */
     } th;
     sfu_section secs[SFU_DUMP_SECTIONS];
+    char line[SFU_FAULT_LINE];   /* the last fault's cause, as printed */
+    struct {                     /* the crash record (sfu_record.h) */
+        uint32_t end;            /* where the next block goes */
+        uint32_t blk, first;     /* the open block, the walk's first */
+        uint32_t fr;             /* where the open block's next frame goes */
+        uint16_t nthreads, dropped;
+        uint8_t crashed, nf, skip, state;
+        uint8_t open;            /* this boot's dumps write one record */
+        uint8_t pending;         /* a dump started one: headers at its first frame */
+        uint8_t crash;           /* the walk under way is the crash's */
+        uint8_t full, stopped;   /* no room for frames, for a block */
+        uint8_t cause;           /* the next record is a fault's: */
+        uint16_t flags;          /* its words (sfu_crash.h flags) */
+        uint64_t code, addr, cause_frame;
+        const char *msg;         /* a panic's text (sfu_dump_message) */
+        const char *name, *state_text; /* the walk's thread */
+    } rec;
 };
 
 /* Everything a dump needs, constant (see USAGE): made by SFU_DUMP_INIT or
@@ -357,6 +405,10 @@ struct sfu_dump {
     sfu_dump_frame_fn frame;         /* NULL: none */
     const struct sfu_dump_table *threads; /* every thread (sfu_threads.h) */
     void *user;                      /* for the hooks */
+    volatile uint8_t *record;        /* the crash record's buffer, record_size */
+    size_t record_size;              /* bytes (SFU_DUMP_RECORD gives these four) */
+    sfu_dump_record_fn record_fn;    /* its writer: sfu_dump_record_event */
+    const char *build_id, *build_id_end; /* the GNU build-id note (linker/build-id.ld) */
 };
 
 /* The fields the knobs give the initializers, each with its comma (or
@@ -426,6 +478,25 @@ extern char sfu__dump_ram_end[] __asm__("__ram_end");
     .traps = (traps_), .ntraps = (ntraps_), .trap = (ntraps_) ? sfu_port_trap : (sfu_port_trap_fn)0,       \
     .trap_check = (ntraps_) ? sfu_layout_check : 0
 
+/* The crash record (sfu_record.h): every dump also writes it into
+ * buf_[0..size_) (RAM a reset keeps, to print it at the next boot with
+ * sfu_dump_record_print; or any), with the image's build-id from the
+ * linker (SFU_DUMP_LINKER_BUILD_ID).  An image that gives none links no
+ * record code.  A field list, after the others:
+ *     static const struct sfu_dump dump = {
+ *         SFU_DUMP_PUTC_FIELDS(&state, putc, NULL, 0), SFU_DUMP_RECORD(rec, sizeof rec) }; */
+#if SFU_DUMP_LINKER_BUILD_ID
+/* linker/build-id.ld's symbols, weak: an image linked without the
+ * fragment (or without --build-id) links, and its record names no image. */
+extern const char sfu__dump_build_id_start[] __asm__("__build_id_start") __attribute__((weak));
+extern const char sfu__dump_build_id_end[] __asm__("__build_id_end") __attribute__((weak));
+#define SFU__DUMP_BUILD_ID , .build_id = sfu__dump_build_id_start, .build_id_end = sfu__dump_build_id_end
+#else
+#define SFU__DUMP_BUILD_ID
+#endif
+#define SFU_DUMP_RECORD(buf_, size_)                                                                      \
+    .record = (buf_), .record_size = (size_), .record_fn = sfu_dump_record_event SFU__DUMP_BUILD_ID
+
 /* ---- API ---------------------------------------------------------------- */
 
 /* Print the backtrace of the caller (frame #0 is sfu_dump_stack itself).
@@ -442,6 +513,23 @@ SFU_DEF int sfu_dump_regs(const struct sfu_dump *d, const sfu_regs *regs);
  * the description does not pass the check); a frame that says user mode
  * prints its one frame and ends with SFU_END_USER. */
 SFU_DEF int sfu_dump_trap(const struct sfu_dump *d, const struct sfu_trap_layout *layout, uint64_t frame);
+
+/* The cause of a synchronous exception, from its fault handler: the
+ * line its trap frame's syndrome decodes to (the layout's fault words,
+ * sfu_layout.h; layout NULL: the first of d's layouts whose variant
+ * matches the frame), printed ("fault: data abort, read at 0x0: level 2
+ * translation fault (ESR 0x96000006, EC 0x25)"), and kept for the crash
+ * record of the dump that follows: a fault's record, whose crashed block
+ * is the one that starts at this frame.  For a dump that walks from the
+ * handler through the frame (sfu_dump_stack); sfu_dump_trap does this
+ * itself.  SFU_OK; SFU_E_ARG if the layout names no fault word or the
+ * frame's words are not a fault's (an interrupt); SFU_E_READ, SFU_E_DESC
+ * as sfu_dump_trap. */
+SFU_DEF int sfu_dump_cause(const struct sfu_dump *d, const struct sfu_trap_layout *layout, uint64_t frame);
+
+/* A panic's text for the crash record of the dump that follows (its
+ * message field, 63 bytes; msg must live until that dump). */
+SFU_DEF void sfu_dump_message(const struct sfu_dump *d, const char *msg);
 
 /* Check the whole description once (at boot; every dump does it before
  * its first walk): the output hook, the memory, each trap layout, the
@@ -484,6 +572,12 @@ SFU_DEF int sfu__dump_current_port(const struct sfu_dump *d);
 #endif
 
 #endif /* SFU_DUMP_H */
+
+/* The crash record's writer (its declarations; its bodies after the
+ * dump's). */
+#ifndef SFU_RECORD_H
+#include "sfu_record.h"
+#endif
 
 /* ======================================================================== */
 #ifdef SFU_IMPLEMENTATION
@@ -647,6 +741,11 @@ SFU__DUMP_FN void sfu_dump_frame(const struct sfu_dump *d, unsigned n, const sfu
     } else {
         sfu__dump_put(d, "??", 2);
     }
+#if SFU_DUMP_SP
+    /* The frame's SP (THE DUMP FORMAT: after the name, before the marker). */
+    sfu__dump_put(d, " sp ", 4);
+    sfu__dump_num(d, f->sp, 16, 16);
+#endif
     /* How to look the address up: exact for #0, (interrupted), (user). */
     if (f->flags & SFU_FRAME_USER)
         sfu_dump_str(d, " (user)");
@@ -726,6 +825,16 @@ static const char *sfu__dump_rules(const struct sfu_dump *d, struct sfu_dump_why
             return "lo not below hi";
     }
     why->index = (size_t)-1;
+    why->part = "record";
+    if (d->record != NULL && d->record_fn == NULL)
+        return "a buffer without its writer (SFU_DUMP_RECORD gives record_fn)";
+    if (d->record != NULL &&
+        d->record_size < SFU_CRASH_EXT_FIXED + SFU_CRASH_T_OFF_REGS + 8u * SFU_CRASH_MAX_REGS + SFU_CRASH_T_FRAME)
+        return "record_size: below 805 bytes, a record of one frame with every register";
+    if (d->record != NULL && sfu_crash_nregs(SFU__REC_MACHINE) == 0)
+        return "this CPU's registers have no crash record layout (sfu_crash.h: aarch64, x86_64)";
+    if (d->build_id_end < d->build_id)
+        return "build_id_end below build_id";
     why->part = "threads";
 #if SFU_DUMP_THREADS
     if (d->threads != NULL)
@@ -814,6 +923,16 @@ static SFU__DUMP_NOINLINE void sfu__dump_refusal(const struct sfu_dump *d)
     sfu_dump_str(d, "\n");
 }
 
+/* ---- the crash record's hook ------------------------------------------------------- */
+
+/* The record's writer, where the description gives one (sfu_record.h):
+ * one call per dump, per walk and per frame. */
+static SFU__DUMP_NOINLINE void sfu__dump_rec(const struct sfu_dump *d, unsigned ev, unsigned n, int err)
+{
+    if (d->record_fn != NULL && d->record != NULL)
+        d->record_fn(d, ev, n, err);
+}
+
 /* ---- the walk ------------------------------------------------------------------ */
 
 /* The port of a walk in no thread: the description's memory, layouts and
@@ -870,6 +989,7 @@ static SFU__DUMP_NOINLINE void sfu__dump_cursor_frame(const struct sfu_dump *d, 
     sfu_dump_frame(d, n, &f, !c->exact && !c->user && sfu__dump_is_stub(c->port, f.pc, f.sp));
     if (d->frame != NULL)
         d->frame(d, n, &f);
+    sfu__dump_rec(d, SFU_DUMP_REC_FRAME, n, SFU_OK);
 }
 
 /* A context that gives no registers: one line and the stop line. */
@@ -918,14 +1038,20 @@ static SFU__DUMP_NOINLINE int sfu__dump_walk(const struct sfu_dump *d, const sfu
         c->user = st->user;
         /* Without SFrame for this file the skip fails: then this frame
          * is shown, and the reason the walk stops. */
-        if (skip && sfu_cursor_step(c) == SFU_OK)
+        skip = skip && sfu_cursor_step(c) == SFU_OK;
+        if (skip)
             c->how = SFU_HOW_START;
+        /* The record's blocks start at the caller of sfu_dump_stack
+         * (frame #0 shown is sfu_dump_stack itself, whose registers
+         * beyond its PC and SP are the dump's). */
+        sfu__dump_rec(d, SFU_DUMP_REC_WALK, skip ? 1u : 0u, SFU_OK);
         do {
             sfu__dump_cursor_frame(d, n++, c);
             err = sfu_cursor_step(c);
         } while (err == SFU_OK);
     }
     sfu_dump_stop(d, n, err);
+    sfu__dump_rec(d, SFU_DUMP_REC_END, n, err);
     return err;
 }
 
@@ -946,6 +1072,7 @@ static SFU__DUMP_NOINLINE const sfu_port *sfu__dump_enter(const struct sfu_dump 
     st->busy = 1;
     __asm__ volatile("" : : : "memory");
     st->user = 0;
+    st->rec.name = st->rec.state_text = NULL; /* the running thread's: the table's, or none */
     port = sfu__dump_port(d);
 #if SFU_DUMP_THREADS
     /* In a thread of the table: bounded by its stacks (the port in the
@@ -977,6 +1104,7 @@ SFU__DUMP_FN int sfu_dump_stack(const struct sfu_dump *d)
 
     if (sfu__dump_enter(d) == NULL)
         return SFU_E_ARG;
+    sfu__dump_rec(d, SFU_DUMP_REC_OPEN, 0, SFU_OK);
     err = sfu__dump_walk(d, NULL);
     /* Not a tail call: this function's frame must be there, the first
      * frame of the dump (frame #0). */
@@ -990,7 +1118,61 @@ SFU__DUMP_FN int sfu_dump_regs(const struct sfu_dump *d, const sfu_regs *regs)
         return SFU_E_ARG;
     if (sfu__dump_enter(d) == NULL)
         return SFU_E_ARG;
+    sfu__dump_rec(d, SFU_DUMP_REC_OPEN, 0, SFU_OK);
     return sfu__dump_leave(d, sfu__dump_walk(d, regs));
+}
+
+/* The layout of the trap frame at frame: layout, or (NULL) the first of
+ * d's layouts that passes the check, whose frame is readable there and
+ * whose variant matches it; NULL if none. */
+static SFU__DUMP_NOINLINE const struct sfu_trap_layout *sfu__dump_trap_layout(const struct sfu_dump *d,
+                                                                             const struct sfu_trap_layout *l,
+                                                                             uint64_t frame)
+{
+    size_t i;
+
+    for (i = 0; l == NULL && i < d->ntraps; i++) {
+        const struct sfu_trap_layout *t = &d->traps[i];
+
+        if (sfu_layout_check(t, NULL) == SFU_OK &&
+            sfu__port_block_ok(d->state->port.port.ctx, frame, t->frame.size, t->frame.align) &&
+            sfu__port_variant(t, frame))
+            l = t;
+    }
+    return l;
+}
+
+/* The fault words of the readable trap frame at frame, as l names them:
+ * the line printed, and kept for the next record (SFU_OK); SFU_E_ARG if l
+ * names none or they are no fault's. */
+static SFU__DUMP_NOINLINE int sfu__dump_cause(const struct sfu_dump *d, const struct sfu_trap_layout *l, uint64_t frame)
+{
+    struct sfu_dump_state *st = d->state;
+    unsigned known;
+#ifdef SFU_PORT_FAULT_TEXT
+    struct sfu_fault f;
+#endif
+
+    st->line[0] = '\0';
+    if (l == NULL)
+        return SFU_E_ARG;
+    known = sfu_port_trap_fault(l, frame, &st->rec.code, &st->rec.addr);
+#ifdef SFU_PORT_FAULT_TEXT
+    if (!(known & SFU_FAULT_CODE) ||
+        SFU_PORT_FAULT_TEXT(st->rec.code, st->rec.addr, known, st->line, sizeof st->line, &f) == 0 || f.signo == 0)
+        return SFU_E_ARG;
+    sfu_dump_str(d, "fault: ");
+    sfu_dump_str(d, st->line);
+    sfu_dump_str(d, "\n");
+    st->rec.cause = 1;
+    st->rec.cause_frame = frame;
+    st->rec.flags = (uint16_t)((f.addr_valid ? SFU_CRASH_ADDR_VALID : 0u) | SFU_CRASH_CODE_KNOWN |
+                               ((known & SFU_FAULT_ADDR) ? SFU_CRASH_ADDR_KNOWN : 0u));
+    return SFU_OK;
+#else
+    (void)known;
+    return SFU_E_ARG;
+#endif
 }
 
 /* The registers held by a trap frame at frame, read through port's
@@ -1000,18 +1182,11 @@ SFU__DUMP_FN int sfu_dump_regs(const struct sfu_dump *d, const sfu_regs *regs)
 static SFU__DUMP_NOINLINE int sfu__dump_trap_regs(const struct sfu_dump *d, const sfu_port *port,
                                                   const struct sfu_trap_layout *l, uint64_t frame, sfu_regs *r)
 {
-    size_t i;
     int kind;
 
     if (l == NULL && d->ntraps == 0)
         return -SFU_E_ARG; /* no layout given, none described */
-    for (i = 0; l == NULL && i < d->ntraps; i++) {
-        const struct sfu_trap_layout *t = &d->traps[i];
-
-        if (sfu_layout_check(t, NULL) == SFU_OK &&
-            sfu__port_block_ok(port->ctx, frame, t->frame.size, t->frame.align) && sfu__port_variant(t, frame))
-            l = t;
-    }
+    l = sfu__dump_trap_layout(d, l, frame);
     if (l == NULL)
         return -SFU_E_READ;
     if (sfu_layout_check(l, NULL) != SFU_OK)
@@ -1026,7 +1201,8 @@ static SFU__DUMP_NOINLINE int sfu__dump_trap_regs(const struct sfu_dump *d, cons
 
 /* Where a trap dump's walk starts, in the state's cursor: SFU_OK (or a
  * description the check refuses: the walk says so, the frame not read),
- * else the frame's error, said. */
+ * else the frame's error, said.  A frame whose layout names a fault's
+ * words: its cause first. */
 static SFU__DUMP_NOINLINE int sfu__dump_trap_start(const struct sfu_dump *d, const struct sfu_trap_layout *layout,
                                                    uint64_t frame)
 {
@@ -1041,6 +1217,7 @@ static SFU__DUMP_NOINLINE int sfu__dump_trap_start(const struct sfu_dump *d, con
         return -kind;
     }
     st->user = kind == SFU_TRAP_USER;
+    (void)sfu__dump_cause(d, sfu__dump_trap_layout(d, layout, frame), frame);
     return SFU_OK;
 }
 
@@ -1051,12 +1228,39 @@ SFU__DUMP_FN int sfu_dump_trap(const struct sfu_dump *d, const struct sfu_trap_l
     if (sfu__dump_enter(d) == NULL)
         return SFU_E_ARG;
     err = sfu__dump_trap_start(d, layout, frame);
-    if (err == SFU_OK)
+    if (err == SFU_OK) {
+        sfu__dump_rec(d, SFU_DUMP_REC_OPEN, 0, SFU_OK);
         err = sfu__dump_walk(d, &d->state->c.regs);
+    }
     return sfu__dump_leave(d, err);
+}
+
+SFU__DUMP_FN int sfu_dump_cause(const struct sfu_dump *d, const struct sfu_trap_layout *layout, uint64_t frame)
+{
+    const struct sfu_trap_layout *l;
+    int err;
+
+    if (sfu__dump_enter(d) == NULL)
+        return SFU_E_ARG;
+    err = sfu__dump_prepare(d);
+    if (err == SFU_OK) {
+        l = sfu__dump_trap_layout(d, layout, frame);
+        err = l == NULL ? SFU_E_READ : sfu_layout_check(l, NULL) != SFU_OK ? SFU_E_DESC
+            : !sfu__port_block_ok(d->state->port.port.ctx, frame, l->frame.size, l->frame.align) ? SFU_E_READ
+                                                                                               : sfu__dump_cause(d, l, frame);
+    }
+    return sfu__dump_leave(d, err);
+}
+
+SFU__DUMP_FN void sfu_dump_message(const struct sfu_dump *d, const char *msg)
+{
+    if (d != NULL && d->state != NULL && !d->state->busy)
+        d->state->rec.msg = msg;
 }
 
 SFU_CODEGEN_END
 
 #endif /* SFU_DUMP_IMPLEMENTATION_DONE */
 #endif /* SFU_IMPLEMENTATION */
+
+#include "sfu_record.h"

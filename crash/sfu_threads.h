@@ -302,13 +302,17 @@ SFU__DUMP_FN int sfu__dump_current_port(const struct sfu_dump *d)
     const struct sfu_dump_table *t = d->threads;
     const char *part;
     size_t index;
-    uint64_t cur;
+    uint64_t cur, v = 0;
 
     if (t->current == NULL || sfu__dump_table_rule(t, &part, &index) != NULL)
         return 0;
     cur = (uint64_t)*(const volatile uintptr_t *)t->current;
     if (cur == 0)
         return 0;
+    /* Its name, for the crash record's block (read as the header line
+     * reads a thread's). */
+    if (t->name.at != 0 && sfu__dump_field(d, cur, t->name, &v))
+        d->state->rec.name = (const char *)(uintptr_t)v;
     return sfu__dump_table_port(d, t, cur) ? 1 : -1;
 }
 
@@ -446,6 +450,9 @@ static SFU__DUMP_NOINLINE int sfu__dump_thread_start(const struct sfu_dump *d, s
         st->port.port.nstacks = t->port->nstacks;
     }
     sfu__dump_thread_header(d, t, port);
+    /* The record's block of this thread: its name and state. */
+    st->rec.name = t->name;
+    st->rec.state_text = t->state;
     if (more == 2) {
         sfu__dump_refused(d, "  stacks of the thread at ", t->frame, SFU_E_ARG);
         return SFU__DUMP_SAID;
@@ -534,6 +541,7 @@ SFU__DUMP_FN int sfu_dump_threads_iter(const struct sfu_dump *d, sfu_dump_next_f
     err = sfu__dump_threads_check(d);
     if (err != SFU_OK)
         return sfu__dump_leave(d, err);
+    sfu__dump_rec(d, SFU_DUMP_REC_THREADS, 0, SFU_OK);
     st = d->state;
     st->th.next = next;
     st->th.arg = arg;
@@ -559,6 +567,7 @@ SFU__DUMP_FN int sfu_dump_threads(const struct sfu_dump *d)
     err = sfu__dump_threads_check(d);
     if (err != SFU_OK)
         return sfu__dump_leave(d, err);
+    sfu__dump_rec(d, SFU_DUMP_REC_THREADS, 0, SFU_OK);
     st->th.next = NULL;
     st->th.t = t;
     st->th.k = 0;

@@ -26,9 +26,13 @@
  *
  * THE CORE FILE (--core)
  *   ET_CORE of the record's machine (EM_AARCH64 or EM_X86_64), as Linux
- *   writes one: a PT_NOTE segment with an NT_PRPSINFO (the crashed thread's
- *   name, the panic message as its arguments) and one NT_PRSTATUS per
- *   thread, the crashed one first, in that architecture's elf_prstatus
+ *   writes one: a PT_NOTE segment with an NT_PRPSINFO (IMAGE's file name
+ *   as the program and its command line, so gdb pairs the two) and one
+ *   NT_PRSTATUS per thread, the crashed one first with its signal (the
+ *   one Linux would send for the fault, decoded from the record's
+ *   syndrome words; SIGABRT for a panic) and after it an NT_SIGINFO (the
+ *   signal, its si_code, the faulting address: gdb's $_siginfo), each
+ *   NT_PRSTATUS in that architecture's elf_prstatus
  *   layout (pr_reg at 112: x86_64 user_regs_struct, 27 registers; aarch64
  *   user_pt_regs, x0-x30 sp pc pstate), for an aarch64 record with a PAC
  *   mask an NT_AUXV saying HWCAP_PACA and, after each NT_PRSTATUS, an
@@ -59,6 +63,9 @@
 
 #include "sfu_crash.h"
 #include "sfu_tool.h"
+/* Both CPUs' fault decoders (pure functions of the record's words). */
+#include "../port/aarch64/sfu_fault_aarch64.h"
+#include "../port/x86_64/sfu_fault_x86_64.h"
 
 static const char help[] =
 	"usage: sfu-crash [--at OFFSET] DUMP | sfu-crash --log LOG\n"
@@ -128,6 +135,25 @@ static const char *status_text(int st)
 	}
 }
 
+/* The cause of a fault record, decoded from its words by its machine's
+ * decoder (port/sfu_fault.h) into line (n bytes) and *f; false if the
+ * record has no syndrome or its machine no decoder. */
+static int fault_of(const struct sfu_crash *c, unsigned machine, char *line, size_t n, struct sfu_fault *f)
+{
+	unsigned known = SFU_FAULT_CODE | (c->flags & SFU_CRASH_ADDR_KNOWN ? SFU_FAULT_ADDR : 0u);
+
+	memset(f, 0, sizeof *f);
+	if (n)
+		line[0] = 0;
+	if (c->kind != SFU_CRASH_FAULT || !(c->flags & SFU_CRASH_CODE_KNOWN))
+		return 0;
+	if (machine == SFU_CRASH_EM_AARCH64)
+		return sfu_aarch64_fault(c->code, c->addr, known, line, n, f) != 0;
+	if (machine == SFU_CRASH_EM_X86_64)
+		return sfu_x86_64_fault(c->code, c->addr, known, line, n, f) != 0;
+	return 0;
+}
+
 static void hex(FILE *f, const uint8_t *p, unsigned n)
 {
 	unsigned i;
@@ -155,8 +181,12 @@ static void show_ext(const uint8_t *p, size_t size)
 		printf(", PAC mask 0x%016llx", (unsigned long long)info.pac);
 	printf("\n");
 	for (i = 0; i < info.nthreads && sfu_crash_thread_read(p, &info, i, &t); i++) {
-		printf("thread %u \"%s\" %s%s: %u frames, stopped: %s (%s)\n", i + 1, t.name, state_name(t.state),
-		       i == info.crashed ? " (the crash)" : "", t.nframes, sfu_strerror(t.stop), sfu_errname(t.stop));
+		if (t.stop == SFU_OK)
+			printf("thread %u \"%s\" %s%s: %u frames, goes on through a trap frame in thread %u\n", i + 1, t.name,
+			       state_name(t.state), i == info.crashed ? " (the crash)" : "", t.nframes, i + 2);
+		else
+			printf("thread %u \"%s\" %s%s: %u frames, stopped: %s (%s)\n", i + 1, t.name, state_name(t.state),
+			       i == info.crashed ? " (the crash)" : "", t.nframes, sfu_strerror(t.stop), sfu_errname(t.stop));
 		printf("  registers known:");
 		for (r = 0; r < SFU_CRASH_MAX_REGS; r++)
 			if (t.valid >> r & 1u)
@@ -172,13 +202,17 @@ static void show_ext(const uint8_t *p, size_t size)
 }
 
 /* Print one record; returns its status. */
-static int show(const uint8_t *p, size_t size, const char *where)
+static int show(const uint8_t *p, size_t size, const char *where, const char *damage)
 {
 	struct sfu_crash c;
 	sfu_frame f, next;
 	unsigned i;
 	int st = sfu_crash_read(p, size, &c);
 
+	if (damage[0]) {
+		printf("record %s: %s: not a trace\n", where, damage);
+		return SFU_CRASH_CORRUPT;
+	}
 	if (st == SFU_CRASH_EMPTY && size >= 4 && size < SFU_CRASH_SIZE && memcmp(p, "SFUC", 4) == 0) {
 		printf("record %s: truncated (%zu bytes, the header alone is %u): not a trace\n", where, size,
 		       SFU_CRASH_SIZE);
@@ -192,8 +226,16 @@ static int show(const uint8_t *p, size_t size, const char *where)
 	printf("crash: boot %u, %s \"%s\" at pc 0x%llx\n", c.boot,
 	       c.kind == SFU_CRASH_PANIC ? "panic" : c.kind == SFU_CRASH_FAULT ? "fault" : "kind ?", c.msg,
 	       (unsigned long long)c.pc);
-	if (c.flags & SFU_CRASH_ADDR_VALID)
-		printf("  fault address 0x%llx  code 0x%llx\n", (unsigned long long)c.addr, (unsigned long long)c.code);
+	{
+		struct sfu_crash_info info;
+		struct sfu_fault fa;
+		char line[SFU_FAULT_LINE];
+
+		if (sfu_crash_info_read(p, size, &info) == SFU_CRASH_VALID && fault_of(&c, info.machine, line, sizeof line, &fa))
+			printf("  fault: %s\n", line);
+		else if (c.flags & SFU_CRASH_ADDR_VALID)
+			printf("  fault address 0x%llx  code 0x%llx\n", (unsigned long long)c.addr, (unsigned long long)c.code);
+	}
 	for (i = 0; i < c.nframes; i++) {
 		sfu_crash_frame(&c, i, &f);
 		sfu_crash_frame(&c, i + 1, &next);
@@ -214,6 +256,7 @@ struct rec {
 	const uint8_t *p; /* the record's first byte */
 	size_t size;      /* bytes from there to the end of its region */
 	char where[64];
+	char damage[160]; /* a log's wire lines: why they do not give it whole */
 };
 
 struct input {
@@ -242,6 +285,7 @@ static void add_rec(struct input *in, const uint8_t *p, size_t size, const char 
 		die(3, "out of memory");
 	in->recs[in->nrecs].p = p;
 	in->recs[in->nrecs].size = size;
+	in->recs[in->nrecs].damage[0] = 0;
 	snprintf(in->recs[in->nrecs].where, sizeof in->recs[0].where, fmt, a);
 	in->nrecs++;
 }
@@ -319,14 +363,142 @@ static void from_dump(struct input *in, const char *path, long at)
 	scan(in, in->buf, in->n, at, "at +0x%llx", 0);
 }
 
-/* The firmware's hex lines: "crash record +OFF: hh hh ...".  A line at
- * +000 starts a record; a gap leaves it short (and refused). */
+static void put_byte(struct input *in, size_t *cap, unsigned b)
+{
+	if (in->n == *cap) {
+		*cap = *cap ? 2 * *cap : 4096;
+		in->buf = realloc(in->buf, *cap);
+		if (!in->buf)
+			die(3, "out of memory");
+	}
+	in->buf[in->n++] = (uint8_t)b;
+}
+
+/* The wire form's decoder (crash/sfu_record.h, ON THE WIRE): the lines of
+ * one record, "sfu-record K/N PAYLOAD CRC", K = 1 .. N in order, each
+ * line's CRC-32 over its text up to the payload's end.  A missing,
+ * repeated or damaged line, or a token stream that does not decode
+ * whole, is said (why) and the record is left with the bytes decoded so
+ * far (refused then as truncated or corrupt, never a trace). */
+struct wire {
+	unsigned line, lines; /* the last line read, of how many (0: none open) */
+	int bad;              /* a line was missing or damaged */
+	char why[160];
+	size_t start;         /* the record's first byte in the input */
+	uint8_t tok[3 * 4096];/* token bytes not yet decoded */
+	size_t ntok;
+};
+
+static int b64(int c)
+{
+	const char *a = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", *p;
+	return c && (p = strchr(a, c)) != NULL ? (int)(p - a) : -1;
+}
+
+/* Decode the whole tokens of w->tok into in (the rest stays): 0, or -1
+ * if a token refers to bytes before the record. */
+static int wire_tokens(struct input *in, size_t *cap, struct wire *w, int last)
+{
+	size_t i = 0, k, n;
+	while (i < w->ntok) {
+		unsigned t = w->tok[i], m = (t & 63u) + 1u;
+		if (t < 0x40) {
+			if (i + 1 + m > w->ntok)
+				break; /* its literals in the next line */
+			for (k = 0; k < m; k++)
+				put_byte(in, cap, w->tok[i + 1 + k]);
+			i += 1 + m;
+			continue;
+		}
+		n = t < 0x80 ? m : t < 0xc0 ? 64u * m : 8u * m;
+		if (t >= 0xc0 && in->n - w->start < 8)
+			return -1;
+		for (k = 0; k < n; k++)
+			put_byte(in, cap, t < 0xc0 ? 0u : in->buf[in->n - 8]);
+		i++;
+	}
+	memmove(w->tok, w->tok + i, w->ntok - i);
+	w->ntok -= i;
+	return last && w->ntok ? -1 : 0;
+}
+
+/* One "sfu-record K/N ..." line (p at "sfu-record"): 1 if it starts a
+ * record, 0 otherwise; bad lines mark the record. */
+static int wire_line(struct input *in, size_t *cap, struct wire *w, char *p)
+{
+	unsigned k, n, i;
+	char *sp, *e;
+	uint32_t crc = 0xffffffffu, want;
+	int first = 0, len;
+
+	if (sscanf(p, "sfu-record %u/%u %n", &k, &n, &len) != 2 || k == 0 || k > n)
+		return 0;
+	sp = p + len;
+	e = strchr(sp, ' ');
+	if (k == 1) {
+		first = 1;
+		w->line = 0;
+		w->lines = n;
+		w->bad = 0;
+		w->why[0] = 0;
+		w->ntok = 0;
+		w->start = in->n;
+	}
+	if (w->lines == 0 || w->bad)
+		return first;
+	if (n != w->lines || k != w->line + 1) {
+		snprintf(w->why, sizeof w->why, "line %u of %u missing (line %u/%u follows line %u)", w->line + 1, w->lines, k, n, w->line);
+		w->bad = 1;
+		return first;
+	}
+	if (!e || (e - sp) > 76 || ((e - sp) & 3) || sscanf(e, " %8x", &want) != 1) {
+		snprintf(w->why, sizeof w->why, "line %u of %u malformed", k, n);
+		w->bad = 1;
+		return first;
+	}
+	for (i = 0; p + i < e; i++) {
+		unsigned c = (unsigned char)p[i], b;
+		crc ^= c;
+		for (b = 0; b < 8; b++)
+			crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
+	}
+	if ((crc ^ 0xffffffffu) != want) {
+		snprintf(w->why, sizeof w->why, "line %u of %u damaged (its checksum does not match)", k, n);
+		w->bad = 1;
+		return first;
+	}
+	for (; sp < e; sp += 4) {
+		int a = b64(sp[0]), b = b64(sp[1]), c = sp[2] == '=' ? 0 : b64(sp[2]), d = sp[3] == '=' ? 0 : b64(sp[3]);
+		if (a < 0 || b < 0 || c < 0 || d < 0 || w->ntok + 3 > sizeof w->tok) {
+			snprintf(w->why, sizeof w->why, "line %u of %u: not base64", k, n);
+			w->bad = 1;
+			return first;
+		}
+		w->tok[w->ntok++] = (uint8_t)(a << 2 | b >> 4);
+		if (sp[2] != '=')
+			w->tok[w->ntok++] = (uint8_t)(b << 4 | c >> 2);
+		if (sp[3] != '=')
+			w->tok[w->ntok++] = (uint8_t)(c << 6 | d);
+	}
+	w->line = k;
+	if (wire_tokens(in, cap, w, k == n) != 0) {
+		snprintf(w->why, sizeof w->why, "line %u of %u: the compressed bytes do not decode", k, n);
+		w->bad = 1;
+	}
+	return first;
+}
+
+/* The firmware's lines: the wire form ("sfu-record K/N ..."), or the hex
+ * lines of older firmware ("crash record +OFF: hh hh ...").  A first line
+ * starts a record; a gap leaves it short (and refused). */
 static void from_log(struct input *in, const char *path)
 {
 	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
 	char line[4096];
 	size_t cap = 0, start = 0, *starts = NULL, nstarts = 0, i;
+	char (*damage)[160] = NULL;
 	int open = 0;
+	static struct wire w;
 
 	if (!f)
 		die(3, "%s: %s", path, strerror(errno));
@@ -335,6 +507,25 @@ static void from_log(struct input *in, const char *path)
 		unsigned long off;
 		char *e;
 
+		if (!p && (p = strstr(line, "sfu-record ")) != NULL) {
+			size_t before = in->n;
+			if (wire_line(in, &cap, &w, p)) {
+				if (w.lines && w.line < w.lines && !w.bad && nstarts && !damage[nstarts - 1][0])
+					snprintf(damage[nstarts - 1], sizeof damage[0], "lines %u to %u of %u missing", w.line + 1, w.lines, w.lines);
+				starts = realloc(starts, (nstarts + 1) * sizeof *starts);
+				damage = realloc(damage, (nstarts + 1) * sizeof *damage);
+				if (!starts || !damage)
+					die(3, "out of memory");
+				damage[nstarts][0] = 0;
+				starts[nstarts++] = before;
+				open = 0;
+			}
+			if (w.bad && w.why[0] && nstarts) {
+				snprintf(damage[nstarts - 1], sizeof damage[0], "%s", w.why);
+				w.why[0] = 0;
+			}
+			continue;
+		}
 		if (!p)
 			continue;
 		off = strtoul(p + 14, &e, 16);
@@ -343,9 +534,12 @@ static void from_log(struct input *in, const char *path)
 		if (off == 0) {
 			start = in->n;
 			open = 1;
+			w.lines = 0;
 			starts = realloc(starts, (nstarts + 1) * sizeof *starts);
-			if (!starts)
+			damage = realloc(damage, (nstarts + 1) * sizeof *damage);
+			if (!starts || !damage)
 				die(3, "out of memory");
+			damage[nstarts][0] = 0;
 			starts[nstarts++] = start;
 		}
 		if (!open || off != in->n - start) {
@@ -373,11 +567,15 @@ static void from_log(struct input *in, const char *path)
 	}
 	if (f != stdin)
 		fclose(f);
+	if (w.lines && w.line < w.lines && !w.bad && nstarts && !damage[nstarts - 1][0])
+		snprintf(damage[nstarts - 1], sizeof damage[0], "lines %u to %u of %u missing", w.line + 1, w.lines, w.lines);
 	for (i = 0; i < nstarts; i++) {
 		size_t end = i + 1 < nstarts ? starts[i + 1] : in->n;
 		add_rec(in, in->buf + starts[i], end - starts[i], "%llu of the log", i + 1);
+		memcpy(in->recs[in->nrecs - 1].damage, damage[i], sizeof damage[i]);
 	}
 	free(starts);
+	free(damage);
 }
 
 /* ---- the image: machine and build-id -------------------------------------------- */
@@ -459,6 +657,7 @@ static void read_image(const char *path, struct image *im)
 
 /* Linux's elf_prstatus and elf_prpsinfo (include/uapi/linux/elfcore.h,
  * the 64-bit layout both machines share up to pr_reg), by byte offset. */
+#define PR_INFO_SIGNO 0 /* pr_info.si_signo */
 #define PR_CURSIG 12
 #define PR_PID 32
 #define PR_PPID 36
@@ -470,6 +669,18 @@ static void read_image(const char *path, struct image *im)
 #define PRPS_PID 24
 #define PRPS_FNAME 40
 #define PRPS_PSARGS 56
+/* NT_SIGINFO (0x53494749, Linux's include/uapi/linux/elf.h): a siginfo_t
+ * of 128 bytes, si_signo at 0, si_code at 8, si_addr at 16 (the 64-bit
+ * layout, asm-generic/siginfo.h). */
+#define NT_SIGINFO_LINUX 0x53494749
+#define SI_SIZE 128
+#define SI_SIGNO 0
+#define SI_CODE 8
+#define SI_ADDR 16
+#define SFU_SIGABRT_LINUX 6
+/* Where the core holds the image's ELF header and build-id (write_core):
+ * the last pages of the address space, under no firmware's code or stack. */
+#define SFU_CORE_ID_VADDR 0xffffffffffffe000ull
 
 struct buf {
 	uint8_t *p;
@@ -536,25 +747,70 @@ static void write_core(const char *out, const char *image, const struct image *i
 	unsigned nregs = sfu_crash_nregs(info->machine), prsize = PR_REG + 8 * nregs + 8, i, r, nload = 0, k;
 	struct sfu_crash_tinfo t;
 	struct buf notes = { NULL, 0 };
-	uint8_t ps[PRPS_SIZE], pr[PR_REG + 8 * SFU_CRASH_MAX_REGS + 8], mask[16];
-	int pac;
+	uint8_t ps[PRPS_SIZE], pr[PR_REG + 8 * SFU_CRASH_MAX_REGS + 8], mask[16], si[SI_SIZE];
+	char line[SFU_FAULT_LINE];
+	struct sfu_fault fa;
+	int pac, signo, si_code = SFU_SI_KERNEL;
+	uint64_t si_addr = 0;
 	Elf *e;
 	Elf_Scn *s;
 	GElf_Ehdr eh;
 	GElf_Shdr sh;
 	GElf_Phdr ph;
 	int fd;
-	static const char shstr[] = "\0.note\0.stack\0.shstrtab";
+	static const char shstr[] = "\0.note\0.stack\0.shstrtab\0.build-id";
+	uint8_t idhdr[64 + 56 + 16 + SFU_CRASH_ID_MAX];
+	size_t idhdr_len = 64 + 56 + 16 + ((info->idlen + 3u) & ~3u);
 
-	/* NT_PRPSINFO: the program is IMAGE (gdb warns when pr_fname is not
-	 * its file name), its "arguments" the panic message, which gdb shows
-	 * as "Core was generated by `MESSAGE'". */
+	/* NT_PRPSINFO: the program is IMAGE.  gdb takes the core for IMAGE's
+	 * only if its command line (pr_psargs) names IMAGE's file ("core file
+	 * may not match specified executable file" otherwise): the image's
+	 * file name, as Linux writes a program's command line; the crash's
+	 * message and cause are in NT_SIGINFO's signal and this tool's text. */
 	memset(ps, 0, sizeof ps);
 	ps[PRPS_SNAME] = 'R';
 	le(ps + PRPS_PID, 1, 4);
 	memcpy(ps + PRPS_FNAME, base, strlen(base) < 15 ? strlen(base) : 15);
-	snprintf((char *)ps + PRPS_PSARGS, 80, "%s", c->msg);
+	snprintf((char *)ps + PRPS_PSARGS, 80, "%s", base);
 	note(&notes, "CORE", NT_PRPSINFO, ps, sizeof ps);
+	/* The crashed thread's signal, as Linux would send it for the fault
+	 * (port/sfu_fault.h: SIGSEGV for a data abort or a #PF, SIGILL for an
+	 * undefined instruction, ...) or SIGABRT for a panic; and its siginfo
+	 * (NT_SIGINFO after its NT_PRSTATUS: gdb's $_siginfo, the fault
+	 * address in si_addr). */
+	signo = SFU_SIGABRT_LINUX;
+	if (fault_of(c, info->machine, line, sizeof line, &fa) && fa.signo != 0) {
+		signo = fa.signo;
+		si_code = fa.code;
+		si_addr = fa.addr_valid ? fa.addr : 0;
+	}
+	memset(si, 0, sizeof si);
+	le(si + SI_SIGNO, (uint64_t)signo, 4);
+	le(si + SI_CODE, (uint64_t)(int64_t)si_code, 4);
+	le(si + SI_ADDR, si_addr, 8);
+	/* The header of the identity segment (see below): ELF64, little-endian,
+	 * the record's machine, one PT_NOTE holding NT_GNU_BUILD_ID. */
+	memset(idhdr, 0, sizeof idhdr);
+	memcpy(idhdr, "\177ELF\2\1\1", 7);
+	le(idhdr + 16, ET_EXEC, 2);
+	le(idhdr + 18, info->machine, 2);
+	le(idhdr + 20, EV_CURRENT, 4);
+	le(idhdr + 32, 64, 8);   /* e_phoff */
+	le(idhdr + 52, 64, 2);   /* e_ehsize */
+	le(idhdr + 54, 56, 2);   /* e_phentsize */
+	le(idhdr + 56, 1, 2);    /* e_phnum */
+	le(idhdr + 58, 64, 2);   /* e_shentsize */
+	le(idhdr + 64, PT_NOTE, 4);
+	le(idhdr + 64 + 4, PF_R, 4);
+	le(idhdr + 64 + 8, 120, 8);  /* p_offset */
+	le(idhdr + 64 + 32, 16 + ((info->idlen + 3u) & ~3u), 8); /* p_filesz */
+	le(idhdr + 64 + 40, 16 + ((info->idlen + 3u) & ~3u), 8); /* p_memsz */
+	le(idhdr + 64 + 48, 4, 8);   /* p_align */
+	le(idhdr + 120, 4, 4);
+	le(idhdr + 124, info->idlen, 4);
+	le(idhdr + 128, NT_GNU_BUILD_ID, 4);
+	memcpy(idhdr + 132, "GNU", 4);
+	memcpy(idhdr + 136, info->id, info->idlen);
 	/* aarch64 return addresses signed by pointer authentication: gdb
 	 * strips them with the mask of an NT_ARM_PAC_MASK note, which it
 	 * reads when the auxiliary vector's AT_HWCAP says HWCAP_PACA (Linux's
@@ -580,8 +836,10 @@ static void write_core(const char *out, const char *image, const struct image *i
 		i = k == 0 ? info->crashed : k <= info->crashed ? k - 1 : k;
 		sfu_crash_thread_read(p, info, i, &t);
 		memset(pr, 0, sizeof pr);
-		if (i == info->crashed)
-			le(pr + PR_CURSIG, c->kind == SFU_CRASH_FAULT ? 11 : 6, 2); /* SIGSEGV, SIGABRT */
+		/* Every thread's, as Linux writes the dump's signal in each (bfd
+		 * takes the core's signal from the last NT_PRSTATUS it reads). */
+		le(pr + PR_INFO_SIGNO, (uint64_t)signo, 4);
+		le(pr + PR_CURSIG, (uint64_t)signo, 2);
 		le(pr + PR_PID, i + 1, 4);
 		le(pr + PR_PPID, 0, 4);
 		le(pr + PR_PGRP, 1, 4);
@@ -589,6 +847,8 @@ static void write_core(const char *out, const char *image, const struct image *i
 		for (r = 0; r < nregs; r++)
 			le(pr + PR_REG + 8 * r, t.regs[r], 8);
 		note(&notes, "CORE", NT_PRSTATUS, pr, prsize);
+		if (i == info->crashed)
+			note(&notes, "CORE", NT_SIGINFO_LINUX, si, sizeof si);
 		if (pac)
 			note(&notes, "LINUX", 0x406, mask, sizeof mask); /* NT_ARM_PAC_MASK */
 		if (t.kept)
@@ -613,12 +873,22 @@ static void write_core(const char *out, const char *image, const struct image *i
 	eh.e_type = ET_CORE;
 	eh.e_machine = info->machine;
 	eh.e_version = EV_CURRENT;
-	if (!gelf_update_ehdr(e, &eh) || !gelf_newphdr(e, 1 + nload))
+	if (!gelf_update_ehdr(e, &eh) || !gelf_newphdr(e, 2 + nload))
 		goto fail;
 	/* The segments' bytes live in sections (libelf lays them out); the
 	 * program headers then point at them.  gdb reads a core by its
 	 * program headers only. */
 	if (!add_scn(e, notes.p, notes.n, 4, 1, SHT_NOTE, 0, 0))
+		goto fail;
+	/* The image's identity where gdb looks for it: a Linux core maps the
+	 * program's first page, its ELF header, whose build-id note bfd finds
+	 * through the first loadable segment.  A firmware's header is in no
+	 * memory, so a small ELF header and the record's build-id note (the
+	 * image's: checked above) stand at the top page of the address space,
+	 * read-only, where no code or stack is; without it gdb compares the
+	 * 15 characters of pr_fname with the image's whole file name and
+	 * warns that the core may not match it. */
+	if (!add_scn(e, idhdr, idhdr_len, 8, 24, SHT_PROGBITS, SHF_ALLOC, SFU_CORE_ID_VADDR))
 		goto fail;
 	/* gdb reads the stack through a cache of 64-byte lines, and a line
 	 * the core holds only part of is read whole from the executable where
@@ -656,7 +926,7 @@ static void write_core(const char *out, const char *image, const struct image *i
 			continue;
 		memset(&ph, 0, sizeof ph);
 		ph.p_type = sh.sh_type == SHT_NOTE ? PT_NOTE : PT_LOAD;
-		ph.p_flags = sh.sh_type == SHT_NOTE ? 0 : PF_R | PF_W;
+		ph.p_flags = sh.sh_type == SHT_NOTE ? 0 : sh.sh_flags & SHF_WRITE ? PF_R | PF_W : PF_R;
 		ph.p_offset = sh.sh_offset;
 		ph.p_vaddr = sh.sh_addr;
 		ph.p_filesz = ph.p_memsz = sh.sh_size;
@@ -693,7 +963,9 @@ static int make_core(struct input *in, const char *out, const char *image)
 	for (i = 0; i < in->nrecs; i++) {
 		const struct rec *r = &in->recs[i];
 		st = sfu_crash_read(r->p, r->size, &c);
-		if (st == SFU_CRASH_SHORT)
+		if (r->damage[0])
+			fprintf(stderr, "sfu-crash: record %s: %s: no core\n", r->where, r->damage);
+		else if (st == SFU_CRASH_SHORT)
 			fprintf(stderr, "sfu-crash: record %s: truncated: it says %u bytes, the input holds %zu\n", r->where,
 			        (unsigned)sfu__crash_get(r->p, SFU_CRASH_OFF_TOTAL, 4), r->size);
 		else if (r->size < SFU_CRASH_SIZE)
@@ -799,7 +1071,7 @@ int main(int argc, char **argv)
 		return worst;
 	}
 	for (i = 0; i < in.nrecs; i++) {
-		int st = show(in.recs[i].p, in.recs[i].size, in.recs[i].where);
+		int st = show(in.recs[i].p, in.recs[i].size, in.recs[i].where, in.recs[i].damage);
 		if (st != SFU_CRASH_EMPTY)
 			found++;
 		if (st == SFU_CRASH_CORRUPT || st == SFU_CRASH_UNKNOWN || st == SFU_CRASH_SHORT)

@@ -15,7 +15,7 @@ cd "$(dirname "$0")/../.."
 out=build/unit
 mkdir -p "$out"
 # test_pltgot three ways: the fix on, SFU_FIX_LD_PLTGOT 0, SFU_COMPACT 0.
-tests="test_core test_linked test_fpfallback test_cache test_index test_pltgot test_pltgot_off test_pltgot_general test_port test_ctx test_crash test_dump test_dump_text"
+tests="test_fault test_record test_core test_linked test_fpfallback test_cache test_index test_pltgot test_pltgot_off test_pltgot_general test_port test_ctx test_crash test_dump test_dump_text"
 builds="gcc-Os clang-O2"
 # Built two at a time first; a program that fails to build is built again
 # below, alone, and its error reported there.
@@ -80,5 +80,42 @@ if make -s --no-print-directory BUILD=build build/sfu-crash >"$out/sfu-crash-bui
 	fi
 else
 	fail "unit sfu-crash" "build or memory image failed (log $out/sfu-crash-build.log)"
+fi
+# The wire lines of a record the dump wrote (test_record: a fault through
+# a trap frame, two blocks) read back by sfu-crash --log: the same text as
+# from the record's bytes; a line damaged or missing: exit 1, said, no
+# trace; and the hex lines of older firmware still read.
+if [ -x build/sfu-crash ] && [ -x build/unit/test_record-gcc-Os ] &&
+	build/unit/test_record-gcc-Os "$out/wire.log" "$out/wire.bin"; then
+	raw=$(build/sfu-crash "$out/wire.bin" | sed 1d)
+	got=$(build/sfu-crash --log "$out/wire.log")
+	st=$?
+	if [ $st = 0 ] && [ "$(sed 1d <<<"$got")" = "$raw" ] && grep -q '^record 1 of the log: valid$' <<<"$got" &&
+		grep -q '^  fault: #PF page fault, read at 0x0000000000000030: not-present page' <<<"$got"; then
+		pass "unit sfu-crash --log wire" "$(grep -c sfu-record "$out/wire.log") lines for $(stat -c %s "$out/wire.bin") bytes, read back as the bytes read"
+	else
+		fail "unit sfu-crash --log wire" "exit $st:"; diff <(sed 1d <<<"$got") <(echo "$raw") | head -10
+	fi
+	# A damaged character (the payload's first), a missing line.
+	sed '1s/\(sfu-record [0-9]*\/[0-9]* \)\(.\)/\1=/' "$out/wire.log" >"$out/wire-damaged.log"
+	sed '2d' "$out/wire.log" >"$out/wire-missing.log"
+	for c in "damaged|line 1 of [0-9]* damaged \\(its checksum does not match\\)" "missing|line 2 of [0-9]* missing"; do
+		n=${c%%|*} want=${c#*|}
+		got=$(build/sfu-crash --log "$out/wire-$n.log" 2>&1)
+		st=$?
+		if [ $st = 1 ] && grep -Eq "$want" <<<"$got" && ! grep -q '^  #' <<<"$got"; then
+			pass "unit sfu-crash --log wire $n" "exit 1: $(grep -E -m1 "$want" <<<"$got")"
+		else
+			fail "unit sfu-crash --log wire $n" "exit $st: $got"
+		fi
+	done
+	od -An -v -tx1 -w16 "$out/wire.bin" | awk '{ printf "  crash record +%03x:%s\n", (NR - 1) * 16, $0 }' >"$out/hex.log"
+	if [ "$(build/sfu-crash --log "$out/hex.log" | sed 1d)" = "$raw" ]; then
+		pass "unit sfu-crash --log hex" "the hex lines of older firmware read as before"
+	else
+		fail "unit sfu-crash --log hex" "$(build/sfu-crash --log "$out/hex.log" 2>&1 | head -3)"
+	fi
+else
+	fail "unit sfu-crash --log wire" "test_record could not write the record's wire lines"
 fi
 [ $fails = 0 ]
