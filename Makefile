@@ -83,7 +83,7 @@ SFU_CRASH_LIBS ?= -lelf
 
 # What a tool may include: over-approximated, a rebuild too many costs
 # seconds.
-TOOL_HDRS := $(wildcard core/*.h tools/*.h crash/*.h) Makefile
+TOOL_HDRS := $(wildcard core/*.h tools/*.h crash/*.h port/*.h port/*/*.h) Makefile
 tool_var = $(subst -,_,$(shell echo '$(1)' | tr a-z A-Z))_$(2)
 
 # sfu_tool NAME: the tests' build $(BUILD)/NAME (sanitizers, -Werror) and

@@ -742,9 +742,12 @@ SFU__DUMP_FN void sfu_dump_frame(const struct sfu_dump *d, unsigned n, const sfu
         sfu__dump_put(d, "??", 2);
     }
 #if SFU_DUMP_SP
-    /* The frame's SP (THE DUMP FORMAT: after the name, before the marker). */
-    sfu__dump_put(d, " sp ", 4);
-    sfu__dump_num(d, f->sp, 16, 16);
+    /* The frame's SP (THE DUMP FORMAT: after the name, before the marker);
+     * none for a frame kept without it (0: a crash record's trace part). */
+    if (f->sp != 0) {
+        sfu__dump_put(d, " sp ", 4);
+        sfu__dump_num(d, f->sp, 16, 16);
+    }
 #endif
     /* How to look the address up: exact for #0, (interrupted), (user). */
     if (f->flags & SFU_FRAME_USER)

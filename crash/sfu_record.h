@@ -755,23 +755,26 @@ SFU__DUMP_FN void sfu_dump_record_wire(const struct sfu_dump *d)
 
 /* ---- at the next boot ------------------------------------------------------------------ */
 
-/* "thread N NAME (STATE): F frames, stopped: TEXT (CODE)" and the frames
- * of each block of a record that checked. */
-static SFU__DUMP_NOINLINE void sfu__rec_print_threads(const struct sfu_dump *d, const struct sfu_crash_info *info)
+/* "thread N NAME (STATE)" and the frames of each block of a record that
+ * checked (its own frame: the thread's decoded block is large). */
+static SFU__DUMP_NOINLINE void sfu__rec_print_threads(const struct sfu_dump *d)
 {
     static const char *const states[] = { "unknown", "crashed", "running", "ready", "blocked", "suspended" };
+    struct sfu_crash_info info;
     struct sfu_crash_tinfo t;
     sfu_frame f, next;
     unsigned i, k;
 
-    for (i = 0; i < info->nthreads && sfu_crash_thread_read(d->record, info, i, &t); i++) {
+    if (sfu_crash_info_read(d->record, d->record_size, &info) != SFU_CRASH_VALID)
+        return;
+    for (i = 0; i < info.nthreads && sfu_crash_thread_read(d->record, &info, i, &t); i++) {
         sfu_dump_str(d, "thread ");
         sfu_dump_dec(d, i + 1u);
         sfu_dump_str(d, " ");
         sfu_dump_str(d, t.name);
         sfu_dump_str(d, " (");
         sfu_dump_str(d, t.state < 6u ? states[t.state] : "?");
-        sfu_dump_str(d, i == info->crashed ? ", the crash)\nbacktrace:\n" : ")\nbacktrace:\n");
+        sfu_dump_str(d, i == info.crashed ? ", the crash)\nbacktrace:\n" : ")\nbacktrace:\n");
         for (k = 0; k < t.nframes; k++) {
             sfu_crash_thread_frame(d->record, &t, k, &f);
             sfu_crash_thread_frame(d->record, &t, k + 1u, &next);
@@ -790,52 +793,60 @@ static SFU__DUMP_NOINLINE void sfu__rec_print_threads(const struct sfu_dump *d, 
     }
 }
 
-SFU__DUMP_FN int sfu_dump_record_print(const struct sfu_dump *d)
+/* The record's status, and for a valid one its crash and trace part:
+ * "previous crash: ..." and the trace (its own frame: the decoded trace
+ * part is large; the fault's line goes into the state's, free at boot). */
+static SFU__DUMP_NOINLINE int sfu__rec_print_trace(const struct sfu_dump *d)
 {
     struct sfu_crash c;
-    struct sfu_crash_info info;
     sfu_frame f, next;
     unsigned i;
-    int st;
+    int st = sfu_crash_read(d->record, d->record_size, &c);
 
-    if (d == NULL || d->record == NULL)
-        return SFU_CRASH_EMPTY;
-    st = sfu_crash_read(d->record, d->record_size, &c);
     if (st == SFU_CRASH_EMPTY)
         return st;
     if (st != SFU_CRASH_VALID) {
         sfu_dump_str(d, st == SFU_CRASH_CORRUPT ? "previous crash record is corrupt (checksum mismatch): not shown\n"
                         : st == SFU_CRASH_SHORT ? "previous crash record is longer than its buffer: not shown\n"
                                                 : "previous crash record of an unknown version or shape: not shown\n");
-    } else {
-        sfu_dump_str(d, "previous crash: ");
-        if (c.kind == SFU_CRASH_FAULT && (c.flags & SFU_CRASH_CODE_KNOWN)) {
-#ifdef SFU_PORT_FAULT_TEXT
-            struct sfu_fault fa;
-            char line[SFU_FAULT_LINE];
-
-            (void)SFU_PORT_FAULT_TEXT(c.code, c.addr,
-                                      SFU_FAULT_CODE | ((c.flags & SFU_CRASH_ADDR_KNOWN) ? SFU_FAULT_ADDR : 0u), line,
-                                      sizeof line, &fa);
-            sfu_dump_str(d, "fault: ");
-            sfu_dump_str(d, line);
-#else
-            sfu_dump_str(d, c.msg);
-#endif
-        } else {
-            sfu_dump_str(d, c.kind == SFU_CRASH_FAULT ? "fault: " : "panic: ");
-            sfu_dump_str(d, c.msg);
-        }
-        sfu_dump_str(d, "\nbacktrace:\n");
-        for (i = 0; i < c.nframes; i++) {
-            sfu_crash_frame(&c, i, &f);
-            sfu_crash_frame(&c, i + 1u, &next);
-            sfu_dump_frame(d, i, &f, i + 1u < c.nframes && next.how == SFU_HOW_TRAP);
-        }
-        sfu_dump_stop(d, c.nframes, c.stop);
-        if (sfu_crash_info_read(d->record, d->record_size, &info) == SFU_CRASH_VALID)
-            sfu__rec_print_threads(d, &info);
+        return st;
     }
+    sfu_dump_str(d, "previous crash: ");
+    sfu_dump_str(d, c.kind == SFU_CRASH_FAULT ? "fault: " : "panic: ");
+#ifdef SFU_PORT_FAULT_TEXT
+    if (c.kind == SFU_CRASH_FAULT && (c.flags & SFU_CRASH_CODE_KNOWN)) {
+        struct sfu_fault fa;
+
+        (void)SFU_PORT_FAULT_TEXT(c.code, c.addr,
+                                  SFU_FAULT_CODE | ((c.flags & SFU_CRASH_ADDR_KNOWN) ? SFU_FAULT_ADDR : 0u),
+                                  d->state->line, sizeof d->state->line, &fa);
+        sfu_dump_str(d, d->state->line);
+    } else
+#endif
+    {
+        sfu_dump_str(d, c.msg);
+    }
+    sfu_dump_str(d, "\nbacktrace:\n");
+    for (i = 0; i < c.nframes; i++) {
+        sfu_crash_frame(&c, i, &f);
+        sfu_crash_frame(&c, i + 1u, &next);
+        sfu_dump_frame(d, i, &f, i + 1u < c.nframes && next.how == SFU_HOW_TRAP);
+    }
+    sfu_dump_stop(d, c.nframes, c.stop);
+    return st;
+}
+
+SFU__DUMP_FN int sfu_dump_record_print(const struct sfu_dump *d)
+{
+    int st;
+
+    if (d == NULL || d->record == NULL || d->state == NULL)
+        return SFU_CRASH_EMPTY;
+    st = sfu__rec_print_trace(d);
+    if (st == SFU_CRASH_EMPTY)
+        return st;
+    if (st == SFU_CRASH_VALID)
+        sfu__rec_print_threads(d);
     sfu_dump_record_wire(d);
     sfu_crash_clear(d->record, d->record_size);
     return st;

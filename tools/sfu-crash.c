@@ -190,7 +190,7 @@ static void show_ext(const uint8_t *p, size_t size)
 		printf("  registers known:");
 		for (r = 0; r < SFU_CRASH_MAX_REGS; r++)
 			if (t.valid >> r & 1u)
-				printf(" %s", reg_name(info.machine, r));
+				printf(" %s=0x%llx", reg_name(info.machine, r), (unsigned long long)t.regs[r]);
 		printf("\n  stack window 0x%llx, %u of %u bytes, %u whole frame%s (%s)\n",
 		       (unsigned long long)t.window, t.kept, t.wanted, t.whole, t.whole == 1 ? "" : "s", cut_name(t.cut));
 		for (k = 0; k < t.nframes; k++) {
@@ -509,9 +509,13 @@ static void from_log(struct input *in, const char *path)
 
 		if (!p && (p = strstr(line, "sfu-record ")) != NULL) {
 			size_t before = in->n;
+			unsigned k1, n1;
+			/* A first line ends the record before it: all its lines? */
+			if (sscanf(p, "sfu-record %u/%u ", &k1, &n1) == 2 && k1 == 1 && w.lines && w.line < w.lines &&
+			    !w.bad && nstarts && !damage[nstarts - 1][0])
+				snprintf(damage[nstarts - 1], sizeof damage[0], "lines %u to %u of %u missing", w.line + 1,
+				         w.lines, w.lines);
 			if (wire_line(in, &cap, &w, p)) {
-				if (w.lines && w.line < w.lines && !w.bad && nstarts && !damage[nstarts - 1][0])
-					snprintf(damage[nstarts - 1], sizeof damage[0], "lines %u to %u of %u missing", w.line + 1, w.lines, w.lines);
 				starts = realloc(starts, (nstarts + 1) * sizeof *starts);
 				damage = realloc(damage, (nstarts + 1) * sizeof *damage);
 				if (!starts || !damage)

@@ -96,10 +96,13 @@ if [ -x build/sfu-crash ] && [ -x build/unit/test_record-gcc-Os ] &&
 	else
 		fail "unit sfu-crash --log wire" "exit $st:"; diff <(sed 1d <<<"$got") <(echo "$raw") | head -10
 	fi
-	# A damaged character (the payload's first), a missing line.
+	# A damaged character (the payload's first), a missing line, the last
+	# line missing (a log cut short).
 	sed '1s/\(sfu-record [0-9]*\/[0-9]* \)\(.\)/\1=/' "$out/wire.log" >"$out/wire-damaged.log"
 	sed '2d' "$out/wire.log" >"$out/wire-missing.log"
-	for c in "damaged|line 1 of [0-9]* damaged \\(its checksum does not match\\)" "missing|line 2 of [0-9]* missing"; do
+	sed '$d' "$out/wire.log" >"$out/wire-tail.log"
+	for c in "damaged|line 1 of [0-9]* damaged \\(its checksum does not match\\)" "missing|line 2 of [0-9]* missing" \
+		"tail|lines ([0-9]*) to \\1 of \\1 missing"; do
 		n=${c%%|*} want=${c#*|}
 		got=$(build/sfu-crash --log "$out/wire-$n.log" 2>&1)
 		st=$?
