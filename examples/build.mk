@@ -84,6 +84,12 @@ SFU_GEN ?= $(EX_ROOT)/build/sfu-gen
 # sframe = as: what makes the assembler write .sframe (LLVM's integrated
 # assembler also wants -Wa,--allow-experimental-sframe).
 EX_GSFRAME ?= -Wa,--gsframe
+# The vector code of every board and variant: its CFI is a debugger's
+# only (it marks the vector code's frame outermost, where the crash
+# record's block of a handler ends: gdb stops there), assembled without
+# EX_GSFRAME, in .debug_frame only, which sframe-gen.sh's sfu-gen does not
+# read (--from eh): sfu crosses this code through its trap layouts.
+EX_NOSFRAME := vectors.S isr.S kernel-entry.S kernel-isr.S rtos-entry.S rtos-isr.S
 # Every image's sframe, or link (lld: objects whose SFrame GNU ld cannot
 # link, such as LLVM's), whatever its board.mk says; empty: as it says.
 EX_SFRAME ?=
@@ -262,8 +268,8 @@ $(EX_OUT)/$(1)/ex-sframe.ld: $$(EX_DEPS.$(1)) | $(EX_OUT)/$(1)/
 
 $(EX_OUT)/$(1)/%.o: $(EX_DIR)/$(EX.$(1).board)/%.S $$(EX_DEPS.$(1)) | $(EX_OUT)/$(1)/
 	$$(call ex_say,AS,$$@)
-	$$(EX_Q)cd $(EX_ROOT) && $$(CC_$(EX.$(1).arch)) $$(EX_ASFLAGS) $$(call ex_flags,$(1)) \
-		-I $(EX_ROOT)/port/$(EX.$(1).arch) -c $$< -o $$@
+	$$(EX_Q)cd $(EX_ROOT) && $$(CC_$(EX.$(1).arch)) $$(EX_ASFLAGS) $$(if $$(filter $$(<F),$$(EX_NOSFRAME)),$$(filter-out \
+		$$(EX_GSFRAME),$$(call ex_flags,$(1))),$$(call ex_flags,$(1))) -I $(EX_ROOT)/port/$(EX.$(1).arch) -c $$< -o $$@
 
 $(EX_OUT)/$(1)/%.o: $(EX_DIR)/$(EX.$(1).board)/%.c $$(EX_DEPS.$(1)) | $(EX_OUT)/$(1)/
 	$$(call ex_say,CC,$$@)

@@ -30,6 +30,10 @@
 # `make gen` builds, else its build/sfu-gen, the test suites' build), NM,
 # READELF (default nm, readelf; may be commands with arguments).
 #
+# sfu-gen reads .eh_frame only (--from eh): .debug_frame may hold CFI for a
+# debugger alone (the examples' vector code: an outermost frame for gdb,
+# which sfu crosses through its trap layouts instead).
+#
 # Addresses are kept in hex and only differences of them are computed
 # (hexdiff): a higher-half kernel's addresses (0xffffffff80000000 and up)
 # do not fit the shell's signed 64-bit arithmetic, nor printf '%d'.
@@ -84,7 +88,7 @@ gen() { # ELF OUT.S
 		exit 1
 	fi
 	addr=$3
-	if ! "$SFU_GEN" --raw "$bin" --addr "0x$addr" "$1" >"${2%.S}.log" 2>&1; then
+	if ! "$SFU_GEN" --from eh --raw "$bin" --addr "0x$addr" "$1" >"${2%.S}.log" 2>&1; then
 		cat "${2%.S}.log" >&2
 		exit 1
 	fi
@@ -130,7 +134,7 @@ check() { # BIN ELF
 		echo "sframe-gen.sh: $2 does not hold the generated section at __sframe_start" >&2
 		exit 1
 	fi
-	if ! "$SFU_GEN" --raw "$tmp/again" --addr "0x$start" "$2" >"$tmp/log" 2>&1; then
+	if ! "$SFU_GEN" --from eh --raw "$tmp/again" --addr "0x$start" "$2" >"$tmp/log" 2>&1; then
 		cat "$tmp/log" >&2
 		exit 1
 	fi

@@ -266,47 +266,6 @@ EX_NOINLINE void handle_irq(const sfu_regs *interrupted)
  * Synchronous exceptions and the rest.
  */
 
-/* ESR_EL1.EC values (ARM ARM, ESR_EL1, "Exception Class"). */
-static const char *ec_name(uint32_t ec)
-{
-    switch (ec) {
-    case 0x00: return "undefined instruction (EC 0x00 unknown reason)";
-    case 0x07: return "FP/SIMD access trap (EC 0x07)";
-    case 0x0e: return "illegal execution state (EC 0x0e)";
-    case 0x15: return "SVC (EC 0x15)";
-    case 0x1c: return "pointer authentication failure (EC 0x1c FPAC)";
-    case 0x20: return "instruction abort from EL0 (EC 0x20)";
-    case 0x21: return "instruction abort (EC 0x21)";
-    case 0x22: return "PC alignment fault (EC 0x22)";
-    case 0x24: return "data abort from EL0 (EC 0x24)";
-    case 0x25: return "data abort (EC 0x25)";
-    case 0x26: return "SP alignment fault (EC 0x26)";
-    case 0x35: return "watchpoint (EC 0x35)";
-    case 0x3c: return "BRK (EC 0x3c)";
-    default: return "synchronous exception (other EC)";
-    }
-}
-
-/* FAR_EL1 holds the faulting address for aborts (unless ISS.FnV says it
- * is not valid) and for PC alignment faults. */
-static bool far_valid(uint32_t ec, uint64_t esr)
-{
-    switch (ec) {
-    case 0x20:
-    case 0x21:
-    case 0x22:
-        return true;
-    case 0x24:
-    case 0x25:
-        return (esr & (1u << 10)) == 0; /* FnV */
-    case 0x34:
-    case 0x35:
-        return true; /* watchpoint: the address accessed */
-    default:
-        return false;
-    }
-}
-
 /* HLT #0xF000 without -semihosting is undefined: remember that, so the
  * caller skips it and board_exit falls back to PSCI. */
 bool a64_semihosting_trap(uint64_t esr, uint64_t elr)
@@ -317,23 +276,18 @@ bool a64_semihosting_trap(uint64_t esr, uint64_t elr)
     return true;
 }
 
-void a64_describe(struct ex_fault *f, uint64_t esr, uint64_t far, unsigned kind)
+void a64_describe(struct ex_fault *f, unsigned kind, const struct sfu_trap_layout *layout, uint64_t frame)
 {
     unsigned group = kind >> 2, type = kind & 3u;
-    uint32_t ec = (uint32_t)(esr >> 26) & 0x3fu;
 
-    if (group >= 2)
-        f->what = "exception from a lower EL (no EL0 code exists)";
-    else if (type == 0)
-        f->what = ec_name(ec);
-    else if (type == 2)
-        f->what = "FIQ (unexpected)";
-    else
-        f->what = "SError";
-    f->code = esr;
-    f->addr = far;
-    f->addr_valid = type == 0 && far_valid(ec, esr);
+    f->what = group >= 2   ? "exception from a lower EL (no EL0 code exists)"
+            : type == 0    ? "synchronous exception"
+            : type == 2    ? "FIQ (unexpected)"
+            : type == 3    ? "SError"
+                           : "IRQ";
     f->note = group == 1 ? "taken on SP_EL1: the fault is in boot code or in a handler" : NULL;
+    f->layout = layout;
+    f->frame = frame;
 }
 
 /* -------------------------------------------------------------------------
@@ -355,6 +309,7 @@ void board_banner(void)
 
 EX_NORETURN void board_main(void)
 {
+    EX_OUTERMOST();
     uart_init();
     gic_init();
     ex_main();

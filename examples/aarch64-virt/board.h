@@ -17,8 +17,9 @@ void handle_irq(const sfu_regs *interrupted);
  * in x0 and resumes after it, and board_exit falls back to PSCI. */
 bool a64_semihosting_trap(uint64_t esr, uint64_t elr);
 
-/* Fill f's what/code/addr/addr_valid from ESR_EL1, FAR_EL1 and the vector
- * (group * 4 + type, ARM ARM "Exception vectors"). */
-void a64_describe(struct ex_fault *f, uint64_t esr, uint64_t far, unsigned kind);
+/* Fill f's what and note from the vector (group * 4 + type, ARM ARM
+ * "Exception vectors"), and its trap frame at frame as layout describes
+ * it: sfu decodes the cause from the frame's syndrome words. */
+void a64_describe(struct ex_fault *f, unsigned kind, const struct sfu_trap_layout *layout, uint64_t frame);
 
 #endif /* EX_BOARD_H */

@@ -118,7 +118,17 @@ a64_vectors:
     ventry el0_32_fiq
     ventry el0_32_error
 
+    /* For a debugger only: this code's CFI says the return address is
+     * undefined, so gdb's backtrace of a crash record's core (tools/
+     * sfu-crash) ends at the vector code's frame, where the record's
+     * block of the handler ends; the interrupted code is the next block.
+     * Debug info only (.debug_frame), and this file is assembled without
+     * --gsframe (board.mk: nosframe): sfu crosses this code through its
+     * trap layout, never through an SFrame row. */
+    .cfi_sections .debug_frame
     /* The reasons are the vector's number, as bad_mode() prints it. */
+    .cfi_startproc
+    .cfi_undefined x30
     handler_stub el1t_sync, el1_sync_handler, 0, 1
     handler_stub el1t_irq, el1_irq_handler, 1, 1
     handler_stub el1t_fiq, bad_mode, 2, 1
@@ -135,5 +145,6 @@ a64_vectors:
     handler_stub el0_32_irq, bad_mode, 13, 1
     handler_stub el0_32_fiq, bad_mode, 14, 1
     handler_stub el0_32_error, bad_mode, 15, 1
+    .cfi_endproc
 
     .section .note.GNU-stack, "", %progbits

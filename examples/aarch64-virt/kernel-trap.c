@@ -22,8 +22,8 @@ typedef char pt_regs_size_check[sizeof(struct pt_regs) == 0x120 ? 1 : -1];
  * interrupts").  Its calls into C all lie in .entry.text, each made with
  * SP pointing at a struct pt_regs. */
 extern char __entry_text_start[], __entry_text_end[];
-const struct sfu_trap_layout ex_trap_layouts[] = {
-    SFU_AARCH64_PT_REGS(__entry_text_start, __entry_text_end, struct pt_regs, regs, pc, sp, pstate) };
+const struct sfu_trap_layout ex_trap_layouts[] = { SFU_AARCH64_PT_REGS_FAULT(
+    __entry_text_start, __entry_text_end, struct pt_regs, regs, pc, sp, pstate, esr, far) };
 EX_DUMP(ex_trap_layouts);
 /* (end of what sfu needs) */
 
@@ -51,7 +51,7 @@ void el1_sync_handler(struct pt_regs *regs, unsigned long reason)
     }
     if (ex_probe_take(regs->esr, &regs->pc))
         return;
-    a64_describe(&f, regs->esr, regs->far, (unsigned)reason);
+    a64_describe(&f, (unsigned)reason, &ex_trap_layouts[0], (uint64_t)(uintptr_t)regs);
     interrupted(regs, &f.regs);
     ex_fault(&f);
 }
@@ -74,7 +74,7 @@ void bad_mode(struct pt_regs *regs, unsigned long reason)
 {
     struct ex_fault f;
 
-    a64_describe(&f, regs->esr, regs->far, (unsigned)reason);
+    a64_describe(&f, (unsigned)reason, &ex_trap_layouts[0], (uint64_t)(uintptr_t)regs);
     interrupted(regs, &f.regs);
     if (reason >= 8)
         board_exit(EX_BUG); /* no EL0 code exists */

@@ -175,8 +175,18 @@ a64_vectors:
 
 /* A task's synchronous exception: the yield trap (SVC) switches, anything
  * else is a fault for the C handler (which may return: probes). */
+    /* For a debugger only: this code's CFI says the return address is
+     * undefined, so gdb's backtrace of a crash record's core (tools/
+     * sfu-crash) ends at the vector code's frame, where the record's
+     * block of the handler ends; the interrupted code is the next block.
+     * Debug info only (.debug_frame), and this file is assembled without
+     * --gsframe (board.mk: nosframe): sfu crosses this code through its
+     * trap layout, never through an SFrame row. */
+    .cfi_sections .debug_frame
     .type rtos_task_sync, %function
 rtos_task_sync:
+    .cfi_startproc
+    .cfi_undefined x30
     save_task_context
     mrs x0, esr_el1
     lsr x0, x0, #26
@@ -261,5 +271,6 @@ rtos_bad_entry:
     bl rtos_bad_vector
     b .
     .size rtos_bad_entry, . - rtos_bad_entry
+    .cfi_endproc
 
     .section .note.GNU-stack, "", %progbits

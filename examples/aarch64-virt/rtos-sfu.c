@@ -14,6 +14,8 @@
  *   handler fault  at the SP of the call into rtos_handler_fault, the
  *                  interrupted SP its end
  *   a task that is not running: its task context (the first two layouts)
+ *   a fault's cause ESR_EL1 and FAR_EL1, which the entry code leaves in
+ *                  the CPU (live: read when the fault handler asks)
  */
 #include "ex.h"
 
@@ -34,6 +36,7 @@ static const void *const handler_call[] = { rtos_handler_fault };
         .sp = { .from = sp_source }, .select = { .at = SFU_AT(0), .mask = 1, .value = (fp) },                \
         .regs = { .pc = SFU_AT((fp) ? 0x210 : 0x10), .mode = SFU_AT((fp) ? 0x218 : 0x18),                    \
                   .reg = SFU_AARCH64_TRAP_REGS_X0((fp) ? 0x220 : 0x20) },                                     \
+        .fault = { .live = 3 },                                                                               \
     }
 
 const struct sfu_trap_layout ex_trap_layouts[] = {

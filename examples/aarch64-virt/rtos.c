@@ -63,10 +63,10 @@ void rtos_fault(void)
 {
     uint64_t frame = *rtos_ctx_slot;
     uint64_t *gp = (uint64_t *)(uintptr_t)(frame + CTX_GP(*(uint64_t *)(uintptr_t)frame));
-    uint64_t esr, far;
+    uint64_t esr;
     struct ex_fault f;
 
-    __asm__ volatile("mrs %0, esr_el1\n\tmrs %1, far_el1" : "=r"(esr), "=r"(far));
+    __asm__ volatile("mrs %0, esr_el1" : "=r"(esr));
     if (a64_semihosting_trap(esr, gp[CTX_ELR / 8])) {
         gp[CTX_X(0) / 8] = (uint64_t)-1;
         gp[CTX_ELR / 8] += 4;
@@ -74,7 +74,7 @@ void rtos_fault(void)
     }
     if (ex_probe_take(esr, &gp[CTX_ELR / 8]))
         return;
-    a64_describe(&f, esr, far, 0);
+    a64_describe(&f, 0, rtos_task_layout(frame), frame);
     rtos_interrupted(frame, &f.regs);
     ex_fault(&f);
 }
@@ -83,11 +83,9 @@ void rtos_fault(void)
  * task's SP still in SP_EL0. */
 void rtos_stack_overflow(uint64_t frame)
 {
-    uint64_t esr, far;
     struct ex_fault f;
 
-    __asm__ volatile("mrs %0, esr_el1\n\tmrs %1, far_el1" : "=r"(esr), "=r"(far));
-    a64_describe(&f, esr, far, 0);
+    a64_describe(&f, 0, &ex_trap_layouts[2], frame);
     sfu_port_trap_regs(&ex_trap_layouts[2], frame, &f.regs);
     f.note = "the task's SP is below its stack limit: its context was saved on the handler stack";
     ex_fault(&f);
@@ -95,13 +93,13 @@ void rtos_stack_overflow(uint64_t frame)
 
 void rtos_handler_fault(uint64_t frame)
 {
-    uint64_t esr, far;
+    uint64_t esr;
     struct ex_fault f;
 
-    __asm__ volatile("mrs %0, esr_el1\n\tmrs %1, far_el1" : "=r"(esr), "=r"(far));
+    __asm__ volatile("mrs %0, esr_el1" : "=r"(esr));
     if (ex_probe_take(esr, (uint64_t *)(uintptr_t)(frame + 0x10 + CTX_ELR)))
         return;
-    a64_describe(&f, esr, far, 4);
+    a64_describe(&f, 4, &ex_trap_layouts[3], frame);
     sfu_port_trap_regs(&ex_trap_layouts[3], frame, &f.regs);
     ex_fault(&f);
 }

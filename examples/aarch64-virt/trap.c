@@ -36,7 +36,7 @@ void a64_trap(struct a64_trap_frame *tf, unsigned kind)
     }
     if (type == 0 && ex_probe_take(tf->esr, &tf->elr))
         return;
-    a64_describe(&f, tf->esr, tf->far, kind);
+    a64_describe(&f, kind, &ex_trap_layouts[0], (uint64_t)(uintptr_t)tf);
     sfu_port_trap_regs(&ex_trap_layouts[0], (uint64_t)(uintptr_t)tf, &f.regs);
     if (group >= 2)
         board_exit(EX_BUG);

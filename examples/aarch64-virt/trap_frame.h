@@ -56,14 +56,17 @@ typedef char a64_tf_far_check[offsetof(struct a64_trap_frame, far) == A64_TF_FAR
 typedef char a64_tf_size_check[sizeof(struct a64_trap_frame) == A64_TF_SIZE ? 1 : -1];
 
 /* Its layout: sites is an array of the call sites' return addresses (the
- * examples label theirs a64_trap_ret). */
+ * examples label theirs a64_trap_ret); the syndrome words the vector code
+ * saves for every exception, which sfu decodes for a synchronous one
+ * (sfu_dump_cause: the examples ask for it from the fault handler only). */
 #define A64_TRAP_LAYOUT(site_array)                                                               \
     {                                                                                             \
         .call = { .sites = (site_array), .nsites = sizeof(site_array) / sizeof((site_array)[0]) }, \
         .frame = { .from = SFU_TRAP_FRAME_SP, .size = A64_TF_SIZE, .align = 16 },                 \
         .sp = { .from = SFU_TRAP_SP_SAVED, .at = SFU_AT(A64_TF_SP) },                             \
         .regs = { .pc = SFU_AT(A64_TF_ELR), .mode = SFU_AT(A64_TF_SPSR),                          \
-                  .reg = SFU_AARCH64_TRAP_REGS_X0(A64_TF_X0) }                                    \
+                  .reg = SFU_AARCH64_TRAP_REGS_X0(A64_TF_X0) },                                   \
+        .fault = { .at = { SFU_AT(A64_TF_ESR), SFU_AT(A64_TF_FAR) } }                             \
     }
 #endif /* __ASSEMBLER__ */
 

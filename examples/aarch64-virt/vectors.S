@@ -58,8 +58,18 @@ a64_vectors:
     VENTRY 14
     VENTRY 15
 
+    /* For a debugger only: this code's CFI says the return address is
+     * undefined, so gdb's backtrace of a crash record's core (tools/
+     * sfu-crash) ends at the vector code's frame, where the record's
+     * block of the handler ends; the interrupted code is the next block.
+     * Debug info only (.debug_frame), and this file is assembled without
+     * --gsframe (board.mk: nosframe): sfu crosses this code through its
+     * trap layout, never through an SFrame row. */
+    .cfi_sections .debug_frame
     .type trap_common, %function
 trap_common:
+    .cfi_startproc
+    .cfi_undefined x30
     stp x2, x3, [sp, #0x10]
     stp x4, x5, [sp, #0x20]
     stp x6, x7, [sp, #0x30]
@@ -108,5 +118,6 @@ a64_trap_ret:
     add sp, sp, #TF_SIZE
     eret
     .size trap_common, . - trap_common
+    .cfi_endproc
 
     .section .note.GNU-stack, "", %progbits

@@ -5,10 +5,10 @@
  * (crash/sfu_dump.h; ex_dump: EX_DUMP in ex.h).
  *
  * The dump layer walks and prints (frames streamed, names from the
- * image's own symbol table, tools/sfu-symtab); this file adds what the
- * examples check around it: the registers, whether a fault's walk reached
- * the interrupted code, the frames kept for the crash record, and a name
- * hook that faults on purpose for the nested scenario.
+ * image's own symbol table, tools/sfu-symtab; the crash record written as
+ * it walks); this file adds what the examples check around it: the
+ * registers, whether a fault's walk reached the interrupted code, and a
+ * name hook that faults on purpose for the nested scenario.
  */
 #include "ex.h"
 
@@ -75,37 +75,18 @@ void ex_unwind_init(void)
  * The dump.
  */
 
-/* The last dump's frames (static: the crash path's stack stays small),
- * kept by the dump layer's frame hook. */
-sfu_frame ex_last_frames[SFU_DEPTH_CAP];
-size_t ex_last_nframes;
-int ex_last_stop;
 static bool crossed; /* the walk went through a trap frame */
 
-/* The description's frame hook. */
+/* The description's frame hook: whether the walk crossed a trap frame;
+ * and the retained scenario's power cut in the middle of a dump (the
+ * crash record is half written then: retained.c). */
 void ex_frame_hook(const struct sfu_dump *d, unsigned n, const sfu_frame *f)
 {
     (void)d;
-    if (n < SFU_DEPTH_CAP) {
-        ex_last_frames[n].pc = f->pc;
-        ex_last_frames[n].sp = f->sp;
-        ex_last_frames[n].cfa = f->cfa;
-        ex_last_frames[n].how = f->how;
-        ex_last_frames[n].flags = f->flags;
-        ex_last_nframes = n + 1u;
-    }
     if (f->how == SFU_HOW_TRAP)
         crossed = true;
-}
-
-void ex_print_frame(unsigned n, const sfu_frame *f, bool stub)
-{
-    sfu_dump_frame(&ex_dump, n, f, stub);
-}
-
-void ex_print_stop(size_t n, int err)
-{
-    sfu_dump_stop(&ex_dump, (unsigned)n, err);
+    if (ex_cut_at_frame != 0 && n == ex_cut_at_frame)
+        board_reset();
 }
 
 void ex_dump_backtrace(const sfu_regs *r, const sfu_regs *interrupted)
@@ -113,13 +94,12 @@ void ex_dump_backtrace(const sfu_regs *r, const sfu_regs *interrupted)
     const struct ex_thread *t = ex_thread_current();
 
     ex_unwind_setup();
-    ex_last_nframes = 0;
     crossed = false;
     /* In a thread, the walk is bounded by its stacks (the thread table's
      * .current: the dump finds them itself). */
     if (t != NULL)
         ex_thread_header(t);
-    ex_last_stop = sfu_dump_regs(&ex_dump, r);
+    (void)sfu_dump_regs(&ex_dump, r);
     if (interrupted != NULL && !crossed) {
         sfu_dump_str(&ex_dump, "  (the walk did not reach the interrupted code: pc ");
         sfu_dump_hex(&ex_dump, interrupted->pc, 16);

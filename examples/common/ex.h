@@ -128,13 +128,15 @@ EX_NORETURN void ex_main(void);
  */
 EX_NORETURN void panic(const char *msg);
 
-/* A CPU exception, already decoded by the board's trap code. */
+/* A CPU exception, as the board's trap code hands it over: its trap frame
+ * and the layout that describes it (sfu decodes its cause from them:
+ * sfu_dump_cause), the interrupted registers, and which vector it came
+ * through. */
 struct ex_fault {
-    const char *what; /* "data abort", "#PF", ... */
+    const char *what; /* the vector: "synchronous exception", "SError", ... */
     sfu_regs regs;    /* the interrupted context, from the trap frame */
-    uint64_t code;    /* ESR_EL1 / error code */
-    uint64_t addr;    /* FAR_EL1 / CR2 */
-    bool addr_valid;  /* false: the CPU gives no fault address */
+    uint64_t frame;   /* the trap frame */
+    const struct sfu_trap_layout *layout; /* its layout (with its fault words) */
     const char *note; /* a line more for the report, or NULL */
 };
 EX_NORETURN void ex_fault(const struct ex_fault *f);
@@ -183,11 +185,16 @@ extern const struct sfu_dump_table ex_thread_table;
 void ex_write(const char *s, size_t n);
 const char *ex_name_hook(const struct sfu_dump *d, uint64_t addr, uint64_t *start, uint64_t *size);
 void ex_frame_hook(const struct sfu_dump *d, unsigned n, const sfu_frame *f);
+/* The crash record: the retained RAM, [__retained_start, +16 KiB) of both
+ * boards' link.ld, which no loader and no boot code writes, so the record
+ * every dump writes there is read back after a warm reset (retained.c). */
+#define EX_RECORD_SIZE 16384u
 #define EX_DUMP(layouts)                                                                                       \
     const struct sfu_dump ex_dump = { SFU_DUMP_INIT_FIELDS(&ex_dump_state, ex_write, ex_ram, 1, layouts,     \
                                                            sizeof(layouts) / sizeof((layouts)[0])),           \
                                       .stacks = ex_boot_stack, .nstacks = 1, .threads = &ex_thread_table,     \
-                                      .name = ex_name_hook, .frame = ex_frame_hook }
+                                      .name = ex_name_hook, .frame = ex_frame_hook,                           \
+                                      SFU_DUMP_RECORD((uint8_t *)__retained_start, EX_RECORD_SIZE) }
 void ex_unwind_setup(void);
 /* Ports for the examples' own walks and reads (the crash record, the
  * reports): the image's RAM and trap layouts, bounded by the boot stack;
@@ -248,14 +255,14 @@ void ex_dump_threads(void);
 EX_NORETURN void ex_threads_scenario(void);
 EX_NORETURN void ex_overflow_scenario(void);
 EX_NORETURN void ex_retained_scenario(void);
-/* Set by the retained scenario: a panic writes a crash record and resets.
- * ex_record_armed, set by the recorded scenarios: a panic or fault prints
- * its extended record (every thread ex_record_thread named) after its
- * dump. */
-extern volatile int ex_retain_armed, ex_record_armed;
-void ex_record_thread(const struct ex_thread *t);
-void ex_retain_crash(unsigned kind, const char *what, uint64_t pc, uint64_t code, uint64_t addr, bool addr_valid,
-                     const sfu_regs *start, const sfu_regs *interrupted);
+/* The end of every crash report (retained.c): the crash record every dump
+ * wrote, printed for tools/sfu-crash in its wire form; in the retained
+ * scenario, the reset instead. */
+void ex_crash_record_end(void);
+/* The retained scenario's second boot: the dump's frame hook resets the
+ * board at this frame (a power cut in the middle of the record's write);
+ * 0: never. */
+extern volatile unsigned ex_cut_at_frame;
 
 /* -------------------------------------------------------------------------
  * The dump (dump.c), on crash/sfu_dump.h.
@@ -274,16 +281,6 @@ void ex_unwind_init(void);
  * the walk is expected to pass through (a fault): the dump says whether
  * it did. */
 void ex_dump_backtrace(const sfu_regs *regs, const sfu_regs *interrupted);
-/* The frames of the last dump (the dump's frame hook), for the crash
- * record. */
-extern sfu_frame ex_last_frames[SFU_DEPTH_CAP];
-extern size_t ex_last_nframes;
-extern int ex_last_stop;
-/* Print one frame as a dump does; stub: it is the vector code's call
- * into a handler (marked "(exception)"). */
-void ex_print_frame(unsigned n, const sfu_frame *f, bool stub);
-/* "backtrace: N frames, stopped: text (CODE)" */
-void ex_print_stop(size_t n, int err);
 
 /* Walk from regs without printing and check the trace: it crosses a trap
  * frame exactly once, into the context `interrupted`; every frame's PC is

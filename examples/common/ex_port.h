@@ -24,6 +24,7 @@
  * the sections checked against .text; lld images are built with
  * EX_SFRAME_UNMERGED = 1 (SFU_OPT_START_PCREL). */
 #define SFU_DUMP_SYMTAB 1
+#define SFU_DUMP_SP 1 /* each frame's SP: test/firmware compares them with gdb's */
 #define SFU_DUMP_SECTIONS 32
 #define SFU_DUMP_LINKER_TEXT 1 /* link.ld's __text_start/__text_end */
 #ifndef EX_SFRAME_UNMERGED
@@ -48,6 +49,18 @@
  *   EX_PROBE_UNALIGNED(a)    a 4-byte load from a (not 4-aligned), armed as
  *                            a probe: with the MMU off it faults where the
  *                            CPU (or QEMU) checks Device memory alignment
+ *   EX_OUTERMOST()           first in the function a stack starts with
+ *                            (board_main, a thread's entry): its CFI says
+ *                            the return address is undefined from here on,
+ *                            as _start's and clone's do in a Linux
+ *                            program, so gdb's backtrace of a crash
+ *                            record's core ends there, where sfu's does,
+ *                            instead of unwinding the zero return address
+ *                            below it into a frame at PC 0.  sfu ends there
+ *                            either way: gas 2.47 and sfu-gen write it as
+ *                            SFrame V3's outermost marker, older gas write
+ *                            no row for it and the zero return address
+ *                            ends the walk
  */
 #ifndef EX_BAD_SP
 #define EX_BAD_SP 0x1000u
@@ -87,6 +100,7 @@
 #define EX_PROBE_UNALIGNED(a)                                               \
     __asm__ volatile("adr x9, 1f\n\tstr x9, [%0]\n\tldr w10, [%1]\n1:"     \
                      : : "r"(&ex_probe_resume), "r"(a) : "x9", "x10", "memory")
+#define EX_OUTERMOST() __asm__ volatile(".cfi_undefined x30")
 #elif defined(__x86_64__)
 #include "sfu_port_x86_64.h"
 #define EX_ARCH "x86_64"
@@ -101,6 +115,7 @@
     __asm__ volatile("lea 1f(%%rip), %%rax\n\tmov %%rax, (%0)\n\t"         \
                      "xorps %%xmm0, %%xmm0\n1:"                                \
                      : : "r"(&ex_probe_resume) : "rax", "memory")
+#define EX_OUTERMOST() __asm__ volatile(".cfi_undefined rip")
 #else
 #error "examples: no sfu port for this architecture"
 #endif

@@ -4,9 +4,9 @@
  *
  * Both end the run: print what happened, dump registers and the
  * backtrace (dump.c) and, when threads run, every other thread from its
- * saved context (sched.c), then exit QEMU with EX_PANIC / EX_FAULT (or,
- * in the retained scenario, write a crash record and reset; in the
- * recorded ones, print the extended record: retained.c).
+ * saved context (sched.c), then print the crash record those dumps wrote
+ * (retained.c; in the retained scenario, reset instead) and exit QEMU
+ * with EX_PANIC / EX_FAULT.
  *
  * A panic or fault while reporting the first one (the dump itself
  * faulted) is caught here, before anything else runs: one line says what
@@ -54,17 +54,33 @@ EX_NORETURN void panic(const char *msg)
     ex_printf("\npanic: %s\n", msg);
     ex_printf("registers captured in panic():\n");
     ex_dump_regs(&regs);
+    sfu_dump_message(&ex_dump, msg);
     ex_dump_backtrace(&regs, NULL);
-    if (ex_retain_armed || ex_record_armed)
-        ex_retain_crash(SFU_CRASH_PANIC, msg, regs.pc, 0, 0, false, &regs, NULL);
     ex_dump_threads();
+    ex_crash_record_end();
     board_exit(EX_PANIC);
+}
+
+/* The faulting address, as sfu decodes the frame's syndrome (for the
+ * guard page's line); false if the CPU gave none. */
+static bool fault_address(const struct ex_fault *f, uint64_t *addr)
+{
+    struct sfu_fault d;
+    uint64_t code, a;
+    unsigned known = sfu_port_trap_fault(f->layout, f->frame, &code, &a);
+
+    if (!(known & SFU_FAULT_CODE))
+        return false;
+    (void)SFU_PORT_FAULT_TEXT(code, a, known, NULL, 0, &d);
+    *addr = d.addr;
+    return d.addr_valid;
 }
 
 EX_NORETURN void ex_fault(const struct ex_fault *f)
 {
     sfu_regs regs;
     const struct ex_thread *t;
+    uint64_t addr = 0;
 
     /* The walk starts here, in the handler, and must find its own way
      * through the trap frame into the interrupted code: the dump shows the
@@ -72,24 +88,22 @@ EX_NORETURN void ex_fault(const struct ex_fault *f)
      * frame "(interrupted)" and its callers. */
     SFU_PORT_CAPTURE(&regs);
     enter_report("fault", f->what, f->regs.pc);
-    ex_printf("\nfault: %s\n", f->what);
+    /* The cause, decoded by sfu from the trap frame ("fault: data abort,
+     * read at 0x0: ..."), and kept for the crash record of the dump
+     * below, which walks from here through that frame. */
+    ex_printf("\n");
+    if (sfu_dump_cause(&ex_dump, f->layout, f->frame) != SFU_OK)
+        ex_printf("fault: %s (no syndrome in its trap frame)\n", f->what);
     if (f->note != NULL)
         ex_printf("  (%s)\n", f->note);
-    if (f->addr_valid)
-        ex_printf("  fault address %p  code 0x%llx\n", (void *)(uintptr_t)f->addr,
-                  (unsigned long long)f->code);
-    else
-        ex_printf("  fault address n/a (the faulting PC is the address)  code 0x%llx\n",
-                  (unsigned long long)f->code);
-    t = f->addr_valid ? ex_thread_guard_hit(f->addr) : NULL;
+    t = fault_address(f, &addr) ? ex_thread_guard_hit(addr) : NULL;
     if (t != NULL)
         ex_printf("stack overflow: thread %u %s ran into its guard page (%s) at %p\n", t->id, t->name,
-                  t->guarded, (void *)(uintptr_t)f->addr);
+                  t->guarded, (void *)(uintptr_t)addr);
     ex_printf("registers from the trap frame:\n");
     ex_dump_regs(&f->regs);
     ex_dump_backtrace(&regs, &f->regs);
-    if (ex_retain_armed || ex_record_armed)
-        ex_retain_crash(SFU_CRASH_FAULT, f->what, f->regs.pc, f->code, f->addr, f->addr_valid, &regs, &f->regs);
     ex_dump_threads();
+    ex_crash_record_end();
     board_exit(EX_FAULT);
 }

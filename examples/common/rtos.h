@@ -75,4 +75,14 @@ static void rtos_interrupted(uint64_t frame, sfu_regs *out)
     }
 }
 
+/* The layout of the task context at frame: the first task layout
+ * (ex_trap_layouts[0] or [1]) whose variant its flag word matches. */
+static inline const struct sfu_trap_layout *rtos_task_layout(uint64_t frame)
+{
+    const struct sfu_trap_layout *l = &ex_trap_layouts[0];
+    uint64_t w = *(const volatile uint64_t *)(uintptr_t)(frame + l->select.at - 1u);
+
+    return (w & l->select.mask) == l->select.value ? l : &ex_trap_layouts[1];
+}
+
 #endif /* EX_RTOS_H */

@@ -171,23 +171,11 @@ static EX_NOINLINE void run_chain(enum ex_action act)
     board_exit(EX_BUG);
 }
 
-/* panic, irqpanic, null, threads and overflow end with their crash's
- * extended record, printed for tools/sfu-crash (retained.c). */
-static void scen_panic(void)
-{
-    ex_record_armed = 1;
-    run_chain(EX_ACT_PANIC);
-}
-static void scen_irqpanic(void)
-{
-    ex_record_armed = 1;
-    run_chain(EX_ACT_IRQPANIC);
-}
-static void scen_null(void)
-{
-    ex_record_armed = 1;
-    run_chain(EX_ACT_NULL);
-}
+/* Every crash ends with the record its dumps wrote, printed for
+ * tools/sfu-crash (retained.c). */
+static void scen_panic(void) { run_chain(EX_ACT_PANIC); }
+static void scen_irqpanic(void) { run_chain(EX_ACT_IRQPANIC); }
+static void scen_null(void) { run_chain(EX_ACT_NULL); }
 static void scen_udf(void) { run_chain(EX_ACT_UDF); }
 static void scen_nullcall(void) { run_chain(EX_ACT_NULLCALL); }
 static void scen_corrupt(void) { run_chain(EX_ACT_CORRUPT); }
@@ -197,16 +185,8 @@ static void scen_badsp(void) { run_chain(EX_ACT_BADSP); }
 static void scen_libgcc(void) { run_chain(EX_ACT_LIBGCC); }
 
 /* threads, overflow, retained: threads.c and retained.c. */
-static void scen_threads(void)
-{
-    ex_record_armed = 1;
-    ex_threads_scenario();
-}
-static void scen_overflow(void)
-{
-    ex_record_armed = 1;
-    ex_overflow_scenario();
-}
+static void scen_threads(void) { ex_threads_scenario(); }
+static void scen_overflow(void) { ex_overflow_scenario(); }
 static void scen_retained(void) { ex_retained_scenario(); }
 
 /* nested: the null fault, whose dump faults in the name lookup of its

@@ -42,6 +42,7 @@ EX_NOINLINE void sleeper_wait(int depth)
 
 EX_NOINLINE EX_NORETURN void thread_sleeper(void *arg)
 {
+    EX_OUTERMOST();
     (void)arg;
     for (;;)
         sleeper_wait(1);
@@ -57,6 +58,7 @@ EX_NOINLINE void spinner_work(int depth)
 
 EX_NOINLINE EX_NORETURN void thread_spinner(void *arg)
 {
+    EX_OUTERMOST();
     (void)arg;
     for (;;)
         spinner_work(2);
@@ -77,6 +79,7 @@ EX_NOINLINE void crasher_work(int depth)
 
 EX_NOINLINE EX_NORETURN void thread_crasher(void *arg)
 {
+    EX_OUTERMOST();
     (void)arg;
     for (;;)
         crasher_work(3);
@@ -86,10 +89,7 @@ EX_NORETURN void ex_threads_scenario(void)
 {
     sleeper = ex_thread_create("sleeper", thread_sleeper, NULL);
     spinner = ex_thread_create("spinner", thread_spinner, NULL);
-    /* Every thread in the crash record (retained.c). */
-    ex_record_thread(sleeper);
-    ex_record_thread(spinner);
-    ex_record_thread(ex_thread_create("crasher", thread_crasher, NULL));
+    (void)ex_thread_create("crasher", thread_crasher, NULL);
     ex_printf("threads: 3 threads, %u KiB stacks, timer at 1000 Hz, round robin\n", EX_THREAD_STACK / 1024u);
     board_timer_start(1000);
     ex_sched_start();
@@ -116,6 +116,7 @@ EX_NOINLINE uint64_t ex_recurse(uint64_t n)
 
 EX_NOINLINE EX_NORETURN void thread_overflow(void *arg)
 {
+    EX_OUTERMOST();
     (void)arg;
     ex_printf("overflow: recursing %p from %p\n", (void *)(uintptr_t)ex_recurse(0), (void *)&arg);
     panic("overflow: the recursion returned");
@@ -124,8 +125,6 @@ EX_NOINLINE EX_NORETURN void thread_overflow(void *arg)
 EX_NORETURN void ex_overflow_scenario(void)
 {
     struct ex_thread *t = ex_thread_create("overflow", thread_overflow, NULL);
-
-    ex_record_thread(t);
 
     ex_printf("overflow: thread %u, stack %p .. %p, guard %p (%s)\n", t->id, (void *)(uintptr_t)t->stack.lo,
               (void *)(uintptr_t)t->stack.hi, (void *)(uintptr_t)t->guard, t->guarded ? t->guarded : "none");

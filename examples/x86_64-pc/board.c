@@ -311,24 +311,12 @@ EX_NOINLINE void handle_irq(unsigned irq, const sfu_regs *interrupted)
 /* -------------------------------------------------------------------------
  * Exceptions.
  */
-static const char *const exception_names[32] = {
-    "#DE divide error", "#DB debug", "NMI", "#BP breakpoint",
-    "#OF overflow", "#BR bound range", "#UD invalid opcode", "#NM device not available",
-    "#DF double fault", "coprocessor segment overrun", "#TS invalid TSS", "#NP segment not present",
-    "#SS stack-segment fault", "#GP general protection", "#PF page fault", "vector 15 (reserved)",
-    "#MF x87 error", "#AC alignment check", "#MC machine check", "#XM SIMD exception",
-    "#VE virtualization", "#CP control protection", "vector 22", "vector 23",
-    "vector 24", "vector 25", "vector 26", "vector 27",
-    "#HV hypervisor injection", "#VC VMM communication", "#SX security", "vector 31",
-};
-
-void x86_describe(struct ex_fault *f, uint64_t vector, uint64_t error_code, uint64_t cr2)
+void x86_describe(struct ex_fault *f, uint64_t vector, const struct sfu_trap_layout *layout, uint64_t frame)
 {
-    f->what = vector < 32 ? exception_names[vector] : "unknown vector";
-    f->code = error_code;
-    f->addr = cr2;
-    f->addr_valid = vector == 14;
+    f->what = vector < 32 ? "exception" : "unknown vector";
     f->note = NULL;
+    f->layout = layout;
+    f->frame = frame;
 }
 
 /* -------------------------------------------------------------------------
@@ -351,6 +339,7 @@ void board_banner(void)
 
 EX_NORETURN void board_main(void)
 {
+    EX_OUTERMOST();
     uart_init();
     idt_init();
     pic_init();

@@ -16,7 +16,9 @@
  * the PIT re-armed, end of interrupt.  A frame of every tick's trace. */
 void handle_irq(unsigned irq, const sfu_regs *interrupted);
 
-/* Fill f's what/code/addr/addr_valid for an exception. */
-void x86_describe(struct ex_fault *f, uint64_t vector, uint64_t error_code, uint64_t cr2);
+/* Fill f's what and note from the vector, and its trap frame at frame as
+ * layout describes it: sfu decodes the cause from the frame's vector,
+ * error code and CR2. */
+void x86_describe(struct ex_fault *f, uint64_t vector, const struct sfu_trap_layout *layout, uint64_t frame);
 
 #endif /* EX_BOARD_H */

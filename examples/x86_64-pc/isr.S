@@ -40,7 +40,17 @@ isr_\n:
 
     ALL_ISRS
 
+    /* For a debugger only: this code's CFI says the return address is
+     * undefined, so gdb's backtrace of a crash record's core (tools/
+     * sfu-crash) ends at the vector code's frame, where the record's
+     * block of the handler ends; the interrupted code is the next block.
+     * Debug info only (.debug_frame), and this file is assembled without
+     * --gsframe (board.mk: nosframe): sfu crosses this code through its
+     * trap layout, never through an SFrame row. */
+    .cfi_sections .debug_frame
 isr_common:
+    .cfi_startproc
+    .cfi_undefined rip
     sub $TF_VECTOR, %rsp
     mov %rax, 0x00(%rsp)
     mov %rdx, 0x08(%rsp)
@@ -87,6 +97,7 @@ x86_trap_ret:
     mov 0x78(%rsp), %r15
     add $(TF_VECTOR + 16), %rsp     /* down to the CPU frame */
     iretq
+    .cfi_endproc
 
 /* Stub addresses for board.c, indexed by vector. */
     ISR_TABLE isr_

@@ -37,10 +37,21 @@
 
     .section .entry.text, "ax"
     .global isr_stubs
+    /* For a debugger only: this code's CFI says the return address is
+     * undefined, so gdb's backtrace of a crash record's core (tools/
+     * sfu-crash) ends at the vector code's frame, where the record's
+     * block of the handler ends; the interrupted code is the next block.
+     * Debug info only (.debug_frame), and this file is assembled without
+     * --gsframe (board.mk: nosframe): sfu crosses this code through its
+     * trap layout, never through an SFrame row. */
+    .cfi_sections .debug_frame
     .type isr_stubs, @function
 isr_stubs:
+    .cfi_startproc
+    .cfi_undefined rip
     ALL_ISRS
     .size isr_stubs, . - isr_stubs
+    .cfi_endproc
 
 /* Stub addresses for the board's IDT set-up, indexed by vector. */
     ISR_TABLE .Lisr

@@ -20,7 +20,7 @@ struct regs {
  * at a struct regs. */
 extern char __entry_text_start[], __entry_text_end[];
 const struct sfu_trap_layout ex_trap_layouts[] = {
-    SFU_X86_64_PT_REGS(__entry_text_start, __entry_text_end, struct regs) };
+    SFU_X86_64_PT_REGS_FAULT(__entry_text_start, __entry_text_end, struct regs, int_no, err_code) };
 EX_DUMP(ex_trap_layouts);
 /* (end of what sfu needs) */
 
@@ -28,10 +28,8 @@ void interrupt_handler(struct regs *r);
 
 void interrupt_handler(struct regs *r)
 {
-    uint64_t cr2;
     struct ex_fault f;
 
-    __asm__ volatile("mov %%cr2, %0" : "=r"(cr2));
     if (r->int_no >= X86_IRQ_BASE && r->int_no < X86_NVECTORS) {
         sfu_regs in;
 
@@ -41,7 +39,7 @@ void interrupt_handler(struct regs *r)
     }
     if (ex_probe_take(r->int_no, &r->rip))
         return;
-    x86_describe(&f, r->int_no, r->err_code, cr2);
+    x86_describe(&f, r->int_no, &ex_trap_layouts[0], (uint64_t)(uintptr_t)r);
     sfu_port_trap_regs(&ex_trap_layouts[0], (uint64_t)(uintptr_t)r, &f.regs);
     ex_fault(&f);
 }

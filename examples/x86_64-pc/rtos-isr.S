@@ -42,8 +42,18 @@
 
     .section .entry.text, "ax"
     .global rtos_isr_stubs
+    /* For a debugger only: this code's CFI says the return address is
+     * undefined, so gdb's backtrace of a crash record's core (tools/
+     * sfu-crash) ends at the vector code's frame, where the record's
+     * block of the handler ends; the interrupted code is the next block.
+     * Debug info only (.debug_frame), and this file is assembled without
+     * --gsframe (board.mk: nosframe): sfu crosses this code through its
+     * trap layout, never through an SFrame row. */
+    .cfi_sections .debug_frame
     .type rtos_isr_stubs, @function
 rtos_isr_stubs:
+    .cfi_startproc
+    .cfi_undefined rip
     ALL_ISRS
     .size rtos_isr_stubs, . - rtos_isr_stubs
 
@@ -85,6 +95,7 @@ rtos_isr_common:
     add $16, %rsp                   /* vector and error code */
     iretq
     .size rtos_isr_common, . - rtos_isr_common
+    .cfi_endproc
 
 /* Stub addresses for the board's IDT set-up, indexed by vector. */
     ISR_TABLE .Lisr

@@ -10,6 +10,8 @@
  *                  the stubs have no labels)
  *   fault          at the SP of the call into rtos_fault (the IST stack)
  *   a task that is not running: its task context (the first two layouts)
+ *   a fault's cause the vector and error code every frame holds, and CR2,
+ *                  which the stubs leave in the CPU (live)
  */
 #include "ex.h"
 
@@ -32,6 +34,7 @@ static const void *const fault_call[] = { rtos_fault };
                                               G(fp) + 0x50, G(fp) + 0x48, G(fp) + 0x40, G(fp) + 0x38,  \
                                               G(fp) + 0x30, G(fp) + 0x28, G(fp) + 0x20, G(fp) + 0x18,  \
                                               G(fp) + 0x10, G(fp) + 0x08, G(fp) + 0x00) },             \
+        .fault = { .at = { SFU_AT(G(fp) + 0x78), SFU_AT(G(fp) + 0x80) }, .live = 4 },                   \
     }
 
 const struct sfu_trap_layout ex_trap_layouts[] = {

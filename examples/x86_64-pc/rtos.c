@@ -61,13 +61,12 @@ void rtos_irq(void)
 
 void rtos_fault(uint64_t frame)
 {
-    uint64_t *gp = (uint64_t *)(uintptr_t)(frame + CTX_GP(0)), cr2;
+    uint64_t *gp = (uint64_t *)(uintptr_t)(frame + CTX_GP(0));
     struct ex_fault f;
 
-    __asm__ volatile("mov %%cr2, %0" : "=r"(cr2));
     if (ex_probe_take(gp[CTX_VECTOR / 8], &gp[CTX_RIP / 8]))
         return;
-    x86_describe(&f, gp[CTX_VECTOR / 8], gp[CTX_ERROR / 8], cr2);
+    x86_describe(&f, gp[CTX_VECTOR / 8], &ex_trap_layouts[2], frame);
     sfu_port_trap_regs(&ex_trap_layouts[2], frame, &f.regs);
     ex_fault(&f);
 }

@@ -30,7 +30,7 @@ void x86_trap(struct x86_trap_frame *tf)
     }
     if (ex_probe_take(tf->vector, &tf->iret_rip))
         return;
-    x86_describe(&f, tf->vector, tf->error_code, tf->cr2);
+    x86_describe(&f, tf->vector, &ex_trap_layouts[0], (uint64_t)(uintptr_t)tf);
     sfu_port_trap_regs(&ex_trap_layouts[0], (uint64_t)(uintptr_t)tf, &f.regs);
     ex_fault(&f);
 }

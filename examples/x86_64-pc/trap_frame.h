@@ -82,7 +82,8 @@ typedef char x86_tf_size_check[sizeof(struct x86_trap_frame) == X86_TF_SIZE ? 1 
 
 /* Its layout: sites is an array of the call sites' return addresses (the
  * examples label theirs x86_trap_ret).  The frame starts with the
- * registers in DWARF order. */
+ * registers in DWARF order; it holds the vector, the error code and CR2,
+ * which sfu decodes into an exception's cause. */
 #define X86_TRAP_LAYOUT(site_array)                                                               \
     {                                                                                             \
         .call = { .sites = (site_array), .nsites = sizeof(site_array) / sizeof((site_array)[0]) }, \
@@ -92,7 +93,8 @@ typedef char x86_tf_size_check[sizeof(struct x86_trap_frame) == X86_TF_SIZE ? 1 
                   .reg = { SFU_AT(0x00), SFU_AT(0x08), SFU_AT(0x10), SFU_AT(0x18), SFU_AT(0x20),  \
                            SFU_AT(0x28), SFU_AT(0x30), SFU_AT(0x38), SFU_AT(0x40), SFU_AT(0x48),  \
                            SFU_AT(0x50), SFU_AT(0x58), SFU_AT(0x60), SFU_AT(0x68), SFU_AT(0x70),  \
-                           SFU_AT(0x78), SFU_AT(0x80) } }                                         \
+                           SFU_AT(0x78), SFU_AT(0x80) } },                                        \
+        .fault = { .at = { SFU_AT(X86_TF_VECTOR), SFU_AT(X86_TF_ERROR), SFU_AT(X86_TF_CR2) } }    \
     }
 #endif /* __ASSEMBLER__ */
 

@@ -3,13 +3,17 @@
  * emitted: the core (SFU_IMPLEMENTATION), the port of the CPU compiled for
  * (-I port), the dump and every thread (crash/sfu_threads.h), the layouts'
  * callbacks and the crash record (crash/sfu_crash.h, all static inline:
- * called below so that they are compiled).  The only undefined symbol it
+ * called below so that they are compiled; the record the dump writes,
+ * crash/sfu_record.h, its option in the description), the fault
+ * decoders (the ports').  The only undefined symbol it
  * may leave is the output hook, tu_write.  test/freestanding builds it by
  * every compiler at -O0/-O2/-Os with and without -ffreestanding (no C
  * library call); test/codegen disassembles it (no FP/SIMD register). */
 #define SFU_IMPLEMENTATION
 #define SFU_PORT_LINKER_RAM 0
 #define SFU_DUMP_LINKER_SFRAME 0
+#define SFU_DUMP_LINKER_BUILD_ID 0 /* the description gives its note: no linker symbol */
+#define SFU_DUMP_SP 1
 #include "sfu_threads.h"
 #include "sfu_crash.h"
 
@@ -21,7 +25,12 @@ static const struct sfu_trap_layout tu_traps[] = { { .call = { .start = (const v
                                                      .sp = { .at = SFU_AT(0x100) },
                                                      .regs = { .pc = SFU_AT(0x108), .reg = { 0 } } } };
 struct sfu_dump_state tu_state;
-const struct sfu_dump tu_dump = SFU_DUMP_INIT(&tu_state, tu_write, tu_ram, 1, tu_traps, 1);
+/* The crash record (crash/sfu_record.h): every dump writes it. */
+uint8_t tu_record_buf[4096];
+static const char tu_note[36] = { 4 };
+const struct sfu_dump tu_dump = { SFU_DUMP_INIT_FIELDS(&tu_state, tu_write, tu_ram, 1, tu_traps, 1),
+                                  SFU_DUMP_RECORD(tu_record_buf, sizeof tu_record_buf), .build_id = tu_note,
+                                  .build_id_end = tu_note + sizeof tu_note };
 
 /* The callers below are the test's, compiled as the crash path is (the
  * record's functions are static inline: inlined into them). */
@@ -32,8 +41,15 @@ int tu_dump_all(void)
 {
     struct sfu_dump_why why;
 
+    sfu_dump_message(&tu_dump, "tu");
     return sfu_dump_stack(&tu_dump) + sfu_dump_trap(&tu_dump, NULL, 0) + sfu_dump_threads(&tu_dump) +
-           sfu_dump_check(&tu_dump, &why);
+           sfu_dump_check(&tu_dump, &why) + sfu_dump_cause(&tu_dump, NULL, 0) + sfu_dump_record_print(&tu_dump);
+}
+
+void tu_wire(void);
+void tu_wire(void)
+{
+    sfu_dump_record_wire(&tu_dump);
 }
 
 int tu_record(uint8_t *dst, const sfu_frame *f, size_t n);

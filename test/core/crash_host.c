@@ -13,9 +13,12 @@
  * walks, and writes the extended record of all four threads within BUDGET
  * bytes (default 64 KiB) to RECORD, through the host port's checked read.
  *
- * Prints sfu's trace of each thread, as test/core/run.sh compares it:
+ * Prints sfu's trace of each thread, as test/core/run.sh compares it, and
+ * the crashed thread's registers, every one known (by the record's
+ * numbering, the Linux layout's):
  *   thread N "NAME" frames K stop CODE
  *   sfu N #k PC SP
+ *   reg I VALUE
  * Exit status: 0, 2 if the writer refused (the message says why), 1 on
  * any other error.
  *
@@ -190,11 +193,33 @@ NOINLINE static int panic_here(void)
 	sfu_host_port(&port, &ctx, &mem[0]);
 	s->stop = sfu_backtrace(secs, nsecs, &port, &regs, s->f, 64, &s->n);
 	sfu_crash_regs_from(&s->t, MACHINE, &regs);
+	/* Every other register of the crashed thread a value of its own, so
+	 * that the core's NT_PRSTATUS is checked field by field against what
+	 * gdb shows (test/core/run.sh): the record's numbering is the Linux
+	 * layout, user_regs_struct or user_pt_regs.  The segment registers,
+	 * flags and PSTATE are 32 bits wide in gdb: values that fit. */
+	for (i = 0; i < (int)sfu_crash_nregs(MACHINE); i++) {
+		uint64_t v = 0x0101010101010101ull * (uint64_t)(i + 1) + 0x10000000u * (uint64_t)i;
+#if defined(__x86_64__)
+		unsigned u = (unsigned)i;
+		if (u == SFU_CRASH_X64_CS || u == SFU_CRASH_X64_SS || (u >= SFU_CRASH_X64_DS && u <= SFU_CRASH_X64_GS))
+			v = 0x10u + (uint64_t)u;
+		if (u == SFU_CRASH_X64_EFLAGS)
+			v = 0x246;
+#else
+		if ((unsigned)i == SFU_CRASH_A64_PSTATE)
+			v = 0x60000005;
+#endif
+		if (!(s->t.valid >> i & 1u))
+			sfu_crash_set_reg(&s->t, (unsigned)i, v);
+	}
 	s->t.name = "main";
 	s->t.state = SFU_CRASH_T_CRASHED;
 	s->t.frames = s->f;
 	s->t.nframes = s->n;
 	s->t.stop = s->stop;
+	for (i = 0; i < (int)sfu_crash_nregs(MACHINE); i++)
+		printf("reg %d 0x%llx\n", i, (unsigned long long)s->t.regs[i]);
 	for (i = 0; i <= NWORKERS; i++) {
 		threads[i] = slots[i].t;
 		printf("thread %d \"%s\" frames %zu stop %s\n", i + 1, threads[i].name, slots[i].n, sfu_strerror(slots[i].stop));

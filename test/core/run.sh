@@ -34,6 +34,7 @@ fi
 
 CFLAGS="-std=gnu11 -O2 -g -fasynchronous-unwind-tables -Wa,--gsframe -Wall -Wextra -Werror -Icore -Iport/host -Icrash -static -pthread -Wl,--build-id"
 GDB_FRAMES='thread apply all -ascending frame apply all -q printf "F %#lx %#lx\n", $pc, $sp'
+GDB_BT='thread apply all -ascending bt'
 
 # gdb on IMAGE and CORE with the commands given (-ex each).
 gdb_on() {
@@ -49,7 +50,7 @@ gdb_on() {
 check_frames() {
 	local name=$1 image=$2 core=$3 rec=$4 prog=$5 res
 	"$CRASH" "$rec" >"$rec.txt" 2>&1
-	gdb_on "$image" "$core" "$GDB_FRAMES" >"$core.frames" 
+	gdb_on "$image" "$core" "$GDB_FRAMES" 'echo BT\n' "$GDB_BT" >"$core.frames"
 	res=$(python3 test/core/compare.py "$prog" "$rec.txt" "$core.frames")
 	grep '^#' <<<"$res"
 	case $(tail -1 <<<"$res") in
@@ -120,6 +121,31 @@ for arch in $ARCHES; do
 	else
 		fail "core $arch gdb info threads, registers, frame 3 locals, x/" "unexpected gdb output:"
 		sed 's/^/#   /' <<<"$g" | head -40
+	fi
+
+	# The core gdb reads cleanly: the image is the core's (no "may not
+	# match"), the crashed thread first with its signal (SIGABRT: a
+	# panic), and its NT_PRSTATUS in the exact Linux layout: every
+	# register gdb shows is the one the record holds under that name.
+	case $arch in
+	x86_64) names="r15 r14 r13 r12 rbp rbx r11 r10 r9 r8 rax rcx rdx rsi rdi orig_rax rip cs eflags rsp ss fs_base gs_base ds es fs gs" ;;
+	aarch64) names="x0 x1 x2 x3 x4 x5 x6 x7 x8 x9 x10 x11 x12 x13 x14 x15 x16 x17 x18 x19 x20 x21 x22 x23 x24 x25 x26 x27 x28 x29 x30 sp pc cpsr" ;;
+	esac
+	regcmds=()
+	for r in $names; do regcmds+=("info registers $r"); done
+	g=$(gdb_on "$prog" "$core" "${regcmds[@]}" 'p $_siginfo.si_signo')
+	bad= k=0
+	for r in $names; do
+		want=$(awk -v k=$k '$1 == "reg" && $2 == k { print $3 }' "$prog.out")
+		have=$(awk -v r=$r '$1 == r { print $2 }' <<<"$g")
+		[ -n "$want" ] && [ "$have" = "$want" ] || bad="$bad $r=${have:-none}(want ${want:-none})"
+		k=$((k + 1))
+	done
+	if [ -z "$bad" ] && ! grep -q 'core file may not match' <<<"$g" &&
+		grep -q '^Program terminated with signal SIGABRT, Aborted\.$' <<<"$g" && grep -q '^\$1 = 6$' <<<"$g"; then
+		pass "core $arch registers field by field" "$k registers of the crashed thread's NT_PRSTATUS as gdb shows them, SIGABRT in its NT_SIGINFO, the image paired by its build-id"
+	else
+		fail "core $arch registers field by field" "${bad:-}$(grep -E 'may not match|Program terminated' <<<"$g" | tr '\n' ' ')"
 	fi
 
 	# A budget 400 bytes short: the deepest frames' windows are cut, gdb

@@ -435,33 +435,43 @@ special_checks() { # SCENARIO SUITE LOG IMAGE
 			-e '^e(x(i(t( [0-9]*(:.*)?)?)?)?)?$' | grep .)
 		[ "$(grep -c . <<<"$l")" = 1 ] || echo "after the dump began, more than the one nested line: [$l]" ;;
 	retained)
+		# Boot 1 crashes (the dump writes the record) and resets; boot 2
+		# prints it with sfu_dump_record_print (the trace the crash's dump
+		# printed), crashes again and resets in the middle of that dump,
+		# while the record is half written; boot 3 finds it corrupt.
 		for l in 1 2 3; do
-			[ "$(grep -c "^retained: boot $l, crash record at " "$log")" = 1 ] || { echo "boot $l not seen once"; return; }
+			[ "$(tr -d '\r' <"$log" | grep -c "^retained: boot $l, ")" = 1 ] || { echo "boot $l not seen once"; return; }
 		done
-		[ "$(dump_of "$log" @first)" = "$(dump_of "$log")" ] ||
-			{ echo "the record's trace [$(dump_of "$log")] is not the crash's dump [$(dump_of "$log" @first)]"; return; }
-		tr -d '\r' <"$log" | grep -q '^retained: previous crash record is corrupt (checksum mismatch): not shown$' ||
+		[ "$(dump_of "$log" @first)" = "$(record_trace_of "$log")" ] ||
+			{ echo "the record's trace [$(record_trace_of "$log")] is not the crash's dump [$(dump_of "$log" @first)]"; return; }
+		tr -d '\r' <"$log" | grep -q '^previous crash record is corrupt (checksum mismatch): not shown$' ||
 			{ echo "the half-written record was not reported corrupt"; return; }
-		tr -d '\r' <"$log" | sed -n '/^retained: previous crash record is corrupt/,$p' | grep -q '^backtrace:' &&
+		tr -d '\r' <"$log" | sed -n '/^previous crash record is corrupt/,$p' | grep -q '^backtrace:' &&
 			{ echo "a trace printed after the corrupt record"; return; }
 		[ -x build/sfu-crash ] || { echo "build/sfu-crash missing (make build/sfu-crash)"; return; }
 		l=$(build/sfu-crash --log "$log")
 		[ $? = 1 ] || { echo "sfu-crash --log did not exit 1 (one valid, one corrupt record): $l"; return; }
 		grep -q '^record 1 of the log: valid$' <<<"$l" && grep -q '^record 2 of the log: corrupt' <<<"$l" ||
 			{ echo "sfu-crash --log: $(head -3 <<<"$l")"; return; }
-		[ "$(awk '/^  #[0-9]/ { print $2 }' <<<"$l" | tr '\n' ' ')" = \
-			"$(tr -d '\r' <"$log" | sed -n '/^previous crash:/,/^backtrace: /p' | awk '/^  #[0-9]/ { print $2 }' | tr '\n' ' ')" ] ||
-			{ echo "sfu-crash's frames from the record's bytes are not the firmware's"; return; }
-		# The extended record as an ELF core file: gdb's frames, PC and
-		# SP, are sfu's (test/core/compare.py says how a window bounds
-		# them).
-		core_check "$log" "$img" - ;;
-	panic | null | irqpanic)
-		# The crash's extended record, printed after its dump: gdb's
-		# frames from its core against the dumps of the log (threads and
-		# overflow above, too).
+		[ "$(sed -n '/^record 1 /,/^backtrace: /p' <<<"$l" | awk '/^  #[0-9]/ { print $2 }' | tr '\n' ' ')" = \
+			"$(tr -d '\r' <"$log" | sed -n '/^previous crash:/,/^backtrace: /p' | awk '/^  #[0-9]/ { print $3 }' | tr '\n' ' ')" ] ||
+			{ echo "sfu-crash's frames from the record's wire lines are not the firmware's"; return; }
+		# The record as an ELF core file: gdb's frames, PC and SP, are
+		# those the record's dump printed (test/core/compare.py).
 		core_check "$log" "$img" "log:$log" ;;
+	nested | recipe) ;;
+	*)
+		# Every other crash ends with the record its dumps wrote, in its
+		# wire lines: gdb's frames from its core against the log's dumps.
+		[ "$(expect "$scen" "$suite" | cut -d' ' -f1)" = 0 ] || core_check "$log" "$img" "log:$log" ;;
 	esac
+}
+
+# The record's trace as sfu_dump_record_print printed it ("previous
+# crash:" to its stop line), "STOP|FRAMES" as dump_of gives it.
+record_trace_of() { # LOG
+	tr -d '\r' <"$1" | sed -n '/^previous crash: /,/^backtrace: [0-9]* frames\?, stopped: /p' >"$1.record-trace"
+	dump_of "$1.record-trace"
 }
 
 # core_check LOG IMAGE SFU: the one extended record of LOG as an ELF core
@@ -478,7 +488,17 @@ core_check() {
 	build/sfu-crash --core "$log.core" "$img" --log "$log" >/dev/null 2>"$log.core.err" ||
 		{ echo "sfu-crash --core: $(grep -v 'unknown to the record' "$log.core.err")"; return; }
 	timeout 120 gdb-multiarch -batch -nx -ex 'set pagination off' -ex 'set backtrace limit 100' \
-		-ex 'thread apply all -ascending frame apply all -q printf "F %#lx %#lx\n", $pc, $sp' "$img" "$log.core" >"$log.gdb" 2>&1
+		-ex 'thread apply all -ascending frame apply all -q printf "F %#lx %#lx\n", $pc, $sp' -ex 'echo BT\n' \
+		-ex 'thread apply all -ascending bt' -ex 'echo REGS\n' -ex 'thread apply all -ascending info registers' \
+		"$img" "$log.core" >"$log.gdb" 2>&1
+	if grep -q 'core file may not match' "$log.gdb"; then
+		echo "gdb says the core may not match the image (gdb: $log.gdb)"
+		return
+	fi
+	if ! grep -q '^Program terminated with signal SIG' "$log.gdb"; then
+		echo "gdb names no signal for the core (gdb: $log.gdb)"
+		return
+	fi
 	python3 test/core/compare.py "$sfu" <(build/sfu-crash --log "$log") "$log.gdb" >"$log.compare" 2>&1
 	l=$(tail -1 "$log.compare")
 	if [ "${l%% *}" = ok ]; then
@@ -582,7 +602,13 @@ run_case() {
 		return
 	fi
 	if [ "$stop" != - ]; then
-		IFS='|' read -r gstop gframes <<<"$(dump_of "$log")"
+		# retained: the trace of the record read back at the next boot
+		# (the last dump there is one the reset cut short).
+		if [ "$scen" = retained ]; then
+			IFS='|' read -r gstop gframes <<<"$(record_trace_of "$log")"
+		else
+			IFS='|' read -r gstop gframes <<<"$(dump_of "$log")"
+		fi
 		[ "$stop" = NONE ] && stop="" # a dump that must not finish (nested)
 		if [ "$gstop" != "$stop" ]; then
 			echo "FAIL $name: stopped with ${gstop:-no dump line}, expected $stop; log $log" >"$res"

@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: MIT
 """dump_stack.py DIR... -- worst-case stack of the dump path (crash/sfu_dump.h).
 
-Each DIR holds dump.ci (gcc -fcallgraph-info=su of test/size/dump_tu.c)
-and is named <arch>-...  For each public entry of the dump layer
-(sfu_dump_stack, sfu_dump_regs, sfu_dump_trap, sfu_dump_threads,
-sfu_dump_threads_iter, sfu_dump_check) it sums -fstack-usage frames along
+Each DIR holds dump.ci (gcc -fcallgraph-info=su of test/size/dump_tu.c,
+whose description writes the crash record) and is named <arch>-...  For
+each public entry of the dump layer (sfu_dump_stack, sfu_dump_regs,
+sfu_dump_trap, sfu_dump_threads, sfu_dump_threads_iter, sfu_dump_check,
+sfu_dump_cause, sfu_dump_record_wire; and sfu_dump_record_print, the next
+boot's, on a line of its own) it sums -fstack-usage frames along
 the deepest path of direct calls, and at every call through a pointer adds
 what that call can cost: the port's callbacks and the layout check the
 description points to (sfu_port_read, sfu_port_trap, sfu_port_strip_ra,
@@ -23,7 +25,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from report import callgraph, short  # noqa: E402
 
 ENTRIES = (
-    "sfu_dump_stack", "sfu_dump_regs", "sfu_dump_trap", "sfu_dump_threads", "sfu_dump_threads_iter", "sfu_dump_check")
+    "sfu_dump_stack", "sfu_dump_regs", "sfu_dump_trap", "sfu_dump_threads", "sfu_dump_threads_iter", "sfu_dump_check",
+    "sfu_dump_cause", "sfu_dump_record_wire")
+# Not on the crash path (the next boot's): printed on its own line.
+BOOT = ("sfu_dump_record_print",)
 PORT = ("sfu_port_read", "sfu_port_trap", "sfu_port_strip_ra", "sfu_layout_check")
 # The dump layer's functions that call through a pointer the user's hooks
 # only (output, name, frame, iterator); every other indirect call is the
@@ -40,6 +45,8 @@ CALLBACKS_OF = {
     "sfu__dump_is_stub": ("sfu_port_trap",),
     "sfu__dump_prepare": ("sfu_layout_check",),
     "sfu__dump_rules": ("sfu_layout_check",),
+    # the crash record's writer, the description's record_fn
+    "sfu__dump_rec": ("sfu_dump_record_event",),
 }
 READ_STRIP = ("sfu_port_read", "sfu_port_strip_ra")
 
@@ -84,6 +91,14 @@ def main():
             return r
 
         worst = (0, [], "")
+        for e in BOOT:
+            en = node_of(nodes, e)
+            if en is None:
+                raise SystemExit(f"dump_stack.py: {e} not in {d}/dump.ci")
+            total, path = deep(en)
+            print(f"{arch:<8} {e:<17} {total:>5}  (at the next boot, not the crash path)  " +
+                  " > ".join(f"{short(n)} {b}" for n, b in path))
+            print(f"stack: record-print {arch} {total}")
         for e in ENTRIES:
             en = node_of(nodes, e)
             if en is None:

@@ -182,7 +182,7 @@ class Readme:
 
     def _step2(self):
         b = self.blocks(2, "struct sfu_trap_layout", "the trap layouts")
-        m = re.search(r"SFU_(AARCH64|X86_64)_PT_REGS\(", b)
+        m = re.search(r"SFU_(AARCH64|X86_64)_PT_REGS(?:_FAULT)?\(", b)
         if not m:
             raise Refused(f"{self.path}, Step 2: its block has no SFU_<ARCH>_PT_REGS(...) line")
         self.trap_arch = {"AARCH64": "aarch64", "X86_64": "x86_64"}[m.group(1)]
@@ -190,9 +190,9 @@ class Readme:
         self.step2 = b
         self.pt_regs = {}
         for s in snippets(self.prose(2)):
-            m = re.fullmatch(r"SFU_(AARCH64|X86_64)_PT_REGS\(start, end, (.+)\)", s)
+            m = re.fullmatch(r"SFU_(AARCH64|X86_64)_PT_REGS(_FAULT)?\(start, end, (.+)\)", s)
             if m:
-                self.pt_regs[m.group(1)] = m.group(2)
+                self.pt_regs[m.group(1)] = (m.group(2) or "", m.group(3))
         dt = [s for s in snippets(self.prose(2)) if re.fullmatch(r"sfu_dump_trap\(&dump, .*\)", s)]
         self.trap_dump = dt[0] if dt else None
 
@@ -238,9 +238,10 @@ class Readme:
                           f"`SFU_{MACRO[arch]}_PT_REGS(start, end, ...)` for {arch}")
         a, e = self.trap_call
         args = top_args(b[a:e])
-        new = f"SFU_{MACRO[arch]}_PT_REGS({args[0]}, {args[1]}, {form})"
+        suffix, form = form
+        new = f"SFU_{MACRO[arch]}_PT_REGS{suffix}({args[0]}, {args[1]}, {form})"
         return b[:a] + new + b[e:], [f"step 2 ({arch}): the block's {b[a:b.index('(', a)]}(...) is the text's "
-                                     f"SFU_{MACRO[arch]}_PT_REGS(start, end, {form}): {new}"]
+                                     f"SFU_{MACRO[arch]}_PT_REGS{suffix}(start, end, {form}): {new}"]
 
     def switch_block(self, arch):
         if arch == self.switch_arch:
