@@ -135,6 +135,10 @@
  * windows; the budget decides how much of the windows fits.
  *
  * Use
+ *   The dump writes the extended record itself: SFU_DUMP_RECORD(buf,
+ *   size) in its description, sfu_dump_record_print(&dump) at boot
+ *   (sfu_record.h); nothing below is needed for it.  For frames a caller
+ *   collected with walks of its own:
  *   struct sfu_crash c;
  *   sfu_crash_init(&c, boot, SFU_CRASH_PANIC, msg, pc);
  *   sfu_crash_frames(&c, frames, n, stop);       // from sfu_backtrace

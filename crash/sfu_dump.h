@@ -32,7 +32,11 @@
  *              (registers you have), sfu_dump_threads (every thread),
  *              sfu_dump_check (at boot: the description and the section,
  *              with the rule a mistake breaks).  sfu_dump_str/_hex/_dec
- *              print the lines around a dump through the same hook.
+ *              print the lines around a dump through the same hook;
+ *              sfu_dump_cause prints a fault's cause (a handler that
+ *              walks from where it is), sfu_dump_message names a panic
+ *              for the record.  The crash record: SFU_DUMP_RECORD in the
+ *              description, sfu_dump_record_print at boot (sfu_record.h).
  *   kernel     for walks of your own: sfu_port_read, sfu_port_trap,
  *              sfu_port_trap_regs, sfu_port_switch_regs,
  *              sfu_port_thread_init (sfu_layout.h), sfu_dump_threads_iter
@@ -80,7 +84,12 @@
  *   (user): the interrupted code ran at a lower privilege level (its PC
  *   is not looked up).  The last line always ends the dump with the
  *   reason the walk stopped, its text and its code: SFU_END is a complete
- *   trace.  A description or a section that does not pass the check
+ *   trace.  With SFU_DUMP_SP 1 each frame's SP follows its name
+ *   ("chain_f+0x40/0x60 sp 0x0000000040255cb0"; none where the walk does
+ *   not know it).  sfu_dump_trap's first line is the fault's cause, when
+ *   the layout names the syndrome words (port/sfu_fault.h):
+ *       fault: data abort, read at 0x0000000000000000: level 2 translation fault (ESR 0x96000006, EC 0x25)
+ *   A description or a section that does not pass the check
  *   gives no walk: one line says why ("dump refused, no walk: traps[1]:
  *   regs.pc: ...", ".sframe refused, no walk: ...") and the last line
  *   gives 0 frames and the code (SFU_E_DESC, the section's error).
@@ -141,6 +150,14 @@
  *                            .symtab given is refused; a name hook
  *                            works either way)                 (default 0)
  *   SFU_DUMP_NAME_MAX        longest name printed              (default 128)
+ *   SFU_DUMP_SP              each frame's SP after its name: 22 more
+ *                            characters a line, for a value the record
+ *                            keeps anyway (on for checking against a
+ *                            debugger, as the examples do)   (default 0)
+ *   SFU_DUMP_LINKER_BUILD_ID SFU_DUMP_RECORD takes the image's build-id
+ *                            note from __build_id_start/__build_id_end
+ *                            (linker/build-id.ld; weak: none without it)
+ *                                                              (default 1)
  *   and, unless defined before: SFU_ERROR_STRINGS 1 (the dump prints the
  *   core's error texts); SFU_AMD64 / SFU_AARCH64 / SFU_S390X and
  *   SFU_LITTLE / SFU_BIG: the compiler's target only, SFU_FLEX 0 where

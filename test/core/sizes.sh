@@ -5,7 +5,8 @@
 # it).  Reads each record with build/sfu-crash; the sizes are the layout's
 # (crash/sfu_crash.h): per thread 48 bytes of block header, 8 per
 # known register, 25 per frame, and the stack window.  A RECORD named
-# *.log is a serial log with the record's hex lines (sfu-crash --log).
+# *.log is a serial log with the record's wire lines, or the hex lines of
+# older firmware (sfu-crash --log).
 set -u
 cd "$(dirname "$0")/../.."
 [ -x build/sfu-crash ] || make -s --no-print-directory BUILD=build build/sfu-crash || exit 1

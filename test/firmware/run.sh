@@ -454,7 +454,7 @@ special_checks() { # SCENARIO SUITE LOG IMAGE
 		grep -q '^record 1 of the log: valid$' <<<"$l" && grep -q '^record 2 of the log: corrupt' <<<"$l" ||
 			{ echo "sfu-crash --log: $(head -3 <<<"$l")"; return; }
 		[ "$(sed -n '/^record 1 /,/^backtrace: /p' <<<"$l" | awk '/^  #[0-9]/ { print $2 }' | tr '\n' ' ')" = \
-			"$(tr -d '\r' <"$log" | sed -n '/^previous crash:/,/^backtrace: /p' | awk '/^  #[0-9]/ { print $3 }' | tr '\n' ' ')" ] ||
+			"$(tr -d '\r' <"$log" | sed -n '/^previous crash:/,/^backtrace: /p' | awk '/^  #[0-9]/ { print $2 }' | tr '\n' ' ')" ] ||
 			{ echo "sfu-crash's frames from the record's wire lines are not the firmware's"; return; }
 		# The record as an ELF core file: gdb's frames, PC and SP, are
 		# those the record's dump printed (test/core/compare.py).
