@@ -14,15 +14,20 @@
 #   - the function of every frame, innermost first, with the
 #     (exception)/(interrupted) markers;
 #   - scenarios with several dumps or boots (special_checks): threads (each
-#     thread's dump), overflow, nested, retained (three boots, the crash
-#     record read back, and by tools/sfu-crash, whose core file of it gdb
-#     unwinds to sfu's frames);
-#   - panic, null, irqpanic, threads (every thread) and overflow print
-#     their crash's extended record after the dump: tools/sfu-crash makes
-#     an ELF core of it, and every frame of gdb-multiarch's `thread apply
-#     all` has the PC and SP of sfu's (test/core/compare.py: the PCs those
-#     of the log's dumps, the SPs the record's, a window's end explained);
-#     a "# core frames compared" line per suite and scenario counts them;
+#     thread's dump), overflow, nested, retained (three boots: the record
+#     the dump wrote printed at the next boot by sfu_dump_record_print, a
+#     reset in the middle of a dump reported corrupt, and both read back
+#     by tools/sfu-crash --log);
+#   - every crash (each scenario that ends in a panic or fault, and the
+#     retained one's first boot; not nested, whose dump faults) ends with
+#     the record its dumps wrote, in its wire lines (no example code
+#     writes one): tools/sfu-crash makes an ELF core of it,
+#     gdb-multiarch names its signal and does not say "may not match",
+#     and every frame of its `thread apply all` has the PC and SP of sfu's
+#     (test/core/compare.py: the PCs those of the log's dumps, the SPs
+#     the log's SP column, a complete trace exactly and nothing after it,
+#     every block's registers the record's); a "# core frames compared"
+#     line per suite and scenario counts them;
 #   - timer: the summary "timer: T ticks, C complete traces, F failures"
 #     with T >= 2000, C = T, F = 0, also with ticks on every instruction
 #     (boot.sh -1) on the GNU ld images (clang suites: on the plain
