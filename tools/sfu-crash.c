@@ -9,8 +9,14 @@
  *                                   the record at byte OFFSET, or without
  *                                   --at every record found (magic at a
  *                                   4-byte boundary)
- *   sfu-crash --log LOG             the hex lines the example firmware
- *                                   prints ("  crash record +000: 53 46 ...")
+ *   sfu-crash --log LOG             the record's lines in a serial log:
+ *                                   the wire lines sfu_dump_record_wire
+ *                                   prints ("sfu-record 1/15 B1NG...
+ *                                   fa661407", crash/sfu_record.h), or the
+ *                                   hex lines of older firmware
+ *                                   ("  crash record +000: 53 46 ...");
+ *                                   a line missing, damaged or out of
+ *                                   order refuses the record
  *   sfu-crash --core OUT IMAGE [--at OFFSET | --log] INPUT
  *                                   the one extended record of INPUT as an
  *                                   ELF core file OUT for `gdb IMAGE OUT`
@@ -71,12 +77,13 @@ static const char help[] =
 	"usage: sfu-crash [--at OFFSET] DUMP | sfu-crash --log LOG\n"
 	"       sfu-crash --core OUT IMAGE [--at OFFSET | --log] INPUT\n"
 	"Read sfu crash records (crash/sfu_crash.h) out of a memory dump (raw, or QEMU's\n"
-	"dump-guest-memory ELF), or out of the hex lines a firmware printed, and print each\n"
+	"dump-guest-memory ELF), or out of a serial log, and print each\n"
 	"valid one in the dump format sfu-symbolize reads; a corrupt or half-written record is\n"
 	"reported, never printed.  With --core, write the one extended record as an ELF core\n"
 	"file OUT that `gdb IMAGE OUT` opens; refused (no OUT) for a bad record or another image.\n"
 	"  --at OFFSET   only the record at byte OFFSET of DUMP (default: every one found)\n"
-	"  --log LOG     read the record from a serial log's \"crash record +NNN:\" lines\n"
+	"  --log LOG     read the records from a serial log's \"sfu-record K/N ...\" wire lines\n"
+	"                (or the \"crash record +NNN:\" hex lines of older firmware)\n"
 	"  --core OUT IMAGE   the core file, checked against IMAGE's machine and build-id\n"
 	"  --help, --version\n"
 	"Exit status: 0 every record valid, 1 one corrupt, truncated or unknown, 2 none found,\n"
@@ -488,6 +495,32 @@ static int wire_line(struct input *in, size_t *cap, struct wire *w, char *p)
 	return first;
 }
 
+/* A log's records: where each starts in the input, and why its lines do
+ * not give it whole (empty: they do). */
+struct log_starts {
+	size_t *at, n;
+	char (*damage)[160];
+};
+
+static void log_start(struct log_starts *s, size_t at)
+{
+	s->at = realloc(s->at, (s->n + 1) * sizeof *s->at);
+	s->damage = realloc(s->damage, (s->n + 1) * sizeof *s->damage);
+	if (!s->at || !s->damage)
+		die(3, "out of memory");
+	s->damage[s->n][0] = 0;
+	s->at[s->n++] = at;
+}
+
+/* The last record's wire lines stopped before their count: said, unless
+ * something else was. */
+static void log_short(struct log_starts *s, const struct wire *w)
+{
+	if (w->lines && w->line < w->lines && !w->bad && s->n && !s->damage[s->n - 1][0])
+		snprintf(s->damage[s->n - 1], sizeof s->damage[0], "lines %u to %u of %u missing", w->line + 1,
+		         w->lines, w->lines);
+}
+
 /* The firmware's lines: the wire form ("sfu-record K/N ..."), or the hex
  * lines of older firmware ("crash record +OFF: hh hh ...").  A first line
  * starts a record; a gap leaves it short (and refused). */
@@ -495,8 +528,8 @@ static void from_log(struct input *in, const char *path)
 {
 	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
 	char line[4096];
-	size_t cap = 0, start = 0, *starts = NULL, nstarts = 0, i;
-	char (*damage)[160] = NULL;
+	size_t cap = 0, start = 0, i;
+	struct log_starts s = { NULL, 0, NULL };
 	int open = 0;
 	static struct wire w;
 
@@ -511,21 +544,14 @@ static void from_log(struct input *in, const char *path)
 			size_t before = in->n;
 			unsigned k1, n1;
 			/* A first line ends the record before it: all its lines? */
-			if (sscanf(p, "sfu-record %u/%u ", &k1, &n1) == 2 && k1 == 1 && w.lines && w.line < w.lines &&
-			    !w.bad && nstarts && !damage[nstarts - 1][0])
-				snprintf(damage[nstarts - 1], sizeof damage[0], "lines %u to %u of %u missing", w.line + 1,
-				         w.lines, w.lines);
+			if (sscanf(p, "sfu-record %u/%u ", &k1, &n1) == 2 && k1 == 1)
+				log_short(&s, &w);
 			if (wire_line(in, &cap, &w, p)) {
-				starts = realloc(starts, (nstarts + 1) * sizeof *starts);
-				damage = realloc(damage, (nstarts + 1) * sizeof *damage);
-				if (!starts || !damage)
-					die(3, "out of memory");
-				damage[nstarts][0] = 0;
-				starts[nstarts++] = before;
+				log_start(&s, before);
 				open = 0;
 			}
-			if (w.bad && w.why[0] && nstarts) {
-				snprintf(damage[nstarts - 1], sizeof damage[0], "%s", w.why);
+			if (w.bad && w.why[0] && s.n) {
+				snprintf(s.damage[s.n - 1], sizeof s.damage[0], "%s", w.why);
 				w.why[0] = 0;
 			}
 			continue;
@@ -539,12 +565,7 @@ static void from_log(struct input *in, const char *path)
 			start = in->n;
 			open = 1;
 			w.lines = 0;
-			starts = realloc(starts, (nstarts + 1) * sizeof *starts);
-			damage = realloc(damage, (nstarts + 1) * sizeof *damage);
-			if (!starts || !damage)
-				die(3, "out of memory");
-			damage[nstarts][0] = 0;
-			starts[nstarts++] = start;
+			log_start(&s, start);
 		}
 		if (!open || off != in->n - start) {
 			open = 0; /* a gap: the record stays short, and is refused */
@@ -571,15 +592,14 @@ static void from_log(struct input *in, const char *path)
 	}
 	if (f != stdin)
 		fclose(f);
-	if (w.lines && w.line < w.lines && !w.bad && nstarts && !damage[nstarts - 1][0])
-		snprintf(damage[nstarts - 1], sizeof damage[0], "lines %u to %u of %u missing", w.line + 1, w.lines, w.lines);
-	for (i = 0; i < nstarts; i++) {
-		size_t end = i + 1 < nstarts ? starts[i + 1] : in->n;
-		add_rec(in, in->buf + starts[i], end - starts[i], "%llu of the log", i + 1);
-		memcpy(in->recs[in->nrecs - 1].damage, damage[i], sizeof damage[i]);
+	log_short(&s, &w);
+	for (i = 0; i < s.n; i++) {
+		size_t end = i + 1 < s.n ? s.at[i + 1] : in->n;
+		add_rec(in, in->buf + s.at[i], end - s.at[i], "%llu of the log", i + 1);
+		memcpy(in->recs[in->nrecs - 1].damage, s.damage[i], sizeof s.damage[i]);
 	}
-	free(starts);
-	free(damage);
+	free(s.at);
+	free(s.damage);
 }
 
 /* ---- the image: machine and build-id -------------------------------------------- */
