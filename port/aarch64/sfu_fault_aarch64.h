@@ -185,13 +185,14 @@ static inline size_t sfu_aarch64_fault(uint64_t esr, uint64_t far, unsigned know
         sfu__fault_hex(&t, far, 16);
     }
     if (abort) {
-        sfu__fault_str(&t, ": ");
+        sfu__fault_ch(&t, ':');
+        sfu__fault_ch(&t, ' ');
         if (level >= -1) {
             sfu__fault_str(&t, "level ");
             if (level < 0)
-                sfu__fault_str(&t, "-");
+                sfu__fault_ch(&t, '-');
             sfu__fault_dec(&t, (unsigned)(level < 0 ? -level : level));
-            sfu__fault_str(&t, " ");
+            sfu__fault_ch(&t, ' ');
         }
         if (cause != NULL) {
             sfu__fault_str(&t, cause);

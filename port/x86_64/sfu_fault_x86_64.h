@@ -73,7 +73,8 @@ static inline void sfu__x64_selector(struct sfu_fault_text *t, uint64_t e)
 {
     if ((e & 0xffffu) == 0)
         return;
-    sfu__fault_str(t, ": ");
+    sfu__fault_ch(t, ':');
+    sfu__fault_ch(t, ' ');
     if (e & 2u) {
         sfu__fault_str(t, "IDT vector ");
         sfu__fault_dec(t, (unsigned)(e >> 3) & 0x1fffu);
@@ -89,7 +90,8 @@ static inline void sfu__x64_selector(struct sfu_fault_text *t, uint64_t e)
  * PK, SS, SGX. */
 static inline void sfu__x64_pf(struct sfu_fault_text *t, uint64_t e, struct sfu_fault *f)
 {
-    sfu__fault_str(t, ": ");
+    sfu__fault_ch(t, ':');
+    sfu__fault_ch(t, ' ');
     sfu__fault_str(t, (e & 1u) ? "protection violation" : "not-present page");
     sfu__fault_str(t, (e & 4u) ? ", user mode" : ", supervisor mode");
     if (e & 8u)
@@ -111,7 +113,8 @@ static inline void sfu__x64_cp(struct sfu_fault_text *t, uint64_t e)
     unsigned c = (unsigned)e & 0x7fffu;
 
     if (c < sizeof what / sizeof what[0] && what[c] != NULL) {
-        sfu__fault_str(t, ": ");
+        sfu__fault_ch(t, ':');
+        sfu__fault_ch(t, ' ');
         sfu__fault_str(t, what[c]);
     }
     if (e & 0x8000u)
