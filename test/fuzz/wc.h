@@ -47,6 +47,7 @@
 #define WC_MAX_CODE 256
 #define WC_MAX_CHAIN 40
 #define WC_MAX_STACKS 4
+#define WC_MAX_ENTRIES 4
 
 /* ---- deterministic PRNG (splitmix64) ------------------------------------ */
 
@@ -96,6 +97,10 @@ struct wc_env {
 	uint64_t stack_lo, stack_hi;
 	size_t nstacks;
 	sfu_stack stacks[WC_MAX_STACKS];
+	/* Where a whole trace ends (sfu_port.entries, .top). */
+	size_t nentries;
+	uint64_t entries[WC_MAX_ENTRIES];
+	uint32_t top;
 	/* Registers handed over through a dwarf_map (wc_map): the start
 	 * registers' and every trap frame's. */
 	int use_map;
@@ -283,6 +288,9 @@ static inline void wc_port_make(const struct wc_env *e, struct wc_ctx *ctx, sfu_
 	p->stack_hi = e->stack_hi;
 	p->stacks = e->nstacks ? e->stacks : NULL;
 	p->nstacks = e->nstacks;
+	p->entries = e->nentries ? e->entries : NULL;
+	p->nentries = e->nentries;
+	p->top = e->top;
 }
 
 /* ---- the walk and its properties -------------------------------------- */
