@@ -379,8 +379,7 @@ struct sfu_dump {
     const uint64_t *entries;         /* where stacks start (SFU_DUMP_ENTRIES): */
     size_t nentries;                 /* the first byte of each entry function */
     uint32_t top;                    /* bytes at a stack's top its start leaves
-                                      * (0: SFU_TOP_FRAME + the largest trap
-                                      * frame of .traps) */
+                                      * (sfu_port.top; 0: SFU_TOP_FRAME) */
 };
 
 /* The fields the knobs give the initializers, each with its comma (or
@@ -886,23 +885,6 @@ static SFU__DUMP_NOINLINE void sfu__dump_refusal(const struct sfu_dump *d)
 
 /* ---- the walk ------------------------------------------------------------------ */
 
-/* The bytes at a stack's top where its start leaves the end: the
- * description's, or SFU_TOP_FRAME above the largest trap frame it
- * describes (an entry that leaves one there: a kernel thread's pt_regs). */
-static uint32_t sfu__dump_top(const struct sfu_dump *d)
-{
-    uint32_t top = 0;
-    size_t i;
-
-    if (d->top != 0)
-        return d->top;
-    for (i = 0; d->traps != NULL && i < d->ntraps; i++) {
-        if (d->traps[i].frame.size > top)
-            top = d->traps[i].frame.size;
-    }
-    return top + SFU_TOP_FRAME;
-}
-
 /* The port of a walk in no thread: the description's memory, layouts and
  * stacks (in the state: the description stays constant). */
 static SFU__DUMP_NOINLINE const sfu_port *sfu__dump_port(const struct sfu_dump *d)
@@ -918,7 +900,7 @@ static SFU__DUMP_NOINLINE const sfu_port *sfu__dump_port(const struct sfu_dump *
     st->base.trap = d->trap;
     st->base.entries = d->entries;
     st->base.nentries = d->nentries;
-    st->base.top = sfu__dump_top(d);
+    st->base.top = d->top;
     st->base.tcb = 0;
     p->read = sfu_port_read;
     p->strip_ra = SFU_PORT_STRIP_RA;
@@ -1093,14 +1075,6 @@ SFU__DUMP_FN int sfu_dump_regs(const struct sfu_dump *d, const sfu_regs *regs)
     return sfu__dump_leave(d, sfu__dump_walk(d, regs));
 }
 
-/* Is sp on one of port's stacks? */
-static bool sfu__dump_on_stack(const sfu_port *port, uint64_t sp)
-{
-    sfu_stack st;
-
-    return sfu__port_stack(port, sp, &st);
-}
-
 /* The registers held by a trap frame at frame, read through port's
  * checks, into *r: SFU_TRAP_KERNEL or SFU_TRAP_USER, or -SFU_E_DESC (a
  * layout sfu_layout_check refuses), -SFU_E_READ (not readable, no variant
@@ -1127,12 +1101,14 @@ static SFU__DUMP_NOINLINE int sfu__dump_trap_regs(const struct sfu_dump *d, cons
         return -SFU_E_DESC;
     if (!sfu__port_block_ok(port->ctx, frame, l->frame.size, l->frame.align))
         return -SFU_E_READ;
-    kind = sfu_port_trap_regs(l, frame, r);
+    kind = sfu__port_trap_regs_at(port->ctx, l, frame, r);
     /* A frame whose SP cannot be known is refused as an unreadable one:
      * the walk would start from a made-up SP.  A user-mode frame whose SP
-     * lies on one of the walk's stacks is the kernel's (the core's rule). */
-    if (kind == SFU_TRAP_USER && sfu__port_bounded(port) && sfu__dump_on_stack(port, r->sp))
-        kind = SFU_TRAP_KERNEL;
+     * or PC is the kernel's is kernel code (the core's rule). */
+    if (kind == SFU_TRAP_USER)
+        kind = sfu__user_kind(port, d->state->secs, d->state->nsecs, r->pc, r->sp);
+    if (kind == SFU_TRAP_PC_ZERO)
+        return -SFU_E_ZERO_RA;
     return kind == SFU_TRAP_UNREADABLE ? -SFU_E_READ : kind;
 }
 
