@@ -53,7 +53,9 @@
  *   A dump built for one CPU reads that CPU's SFrame ABI and byte order
  *   only (the ABI and byte-order knobs of core/sfu.h default to the
  *   compiler's target here; the host tools still read every one), and
- *   FLEX FDEs only where that CPU's producers write them (not aarch64).
+ *   FLEX FDEs only where a kernel's code has them (s390x; not aarch64 or
+ *   x86_64, where only a stack-realigning function has one: SFU_FLEX 1
+ *   reads them).
  *   Stack words only through the checked read of the description's
  *   memory.
  *
@@ -153,21 +155,27 @@
  *                            .symtab given is refused; a name hook
  *                            works either way)                 (default 0)
  *   SFU_DUMP_NAME_MAX        longest name printed              (default 128)
- *   and, unless defined before: SFU_ERROR_STRINGS 1 (the dump prints the
+ *   and, unless defined before (so where sfu_dump.h or sfu_threads.h is
+ *   the first sfu header the file includes; a port or layout header
+ *   included first brings core/sfu.h's own defaults, every ABI):
+ *   SFU_ERROR_STRINGS 1 (the dump prints the
  *   core's error texts); SFU_AMD64 / SFU_AARCH64 / SFU_S390X and
- *   SFU_LITTLE / SFU_BIG: the compiler's target only, SFU_FLEX 0 where
- *   that is aarch64 alone (WHAT IT READS).
+ *   SFU_LITTLE / SFU_BIG: the compiler's target only, SFU_FLEX 0 unless
+ *   s390x is read (WHAT IT READS).
  */
 #ifndef SFU_DUMP_H
 #define SFU_DUMP_H
 
 /* The CPU the dump runs on: its ABI and byte order only, unless the user
  * chose (any of the knobs of a group defined: the group is the user's).
- * FLEX FDEs (V3 3.2) where the CPU's producers write them: x86_64 (DRAP)
- * and s390x (registers); none for aarch64 (GNU as 2.47 writes none there,
- * nor does sfu-gen for the code gcc and clang emit: a FLEX FDE in an
- * aarch64 section stops the walk with SFU_E_FDE_TYPE, never a wrong
- * row), unless SFU_FLEX is defined. */
+ * FLEX FDEs (V3 3.2) only where the code a kernel is built from has them:
+ * s390x (its register rules); not aarch64 (GNU as 2.47 writes none there,
+ * nor does sfu-gen for what gcc and clang emit) nor x86_64 (only a
+ * function that realigns its stack, DRAP, has one: none in the examples'
+ * kernels, and reading them costs the dump about 1.7 KB of .text).  A
+ * FLEX FDE then stops the walk with SFU_E_FDE_TYPE, whose text names
+ * SFU_FLEX: never a wrong row.  Define SFU_FLEX 1 to walk through such
+ * functions. */
 #if !defined(SFU_AMD64) && !defined(SFU_AARCH64) && !defined(SFU_S390X)
 #if defined(__x86_64__)
 #define SFU_AMD64 1
@@ -183,10 +191,8 @@
 #define SFU_S390X 1
 #endif
 #endif
-#if !defined(SFU_FLEX) && defined(SFU_AARCH64) && defined(SFU_AMD64) && defined(SFU_S390X)
-#if SFU_AARCH64 && !SFU_AMD64 && !SFU_S390X
+#if !defined(SFU_FLEX) && defined(SFU_S390X) && !SFU_S390X
 #define SFU_FLEX 0
-#endif
 #endif
 #if !defined(SFU_LITTLE) && !defined(SFU_BIG) && defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__)
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__

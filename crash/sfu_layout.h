@@ -438,6 +438,13 @@ SFU_DEF int sfu_port_thread_init(struct sfu_port_thread *t, const struct sfu_por
 #ifndef SFU_LAYOUT_IMPLEMENTATION_DONE
 #define SFU_LAYOUT_IMPLEMENTATION_DONE
 
+/* The crash path's bodies use the core's (SFU__NOINLINE, the loads): the
+ * file that defines SFU_IMPLEMENTATION defines it before sfu.h is first
+ * included, by any header. */
+#ifndef SFU_IMPLEMENTATION_DONE
+#error "define SFU_IMPLEMENTATION before the first include of any sfu header in this file (sfu.h was included without it)"
+#endif
+
 /* The public functions out of line (never inlined into a caller built
  * with other flags), and the checks (an inlined copy per caller is what
  * -O2 makes of them); the trap callback's own steps in line, as few
