@@ -430,6 +430,17 @@ static bool same_walk(const struct pt_walk *a, const struct pt_walk *b)
     return true;
 }
 
+/* A walk's PCs on one line, for a complete-and-wrong one. */
+static void print_pcs(const char *what, const struct pt_walk *w)
+{
+    unsigned i;
+
+    ex_printf("perturb: %s", what);
+    for (i = 0; i < w->n; i++)
+        ex_printf(" %p", (void *)(uintptr_t)w->pc[i]);
+    ex_printf("\n");
+}
+
 /* Count the walks of one changed description against the truth. */
 static void judge(const char *what, unsigned k, const struct pt_walks *truth, const struct pt_walks *tried)
 {
@@ -457,6 +468,8 @@ static void judge(const char *what, unsigned k, const struct pt_walks *truth, co
                       "frame #%u: %p, the truth's %p\n",
                       what, k, i, w->n, sfu_errname(w->stop), t->n, sfu_errname(t->stop), d,
                       (void *)(uintptr_t)(d < w->n ? w->pc[d] : 0), (void *)(uintptr_t)(d < t->n ? t->pc[d] : 0));
+            print_pcs("  the walk: ", w);
+            print_pcs("  the truth:", t);
         }
     }
     /* A walk the truth has not (a thread it does not list). */

@@ -2111,6 +2111,61 @@ UT_CASE(test_misread_zero_ra)
 	    "printed as incomplete");
 }
 
+/* A return address must follow a call: the dump reads the instruction
+ * before it (the code in the description's RAM) and stops at a word that
+ * follows none, SFU_E_NOT_CALL, the word's frame not shown; after a direct
+ * or an indirect call the walk goes on; code it cannot read is not judged. */
+static uint8_t g_code[0x200] __attribute__((aligned(16)));
+static uint64_t g_code_sec[512];
+
+UT_CASE(test_not_call)
+{
+	uint64_t fn = A(g_code);
+	size_t len;
+	sfu_regs r;
+	int err;
+
+	begin();
+	setup();
+	len = emit_section(g_code_sec, sizeof g_code_sec, fn);
+	dump.sframe = (const char *)g_code_sec;
+	dump.sframe_end = (const char *)g_code_sec + len;
+	dump.symtab = NULL;
+	g_ram[1].start = fn;
+	g_ram[1].end = fn + sizeof g_code;
+	dump.nram = 2;
+	memset(g_code, 0x90, sizeof g_code); /* nops */
+	r = chain(10);
+	r.pc = fn + 0x10;
+	mem.b[11] = fn + 0x25; /* the return address: into the same function */
+	g_code[0x20] = 0xe8;   /* call rel32 */
+	err = sfu_dump_regs(&dump, &r);
+	EXPECT(err == SFU_END && strstr(g_out, "backtrace: 2 frames, stopped: outermost frame reached (SFU_END)\n"),
+	       "after a direct call: %s; output:\n%.300s", E(err), g_out);
+	reset();
+	memset(&g_state, 0, sizeof g_state);
+	g_code[0x20] = 0x90;
+	g_code[0x23] = 0xff; /* call *%rax */
+	g_code[0x24] = 0xd0;
+	err = sfu_dump_regs(&dump, &r);
+	EXPECT(err == SFU_END, "after an indirect call: %s; output:\n%.300s", E(err), g_out);
+	reset();
+	memset(&g_state, 0, sizeof g_state);
+	g_code[0x23] = g_code[0x24] = 0x90;
+	err = sfu_dump_regs(&dump, &r);
+	EXPECT(err == SFU_E_NOT_CALL && !SFU_COMPLETE(err) &&
+	           strstr(g_out, "backtrace: 1 frame, stopped: return address after no call instruction (SFU_E_NOT_CALL)\n"),
+	       "after nops: %s; output:\n%.300s", E(err), g_out);
+	/* The code outside the description's RAM: not judged. */
+	reset();
+	memset(&g_state, 0, sizeof g_state);
+	dump.nram = 1;
+	err = sfu_dump_regs(&dump, &r);
+	EXPECT(err == SFU_END, "code not readable: %s; output:\n%.300s", E(err), g_out);
+	end("unit dump not-call: a return address must follow a direct or an indirect call (SFU_E_NOT_CALL, the frame not "
+	    "shown); code the description cannot read is not judged");
+}
+
 /* A thread whose saved context is all zeros: at its stack's top it never
  * ran (its whole dump, SFU_END_NEVER_RAN); anywhere else a misread
  * (SFU_E_ZERO_RA). */
