@@ -987,22 +987,17 @@ static SFU__DUMP_NOINLINE void sfu__dump_refused(const struct sfu_dump *d, const
 static SFU__DUMP_NOINLINE bool sfu__dump_after_call(const struct sfu_dump *d, const sfu_cursor *c)
 {
     uint8_t b[SFU__DUMP_CODE_LEN];
-    uint64_t pc = c->regs.pc, to, w;
-    unsigned i;
+    uint64_t pc = c->regs.pc, to;
+    size_t i;
 
-    if (c->exact || pc < SFU__DUMP_CODE_LEN)
+    if (c->exact)
         return true;
     for (i = 0; d->entries != NULL && i < d->nentries; i++) {
         if (d->entries[i] == pc)
             return true;
     }
-    for (i = 0; i < SFU__DUMP_CODE_LEN; i++) {
-        uint64_t a = pc - SFU__DUMP_CODE_LEN + i;
-
-        if (sfu_port_read(&d->state->base, a & ~(uint64_t)7, &w) != 0)
-            return true; /* not judged */
-        b[i] = (uint8_t)(w >> (8u * (a & 7u))); /* both ports are little-endian */
-    }
+    if (!sfu__port_code_before(&d->state->base, NULL, pc, b, SFU__DUMP_CODE_LEN))
+        return true; /* not judged */
     return sfu__port_call_target(b + SFU__DUMP_CODE_LEN - SFU__PORT_CALL_LEN, pc, &to) ||
            sfu__port_indirect_call(b, SFU__DUMP_CODE_LEN);
 }

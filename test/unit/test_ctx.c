@@ -607,6 +607,18 @@ UT_CASE(test_indirect_call_decode)
  * aarch64 the frame's link register, x86_64 the word at the interrupted
  * SP) is kernel code, walked on from its caller; a PC of 0 with anything
  * else there is a misread (SFU_TRAP_PC_ZERO; the walk: SFU_E_ZERO_RA). */
+/* The return address a call through a null pointer would leave with a
+ * 0x120-byte frame at f: aarch64 the frame's link register, x86_64 the
+ * word at the interrupted SP (the frame's end). */
+static void set_ra(uint64_t *f, uint64_t ra)
+{
+#if SFU_PORT_DWARF_RA >= 0
+	f[(F_REGS(0) + 8 * SFU_PORT_DWARF_RA) / 8] = ra;
+#else
+	f[F_SIZE(0) / 8] = ra;
+#endif
+}
+
 UT_CASE(test_pc_zero)
 {
 	uint64_t ra, icall_ra, *f = &mem.a[32];
@@ -629,38 +641,22 @@ UT_CASE(test_pc_zero)
 #endif
 	fill(f, 0, 0, KERNEL_MODE, 0xf0f0);
 	g_tcb.sp = A(f);
-#if SFU_PORT_DWARF_RA >= 0
-	f[(F_REGS(0) + 8 * SFU_PORT_DWARF_RA) / 8] = icall_ra;
-#else
-	f[F_SIZE(0) / 8] = icall_ra; /* the word at the interrupted SP, the frame's end */
-#endif
+	set_ra(f, icall_ra);
 	memset(&r, 0, sizeof r);
 	k = sfu_port_trap(&g_ctx, ra, 0, &r);
 	EXPECT(k == SFU_TRAP_KERNEL && r.pc == 0, "a return address after an indirect call: %d pc %#llx", k,
 	       (unsigned long long)r.pc);
 	/* The return address after the direct call (the vector code's): no
 	 * null pointer was called. */
-#if SFU_PORT_DWARF_RA >= 0
-	f[(F_REGS(0) + 8 * SFU_PORT_DWARF_RA) / 8] = ra;
-#else
-	f[F_SIZE(0) / 8] = ra;
-#endif
+	set_ra(f, ra);
 	k = sfu_port_trap(&g_ctx, ra, 0, &r);
 	EXPECT(k == SFU_TRAP_PC_ZERO, "a return address after a direct call: %d", k);
 	/* A return address that cannot be read (outside the RAM and the
 	 * code range), and one of 0. */
-#if SFU_PORT_DWARF_RA >= 0
-	f[(F_REGS(0) + 8 * SFU_PORT_DWARF_RA) / 8] = 0x10;
-#else
-	f[F_SIZE(0) / 8] = 0x10;
-#endif
+	set_ra(f, 0x10);
 	k = sfu_port_trap(&g_ctx, ra, 0, &r);
 	EXPECT(k == SFU_TRAP_PC_ZERO, "a return address at 0x10, unreadable code: %d", k);
-#if SFU_PORT_DWARF_RA >= 0
-	f[(F_REGS(0) + 8 * SFU_PORT_DWARF_RA) / 8] = 0;
-#else
-	f[F_SIZE(0) / 8] = 0;
-#endif
+	set_ra(f, 0);
 	k = sfu_port_trap(&g_ctx, ra, 0, &r);
 	EXPECT(k == SFU_TRAP_PC_ZERO, "PC 0 and return address 0: %d", k);
 	end("ctx " ARCH " pc-zero: a trap frame's PC 0 is a null call only after an indirect call, else SFU_TRAP_PC_ZERO");
