@@ -31,7 +31,8 @@
  *
  * EXAMPLE
  *       extern const uint8_t __sframe_start[], __sframe_end[];
- *       static const sfu_port port = { my_read, NULL, NULL, NULL, STACK_LO, STACK_HI, NULL, 0 };
+ *       static const sfu_port port = { .read = my_read, .stack_lo = STACK_LO, .stack_hi = STACK_HI };
+ *       // (the stack's bounds also say where it ends: THE END OF A STACK)
  *       static sfu_section secs[16];
  *       static size_t nsecs;
  *       static sfu_regs regs;
@@ -48,7 +49,7 @@
  *       int why = sfu_cursor_init(&cur, secs, nsecs, &port, &regs);
  *       for (; why == SFU_OK; why = sfu_cursor_step(&cur))
  *               my_print(cur.regs.pc, cur.exact);  // name it at pc - 1 unless exact
- *       // why says why the walk stopped: SFU_END (SFU_END_USER) is a whole trace.
+ *       // why says why the walk stopped: SFU_COMPLETE(why), a whole trace.
  *   Why this shape: the port is constant data and the state lives outside
  *   the panicking stack.  An sfu_port or sfu_regs built in panic() from an
  *   initializer, or any struct copied there, may be compiled into SSE or
@@ -101,6 +102,11 @@
  *   SFU_SAFE_CODEGEN         build the core for any CPU state: general
  *                            registers only, no unaligned access, whatever
  *                            the translation unit's flags      (default 1)
+ *   SFU_TOP_FRAME            bytes below a stack's top where the caller
+ *                            SP of a return address of 0 may lie and
+ *                            still end the walk (an sfu_port's `top` of
+ *                            0; 0: exactly at the top; see THE END OF A
+ *                            STACK)                              (default 0)
  *   SFU_FIX_LD_PLTGOT        read GNU ld's x86_64 .plt.got FDE (ld 2.44,
  *                            2.47: CFA = SP + 16 at the stub's entry) as
  *                            the code it describes says, CFA = SP + 8;
@@ -118,6 +124,38 @@
  *   compiler can inline it into code built with other flags.  Section
  *   fields are read byte by byte (the section need not be aligned); stack
  *   words only as aligned 8-byte reads, through the port.
+ *
+ * THE END OF A STACK
+ *   A trace is whole (SFU_COMPLETE) only where its end is known, never
+ *   because a misread landed on zeroed memory:
+ *     - SFrame marks the frame outermost: an FRE with no data words, "RA
+ *       undefined" (V2 erratum 2, V3 2.4.1; read the same way in V1, whose
+ *       producers write none), a V3 FDE without FREs (2.3.3.2): SFU_END;
+ *       `.cfi_undefined` on the return address column makes GNU as 2.47
+ *       write it (docs/kernel-styles.md: the CFI of an entry stub);
+ *     - the frame belongs to a function the port names as an entry
+ *       (sfu_port.entries: the first byte of a thread trampoline, of the
+ *       kernel's C entry point; a return address equal to one, a planted
+ *       "task exit" address, too): SFU_END at that frame;
+ *     - a return address of 0 where the code that started the stack left
+ *       it: the caller's SP at the top (hi) of the stack the walk is on,
+ *       or within sfu_port.top bytes below it (0: SFU_TOP_FRAME, default
+ *       0: exactly there; an RTOS that aligns a task's first SP down says
+ *       by how much): SFU_END.  A zeroed
+ *       trap frame whose end lies there (a kernel thread's pt_regs, never
+ *       filled): SFU_END_NEVER_RAN.
+ *   A return address of 0 anywhere else, or on a port that declares no
+ *   stack, is SFU_E_ZERO_RA: incomplete; so is an interrupted PC of 0
+ *   with no return address (no context at all).  A trap frame that says
+ *   the code ran at a lower privilege level ends the walk (SFU_END_USER)
+ *   only where neither its PC nor its SP is the kernel's: an SP on a stack
+ *   the port declares, or a PC the sections describe, is kernel code (an
+ *   RTOS's EL0 task on its own stack, or a mode word misread), and the
+ *   walk goes on there; a PC of 0 said to be user code is no context.
+ *   SFU_E_NOT_CALL is the dump layer's (crash/sfu_dump.h): a return
+ *   address whose instruction before it is no call is a misread word (a
+ *   function pointer, a stale value), and the dump stops there; the core,
+ *   which reads no code, never gives it.
  *
  * PRODUCER ERRORS
  *   One wrong description a producer is known to write, GNU ld's x86_64
@@ -217,6 +255,9 @@
 #ifndef SFU_FIX_LD_PLTGOT
 #define SFU_FIX_LD_PLTGOT 1
 #endif
+#ifndef SFU_TOP_FRAME
+#define SFU_TOP_FRAME 0
+#endif
 
 #if (SFU_V1 != 0 && SFU_V1 != 1) || (SFU_V2 != 0 && SFU_V2 != 1) || (SFU_V3 != 0 && SFU_V3 != 1)
 #error "SFU_V1, SFU_V2, SFU_V3 must be 0 or 1"
@@ -265,6 +306,9 @@
 #endif
 #if SFU_FIX_LD_PLTGOT != 0 && SFU_FIX_LD_PLTGOT != 1
 #error "SFU_FIX_LD_PLTGOT must be 0 or 1"
+#endif
+#if SFU_TOP_FRAME < 0 || SFU_TOP_FRAME > 65536
+#error "SFU_TOP_FRAME must be between 0 and 65536"
 #endif
 
 /* SFU_CODEGEN_BEGIN ... SFU_CODEGEN_END: functions defined between them are
@@ -357,7 +401,10 @@ extern "C" {
 	X(SFU_E_LINKED, 36, "unmerged sections (lld): pass SFU_OPT_START_PCREL") \
 	X(SFU_E_CODE_RANGE, 37, "FDE off the code range or overlapping: SFU_OPT_START_*?") \
 	X(SFU_E_FDE_WRAP, 38, "FDE range wraps past 2^64") \
-	X(SFU_E_DESC, 39, "the description breaks a rule")
+	X(SFU_E_DESC, 39, "the description breaks a rule")                     \
+	X(SFU_E_ZERO_RA, 40, "return address 0 inside the stack")                 \
+	X(SFU_END_NEVER_RAN, 41, "zeroed trap frame at the stack's top: never ran") \
+	X(SFU_E_NOT_CALL, 42, "return address after no call instruction")
 
 enum sfu_error {
 #define SFU__ENUM(name, value, text) name = value,
@@ -365,6 +412,11 @@ enum sfu_error {
 #undef SFU__ENUM
 	SFU_ERROR_COUNT
 };
+
+/* A walk that stopped with err is a whole trace: it ended where the end is
+ * known (THE END OF A STACK, above).  Every other code is an incomplete
+ * one, whatever frames it has. */
+#define SFU_COMPLETE(err) ((err) == SFU_END || (err) == SFU_END_USER || (err) == SFU_END_NEVER_RAN)
 
 /* ---- types ---------------------------------------------------------------- */
 
@@ -500,10 +552,23 @@ enum sfu_trap_result {
 	SFU_TRAP_USER = 2,   /* *out is the interrupted context, which ran at a
 	                      * lower privilege level (aarch64 EL0, x86_64 ring
 	                      * 3): it is the last frame, the walk then ends
-	                      * with SFU_END_USER */
-	SFU_TRAP_UNREADABLE = 3 /* pc is a call site of the vector code, but its
-	                         * trap frame cannot be read (a corrupt frame
-	                         * pointer): the walk ends with SFU_E_READ */
+	                      * with SFU_END_USER; unless its SP lies on one of
+	                      * the port's stacks (then the stack is the
+	                      * kernel's, and the walk goes on as for
+	                      * SFU_TRAP_KERNEL) */
+	SFU_TRAP_UNREADABLE = 3, /* pc is a call site of the vector code, but its
+	                          * trap frame cannot be read (a corrupt frame
+	                          * pointer): the walk ends with SFU_E_READ */
+	SFU_TRAP_EMPTY = 4,  /* pc is a call site, and its trap frame is there
+	                      * but was never written (every word 0: a kernel
+	                      * thread's pt_regs); out->sp: the frame's end.
+	                      * SFU_END_NEVER_RAN where that lies at the top of
+	                      * the stack, else SFU_E_ZERO_RA */
+	SFU_TRAP_PC_ZERO = 5 /* pc is a call site, its frame says the
+	                      * interrupted PC was 0, and no call through a null
+	                      * pointer explains it (the instruction before the
+	                      * return address it would have left is no
+	                      * indirect call): a misread, SFU_E_ZERO_RA */
 };
 
 /* The port: how the core reaches memory and the target's quirks. */
@@ -533,6 +598,18 @@ typedef struct sfu_port {
 	uint64_t stack_lo, stack_hi;
 	const sfu_stack *stacks;
 	size_t nstacks;
+	/* Where a whole trace ends (THE END OF A STACK, at the top of this
+	 * file), besides SFrame's outermost marker.  entries[0..nentries):
+	 * the first byte of each function a stack starts in (a thread
+	 * trampoline, the kernel's C entry point): a frame in one of them is
+	 * the outermost.  top: bytes below a stack's top (hi) in which the
+	 * code that started it leaves its first frame's caller SP, where a
+	 * return address of 0 (or a zeroed trap frame) ends the walk; 0:
+	 * SFU_TOP_FRAME.  Optional: without entries and stacks, a return
+	 * address of 0 stops the walk with SFU_E_ZERO_RA. */
+	const uint64_t *entries;
+	size_t nentries;
+	uint32_t top;
 } sfu_port;
 
 /* How a frame was reached. */
@@ -679,13 +756,15 @@ SFU_DEF int sfu_cursor_init(sfu_cursor *c, const sfu_section *secs, size_t nsecs
 
 /* Step to the caller.  SFU_OK: c->regs is the caller's frame.  Otherwise the
  * reason the walk cannot go on (SFU_END at an outermost frame, SFU_END_USER
- * after a frame that ran in user mode); c is left on the last good frame. */
+ * after a frame that ran in user mode, SFU_END_NEVER_RAN: the whole trace,
+ * SFU_COMPLETE; anything else: it is not); c is left on the last good
+ * frame. */
 SFU_DEF int sfu_cursor_step(sfu_cursor *c);
 
 /* Walk from regs: frames[0] is the starting frame.  Stores at most max
  * frames, *n gets how many.  Returns why the walk stopped: SFU_END (or
- * SFU_END_USER, into user mode) for a complete trace, or an error code
- * (SFU_E_FULL if frames ran out). */
+ * SFU_END_USER, into user mode; SFU_END_NEVER_RAN) for a complete trace
+ * (SFU_COMPLETE), or an error code (SFU_E_FULL if frames ran out). */
 SFU_DEF int sfu_backtrace(const sfu_section *secs, size_t nsecs, const sfu_port *port,
                           const sfu_regs *regs, sfu_frame *frames, size_t max, size_t *n);
 

@@ -1164,38 +1164,118 @@ SFU__INLINE int sfu__read(const sfu_cursor *c, uint64_t addr, uint64_t *out)
 	return sfu__port_read(c->port, addr, out);
 }
 
-/* Make the stack holding sp the current one (c->stack_lo/hi).  False if
- * the port declares stacks and none holds sp: then nothing fits.  A port
- * that declares none bounds nothing: every address is on its one stack
- * (so the check per frame is the range test alone). */
-static bool sfu__pick_stack(sfu_cursor *c, uint64_t sp)
+/* Does port p declare any stack? */
+SFU__INLINE bool sfu__port_bounded(const sfu_port *p)
 {
-	const sfu_port *p = c->port;
+	return p->stack_lo || p->stack_hi || (p->stacks && p->nstacks);
+}
+
+/* The stack of port p that holds sp, into *st; false if none does (or p
+ * declares none). */
+static bool sfu__port_stack(const sfu_port *p, uint64_t sp, sfu_stack *st)
+{
 	size_t i;
-	c->bounded = (p->stack_lo || p->stack_hi || (p->stacks && p->nstacks)) ? 1 : 0;
-	c->stack_lo = c->bounded; /* 1, 0: empty until found */
-	c->stack_hi = c->bounded ? 0u : UINT64_MAX;
-	if (!c->bounded)
-		return true;
 	if ((p->stack_lo || p->stack_hi) && sp >= p->stack_lo && sp <= p->stack_hi) {
-		c->stack_lo = p->stack_lo;
-		c->stack_hi = p->stack_hi;
+		st->lo = p->stack_lo;
+		st->hi = p->stack_hi;
 		return true;
 	}
 	for (i = 0; p->stacks && i < p->nstacks; i++) {
 		if (sp >= p->stacks[i].lo && sp <= p->stacks[i].hi) {
-			c->stack_lo = p->stacks[i].lo;
-			c->stack_hi = p->stacks[i].hi;
+			st->lo = p->stacks[i].lo;
+			st->hi = p->stacks[i].hi;
 			return true;
 		}
 	}
 	return false;
 }
 
+/* Make the stack holding sp the current one (c->stack_lo/hi).  False if
+ * the port declares stacks and none holds sp: then nothing fits.  A port
+ * that declares none bounds nothing: every address is on its one stack
+ * (so the check per frame is the range test alone). */
+static bool sfu__pick_stack(sfu_cursor *c, uint64_t sp)
+{
+	sfu_stack st;
+	c->bounded = sfu__port_bounded(c->port) ? 1 : 0;
+	c->stack_lo = c->bounded; /* 1, 0: empty until found */
+	c->stack_hi = c->bounded ? 0u : UINT64_MAX;
+	if (!c->bounded)
+		return true;
+	if (!sfu__port_stack(c->port, sp, &st))
+		return false;
+	c->stack_lo = st.lo;
+	c->stack_hi = st.hi;
+	return true;
+}
+
 /* Is sp on the current frame's stack?  (Unbounded: [0, UINT64_MAX].) */
 SFU__INLINE bool sfu__on_stack(const sfu_cursor *c, uint64_t sp)
 {
 	return sp >= c->stack_lo && sp <= c->stack_hi;
+}
+
+/* A return address of 0 (or an interrupted PC of 0 in a zeroed trap
+ * frame) with caller SP sp: the end where the code that started the stack
+ * left it, its first frame's caller SP within the port's top bytes below
+ * the current stack's top (SFU_END); anywhere else, or on a port that
+ * declares no stack, a misread that landed on zeroed memory as likely as
+ * an end (SFU_E_ZERO_RA).  (THE END OF A STACK, sfu.h.) */
+static SFU__NOINLINE int sfu__zero_end(const sfu_cursor *c, uint64_t sp)
+{
+	uint64_t top = c->port->top ? c->port->top : (uint64_t)SFU_TOP_FRAME;
+
+	return c->bounded && sp <= c->stack_hi && c->stack_hi - sp <= top ? SFU_END : SFU_E_ZERO_RA;
+}
+
+/* The FDE of the first of the sections that describes pc, into *f;
+ * false if none does. */
+static SFU__NOINLINE bool sfu__fde_of(const sfu_section *secs, size_t nsecs, uint64_t pc, sfu_fde *f)
+{
+	size_t i;
+
+	for (i = 0; i < nsecs; i++) {
+		if (sfu__search(&secs[i], pc, f, NULL, NULL) == SFU_OK)
+			return true;
+	}
+	return false;
+}
+
+/* What a context said to run at a lower privilege level is: user code
+ * (SFU_TRAP_USER) only where neither its SP nor its PC is the kernel's;
+ * an SP on a stack the port declares, or a PC the sections describe, is
+ * kernel code (an RTOS's EL0 task on its own stack; a mode word misread):
+ * SFU_TRAP_KERNEL, the walk goes on; a PC of 0 is no context at all
+ * (SFU_TRAP_PC_ZERO).  For the trap step and the dump's first frames. */
+static SFU__NOINLINE int sfu__user_kind(const sfu_port *p, const sfu_section *secs, size_t nsecs, uint64_t pc,
+                                        uint64_t sp)
+{
+	sfu_stack st;
+	sfu_fde f;
+
+	if (pc == 0)
+		return SFU_TRAP_PC_ZERO;
+	if ((sfu__port_bounded(p) && sfu__port_stack(p, sp, &st)) || sfu__fde_of(secs, nsecs, pc, &f))
+		return SFU_TRAP_KERNEL;
+	return SFU_TRAP_USER;
+}
+
+/* Does the frame at lookup PC lpc (pc: its PC) belong to a function the
+ * port names as an entry: the FDE covering lpc starts at one, or pc is
+ * one (a return address planted at an exit routine's first byte)?  One
+ * search of the sections' FDEs, only for a port that names entries. */
+static SFU__NOINLINE bool sfu__at_entry(const sfu_cursor *c, uint64_t pc, uint64_t lpc)
+{
+	const sfu_port *p = c->port;
+	sfu_fde f;
+	size_t i;
+	bool found = sfu__fde_of(c->secs, c->nsecs, lpc, &f);
+
+	for (i = 0; i < p->nentries; i++) {
+		if (p->entries[i] == pc || (found && p->entries[i] == f.start))
+			return true;
+	}
+	return false;
 }
 
 SFU__FN int sfu_cursor_init(sfu_cursor *c, const sfu_section *secs, size_t nsecs,
@@ -1392,7 +1472,7 @@ SFU__INLINE int sfu__unwind(sfu_cursor *c, uint32_t f, const sfu__compact_row *r
 	if ((f & SFU__CROW_MANGLED) && c->port->strip_ra)
 		ra = c->port->strip_ra(c->port->ctx, ra);
 	if (ra == 0)
-		return SFU_END; /* RA of 0: conventional end of the stack */
+		return sfu__zero_end(c, sp); /* the end, at the stack's top only */
 	/* Out of a signal trampoline the caller was interrupted: exact PC. */
 	sfu__commit(c, ra, sp, fp, fp_ok, cfa, SFU_HOW_SFRAME, (f & SFU__CROW_SIGNAL) != 0);
 	return SFU_OK;
@@ -1460,8 +1540,10 @@ static SFU__NOINLINE int sfu__from_null_call(sfu_cursor *c)
 	} else {
 		ra = c->regs.ra;
 	}
+	/* PC 0 and no return address either: no context at all (a zeroed
+	 * or misread one), never an end. */
 	if (ra == 0)
-		return SFU_END;
+		return SFU_E_ZERO_RA;
 	err = sfu__check_sp(c, sp, sp, 1);
 	if (err)
 		return err;
@@ -1486,6 +1568,19 @@ static SFU__NOINLINE int sfu__from_trap(sfu_cursor *c)
 		return SFU_E_NOINFO;
 	if (kind == SFU_TRAP_UNREADABLE)
 		return SFU_E_READ;
+	if (kind == SFU_TRAP_EMPTY)
+		/* Nothing was ever saved there: the context below never ran,
+		 * known only where the frame ends at the stack's top (t.sp:
+		 * the frame's end, as the port gives it). */
+		return t.sp > c->regs.sp && sfu__zero_end(c, t.sp) == SFU_END ? SFU_END_NEVER_RAN : SFU_E_ZERO_RA;
+	if (kind == SFU_TRAP_PC_ZERO)
+		return SFU_E_ZERO_RA;
+	if (kind != SFU_TRAP_KERNEL && kind != SFU_TRAP_USER)
+		return SFU_E_READ; /* (no answer a port may give) */
+	if (kind == SFU_TRAP_USER)
+		kind = sfu__user_kind(c->port, c->secs, c->nsecs, t.pc, t.sp);
+	if (kind == SFU_TRAP_PC_ZERO)
+		return SFU_E_ZERO_RA;
 	if (kind == SFU_TRAP_USER) {
 		/* The interrupted code ran at a lower privilege level: its PC
 		 * and SP are worth showing, but its stack is not the kernel's
@@ -1527,7 +1622,7 @@ static SFU__NOINLINE int sfu__from_fp(sfu_cursor *c)
 	if (err)
 		return err;
 	if (ra == 0)
-		return SFU_END;
+		return sfu__zero_end(c, cfa);
 	sfu__commit(c, ra, cfa, fp, true, cfa, SFU_HOW_FP, false);
 	return SFU_OK;
 }
@@ -1574,16 +1669,20 @@ SFU__HOT int sfu__step(sfu_cursor *c, void *cache)
 	if (c->regs.pc == 0) {
 		/* PC 0 with all registers known (first frame, trap frame) is a
 		 * call through a null function pointer: the caller's return
-		 * address is where the call left it.  Elsewhere, PC 0 ends the
-		 * stack. */
+		 * address is where the call left it.  Elsewhere (no step
+		 * reaches one: a return address of 0 stops it), PC 0 is the
+		 * end only at the stack's top. */
 		if (!c->full)
-			return SFU_END;
+			return sfu__zero_end(c, c->regs.sp);
 		return sfu__from_null_call(c);
 	}
 	/* A return address may be the first byte of the next function (after a
 	 * call to a noreturn function): look the caller up at ra - 1.  The
 	 * first frame and interrupted frames have an exact PC. */
 	lpc = c->regs.pc - 1u + (c->exact != 0);
+	/* A function the port names as an entry is the outermost. */
+	if (c->port->nentries && c->port->entries && sfu__at_entry(c, c->regs.pc, lpc))
+		return SFU_END;
 	err = sfu__lookup(c, cache, lpc, &r);
 	if (err == SFU_E_NOINFO) {
 		/* The vector code's call into its handler is reached as a

@@ -96,6 +96,18 @@
  *   regs.pc: ...", ".sframe refused, no walk: ...") and the last line
  *   gives 0 frames and the code (SFU_E_DESC, the section's error).
  *
+ * WHERE A TRACE ENDS
+ *   A trace is complete (SFU_END, SFU_END_USER, SFU_END_NEVER_RAN:
+ *   SFU_COMPLETE) only where its end is known (core/sfu.h, THE END OF A
+ *   STACK): SFrame's outermost marker, a function of .entries
+ *   (SFU_DUMP_ENTRIES), a return address of 0 at the top of a stack the
+ *   description bounds (.stacks, a thread's stacks) within .top bytes, a
+ *   zeroed trap frame there.  "return address 0 inside the stack
+ *   (SFU_E_ZERO_RA)" is a trace that stopped on zeroed memory: a misread,
+ *   never an end.  A frame that says user mode ends the walk only if its
+ *   SP lies on none of the walk's stacks.  README step 1 names its C entry
+ *   point; give the boot stack's bounds (.stacks) or your entries.
+ *
  * STACK
  *   No frame array: frames are printed as the cursor finds them (one
  *   frame of look-ahead, to mark the vector code's call).  The worst case
@@ -349,6 +361,11 @@ struct sfu_dump_thread {
     uint64_t context;
     const struct sfu_trap_layout *trap;
     uint64_t frame;
+    bool anonymous;    /* no id: the header line shows none */
+    uint64_t name_at;  /* a name kept in the thread's memory (char name[N]),
+                        * read through the checked read, at most name_max
+                        * bytes up to its NUL; 0: none */
+    size_t name_max;
 };
 typedef bool (*sfu_dump_next_fn)(void *arg, size_t i, struct sfu_dump_thread *t);
 
@@ -380,9 +397,11 @@ struct sfu_dump_state {
         const struct sfu_dump_table *t;
         sfu_dump_next_fn next;   /* an iterator's (NULL: the table's) */
         void *arg;
-        size_t k;                /* the next index */
-        uint64_t at;             /* a list's next thread */
-        int err, last;
+        size_t k;                /* the next index; threads visited */
+        uint64_t at;             /* a list's next node */
+        uint64_t first;          /* a ring's first node, or a list's head node */
+        size_t list;             /* the head node of lists[] being walked */
+        int err, last, stop;     /* stop: a thread's refusal code */
         const sfu_regs *regs;    /* the iterator's registers, or NULL */
         struct sfu_dump_thread cur; /* the thread it is at */
     } th;
@@ -432,6 +451,10 @@ struct sfu_dump {
     size_t record_size;              /* bytes (SFU_DUMP_RECORD gives these four) */
     sfu_dump_record_fn record_fn;    /* its writer: sfu_dump_record_event */
     const char *build_id, *build_id_end; /* the GNU build-id note (linker/build-id.ld) */
+    const uint64_t *entries;         /* where stacks start (SFU_DUMP_ENTRIES): */
+    size_t nentries;                 /* the first byte of each entry function */
+    uint32_t top;                    /* bytes at a stack's top its start leaves
+                                      * (sfu_port.top; 0: SFU_TOP_FRAME) */
 };
 
 /* The fields the knobs give the initializers, each with its comma (or
@@ -493,6 +516,17 @@ extern char sfu__dump_ram_end[] __asm__("__ram_end");
     SFU__DUMP_SFRAME SFU__DUMP_TEXT SFU__DUMP_SYMTAB .state = (state_), .putc = (putc_fn),                 \
         .linker_ram = { (uintptr_t)sfu__dump_ram_start, (uintptr_t)sfu__dump_ram_end },                   \
         SFU_DUMP_TRAPS(traps_, ntraps_)
+
+/* Where a whole trace ends (core/sfu.h, THE END OF A STACK): the
+ * functions a stack starts in, an array of their addresses (the kernel's
+ * C entry point, a thread trampoline):
+ *     static const uint64_t entries[] = { (uintptr_t)kernel_main };
+ *     static const struct sfu_dump dump = {
+ *         SFU_DUMP_PUTC_FIELDS(&state, putc, NULL, 0), SFU_DUMP_ENTRIES(entries) };
+ * Each must be the first byte of a function the sections describe (the
+ * check says which is not: an assembly entry needs its few lines of CFI,
+ * docs/kernel-styles.md). */
+#define SFU_DUMP_ENTRIES(entries_) .entries = (entries_), .nentries = sizeof(entries_) / sizeof((entries_)[0])
 
 /* The vector code's layouts traps[0..ntraps) (ntraps a constant), with the
  * trap callback that reads them and its check: with ntraps 0 neither, and
@@ -861,6 +895,15 @@ static const char *sfu__dump_rules(const struct sfu_dump *d, struct sfu_dump_why
         return "this CPU's registers have no crash record layout (sfu_crash.h: aarch64, x86_64)";
     if (d->build_id_end < d->build_id)
         return "build_id_end below build_id";
+    why->part = "entries";
+    if (d->nentries != 0 && d->entries == NULL)
+        return "missing, and nentries is not 0";
+    for (i = 0; i < d->nentries; i++) {
+        why->index = i;
+        if (d->entries[i] == 0)
+            return "0: no function starts at address 0";
+    }
+    why->index = (size_t)-1;
     why->part = "threads";
 #if SFU_DUMP_THREADS
     if (d->threads != NULL)
@@ -870,6 +913,25 @@ static const char *sfu__dump_rules(const struct sfu_dump *d, struct sfu_dump_why
         return "given, and the implementation has no sfu_threads.h";
 #endif
     return NULL;
+}
+
+/* Each entry the first byte of a function of the sections found: the
+ * index of the first that is not, or (size_t)-1. */
+static SFU__DUMP_NOINLINE size_t sfu__dump_entries_rule(const struct sfu_dump *d)
+{
+    const struct sfu_dump_state *st = d->state;
+    size_t i, k;
+    sfu_fde f;
+    bool ok;
+
+    for (i = 0; i < d->nentries; i++) {
+        ok = false;
+        for (k = 0; k < st->nsecs && !ok; k++)
+            ok = sfu_find_fde(&st->secs[k], d->entries[i], &f, NULL) == SFU_OK && f.start == d->entries[i];
+        if (!ok)
+            return i;
+    }
+    return (size_t)-1;
 }
 
 /* The check, kept in the state: the rules, then the sections. */
@@ -903,6 +965,13 @@ static SFU__DUMP_NOINLINE int sfu__dump_prepare(const struct sfu_dump *d)
         st->why.rule = err == SFU_E_FULL ? "more sections than SFU_DUMP_SECTIONS" : sfu_strerror(err);
         if (err == SFU_OK)
             st->why.part = st->why.rule = NULL;
+        st->nsecs = n;
+        if (err == SFU_OK && (st->why.index = sfu__dump_entries_rule(d)) != (size_t)-1) {
+            err = SFU_E_DESC;
+            st->why.part = "entries";
+            st->why.rule = "no function of the sections starts here (an assembly entry needs its CFI: "
+                           "docs/kernel-styles.md)";
+        }
     }
     st->nsecs = n;
     st->err = err;
@@ -974,6 +1043,10 @@ static SFU__DUMP_NOINLINE const sfu_port *sfu__dump_port(const struct sfu_dump *
     st->base.ntraps = d->ntraps;
     st->base.kernel = NULL;
     st->base.trap = d->trap;
+    st->base.entries = d->entries;
+    st->base.nentries = d->nentries;
+    st->base.top = d->top;
+    st->base.tcb = 0;
     p->read = sfu_port_read;
     p->strip_ra = SFU_PORT_STRIP_RA;
     p->trap = d->trap;
@@ -982,6 +1055,9 @@ static SFU__DUMP_NOINLINE const sfu_port *sfu__dump_port(const struct sfu_dump *
     p->stack_hi = 0;
     p->stacks = d->stacks;
     p->nstacks = d->nstacks;
+    p->entries = d->entries;
+    p->nentries = d->nentries;
+    p->top = st->base.top;
     return p;
 }
 
@@ -1018,15 +1094,52 @@ static SFU__DUMP_NOINLINE void sfu__dump_cursor_frame(const struct sfu_dump *d, 
     sfu__dump_rec(d, SFU_DUMP_REC_FRAME, n, SFU_OK);
 }
 
-/* A context that gives no registers: one line and the stop line. */
+/* A context that gives no registers: one line and the stop line.  A
+ * zeroed one says so: nothing was ever saved in it (SFU_E_ZERO_RA, as a
+ * return address of 0 inside a stack; SFU_END_NEVER_RAN where a thread
+ * that never ran keeps it). */
 static SFU__DUMP_NOINLINE void sfu__dump_refused(const struct sfu_dump *d, const char *what, uint64_t addr, int err)
 {
     sfu_dump_str(d, what);
     sfu_dump_hex(d, addr, 16);
     sfu_dump_str(d, ": ");
-    sfu_dump_str(d, sfu_strerror(err));
+    sfu_dump_str(d, err == SFU_E_ZERO_RA      ? "zeroed, nothing was ever saved in it"
+                    : err == SFU_END_NEVER_RAN ? "zeroed at its stack's top: the thread never ran"
+                                               : sfu_strerror(err));
     sfu_dump_str(d, "\nbacktrace:\n");
     sfu_dump_stop(d, 0, err);
+    d->state->th.stop = err;
+}
+
+/* Does the frame the cursor reached follow a call, as a return address
+ * must?  A word the walk misread as one (a function pointer on the stack,
+ * an entry's address a thread's first context keeps, a stale value) often
+ * is code, even a function's first byte, but seldom right after a call;
+ * such a walk can rejoin the true chain and end complete with a frame that
+ * never was.  The instruction before pc, read through the checked read
+ * of the description's memory (a thread's walk reads only its stacks; the
+ * code must lie in the description's RAM, as a kernel's text usually
+ * does), must be a direct or an indirect call (the port decodes
+ * both).  Exact PCs (the first frame, an interrupted one) and the
+ * description's entries (a planted return address) are not return
+ * addresses of a call; code that cannot be read is not judged. */
+#define SFU__DUMP_CODE_LEN (SFU__PORT_ICALL_LEN > SFU__PORT_CALL_LEN ? SFU__PORT_ICALL_LEN : SFU__PORT_CALL_LEN)
+static SFU__DUMP_NOINLINE bool sfu__dump_after_call(const struct sfu_dump *d, const sfu_cursor *c)
+{
+    uint8_t b[SFU__DUMP_CODE_LEN];
+    uint64_t pc = c->regs.pc, to;
+    size_t i;
+
+    if (c->exact)
+        return true;
+    for (i = 0; d->entries != NULL && i < d->nentries; i++) {
+        if (d->entries[i] == pc)
+            return true;
+    }
+    if (!sfu__port_code_before(&d->state->base, NULL, pc, b, SFU__DUMP_CODE_LEN))
+        return true; /* not judged */
+    return sfu__port_call_target(b + SFU__DUMP_CODE_LEN - SFU__PORT_CALL_LEN, pc, &to) ||
+           sfu__port_indirect_call(b, SFU__DUMP_CODE_LEN);
 }
 
 /* The frame loop every entry point shares: one walk, streamed, each frame
@@ -1074,6 +1187,8 @@ static SFU__DUMP_NOINLINE int sfu__dump_walk(const struct sfu_dump *d, const sfu
         do {
             sfu__dump_cursor_frame(d, n++, c);
             err = sfu_cursor_step(c);
+            if (err == SFU_OK && !sfu__dump_after_call(d, c))
+                err = SFU_E_NOT_CALL;
         } while (err == SFU_OK);
     }
     sfu_dump_stop(d, n, err);
@@ -1152,6 +1267,7 @@ SFU__DUMP_FN int sfu_dump_regs(const struct sfu_dump *d, const sfu_regs *regs)
  * d's layouts that passes the check, whose frame is readable there and
  * whose variant matches it; NULL if none. */
 static SFU__DUMP_NOINLINE const struct sfu_trap_layout *sfu__dump_trap_layout(const struct sfu_dump *d,
+                                                                             const void *ctx,
                                                                              const struct sfu_trap_layout *l,
                                                                              uint64_t frame)
 {
@@ -1161,8 +1277,8 @@ static SFU__DUMP_NOINLINE const struct sfu_trap_layout *sfu__dump_trap_layout(co
         const struct sfu_trap_layout *t = &d->traps[i];
 
         if (sfu_layout_check(t, NULL) == SFU_OK &&
-            sfu__port_block_ok(d->state->port.port.ctx, frame, t->frame.size, t->frame.align) &&
-            sfu__port_variant(t, frame))
+            sfu__port_block_ok(ctx, frame, t->frame.size, t->frame.align) &&
+            sfu__port_variant(ctx, t, frame))
             l = t;
     }
     return l;
@@ -1212,16 +1328,21 @@ static SFU__DUMP_NOINLINE int sfu__dump_trap_regs(const struct sfu_dump *d, cons
 
     if (l == NULL && d->ntraps == 0)
         return -SFU_E_ARG; /* no layout given, none described */
-    l = sfu__dump_trap_layout(d, l, frame);
+    l = sfu__dump_trap_layout(d, port->ctx, l, frame);
     if (l == NULL)
         return -SFU_E_READ;
     if (sfu_layout_check(l, NULL) != SFU_OK)
         return -SFU_E_DESC;
     if (!sfu__port_block_ok(port->ctx, frame, l->frame.size, l->frame.align))
         return -SFU_E_READ;
-    kind = sfu_port_trap_regs(l, frame, r);
+    kind = sfu__port_trap_regs_at(port->ctx, l, frame, r);
     /* A frame whose SP cannot be known is refused as an unreadable one:
-     * the walk would start from a made-up SP. */
+     * the walk would start from a made-up SP.  A user-mode frame whose SP
+     * or PC is the kernel's is kernel code (the core's rule). */
+    if (kind == SFU_TRAP_USER)
+        kind = sfu__user_kind(port, d->state->secs, d->state->nsecs, r->pc, r->sp);
+    if (kind == SFU_TRAP_PC_ZERO)
+        return -SFU_E_ZERO_RA;
     return kind == SFU_TRAP_UNREADABLE ? -SFU_E_READ : kind;
 }
 
@@ -1238,12 +1359,14 @@ static SFU__DUMP_NOINLINE int sfu__dump_trap_start(const struct sfu_dump *d, con
     if (sfu__dump_prepare(d) != SFU_OK)
         return SFU_OK;
     kind = sfu__dump_trap_regs(d, &st->port.port, layout, frame, &st->c.regs);
+    if (kind == SFU_TRAP_EMPTY)
+        kind = -SFU_E_ZERO_RA; /* a frame of zeros: no context to walk */
     if (kind < 0) {
         sfu__dump_refused(d, "  trap frame at ", frame, -kind);
         return -kind;
     }
     st->user = kind == SFU_TRAP_USER;
-    (void)sfu__dump_cause(d, sfu__dump_trap_layout(d, layout, frame), frame);
+    (void)sfu__dump_cause(d, sfu__dump_trap_layout(d, st->port.port.ctx, layout, frame), frame);
     return SFU_OK;
 }
 
@@ -1270,7 +1393,7 @@ SFU__DUMP_FN int sfu_dump_cause(const struct sfu_dump *d, const struct sfu_trap_
         return SFU_E_ARG;
     err = sfu__dump_prepare(d);
     if (err == SFU_OK) {
-        l = sfu__dump_trap_layout(d, layout, frame);
+        l = sfu__dump_trap_layout(d, d->state->port.port.ctx, layout, frame);
         err = l == NULL ? SFU_E_READ : sfu_layout_check(l, NULL) != SFU_OK ? SFU_E_DESC
             : !sfu__port_block_ok(d->state->port.port.ctx, frame, l->frame.size, l->frame.align) ? SFU_E_READ
                                                                                                : sfu__dump_cause(d, l, frame);

@@ -36,14 +36,29 @@
  *             narrowed by their callee);
  *     frame   where the frame is (at the SP of the call, at the address a
  *             variable holds, at a word of the struct a variable points
- *             to: an RTOS's current task control block), its size;
+ *             to, at a word of the thread's control block: an RTOS's
+ *             current TCB), its size;
  *     sp      where the interrupted SP is (a word of the frame, the
  *             frame's end, a variable, the CPU's other SP);
- *     select  which variant (a frame whose size depends on a flag word);
+ *     select  which variant, by a word of the frame, of a variable (a
+ *             nesting counter) or of the thread's control block (an FP
+ *             flag in the TCB): "the frame at the SP when nested, through
+ *             the TCB otherwise" is two layouts, the first selected;
  *     regs    the interrupted PC, its PSTATE / CS and every register.
  *   Byte offsets into a frame are written SFU_AT(n): a field left out of
  *   an initializer (0) is "not saved", never offset 0; the check refuses
- *   an offset written bare (a multiple of 8 is no SFU_AT value).
+ *   an offset written bare (a multiple of 8 is no SFU_AT value), and
+ *   names the register a layout must have and left out ("regs.reg[29]
+ *   (the frame pointer): 0, not saved").
+ *
+ * THE THREAD'S CONTROL BLOCK
+ *   A frame source or a select word "of the TCB" (SFU_TRAP_FRAME_TCB,
+ *   SFU_SELECT_TCB) reads a field of the control block of the thread the
+ *   walk is in: in a thread's walk (sfu_threads.h) the thread's own struct,
+ *   else the struct the variable `ref` points to (the kernel's current
+ *   thread pointer: ThreadX's _tx_thread_current_ptr, FreeRTOS's
+ *   pxCurrentTCB), through the checked read.  So a thread that is not
+ *   running is read by its own flags, never the running one's.
  *
  * THREADS: EVERY STACK, EACH WITHIN ITS OWN BOUNDS
  *   A thread that is not running was left by the kernel's context-switch
@@ -57,7 +72,11 @@
  *   stacks (a stack overflow's dump reads nothing unmapped).  A kernel
  *   whose saved thread context is a trap frame (it switches by returning
  *   another interrupt frame, or its entry code saves everything on the
- *   task's stack) points the switch layout at its trap layouts.
+ *   task's stack) points the switch layout at its trap layouts.  A saved
+ *   context that lies outside the thread's stacks (in the thread struct
+ *   itself, Linux's cpu_context; a never-run thread's first context on a
+ *   heap) is read through the base context's memory instead, every word
+ *   checked.
  *
  * CHECKED ONCE, NEVER SKIPPED
  *   sfu_layout_check and sfu_switch_check answer SFU_OK or SFU_E_DESC with
@@ -152,10 +171,24 @@ enum sfu_trap_frame_from {
     SFU_TRAP_FRAME_SP = 0,  /* at the SP the call returns with */
     SFU_TRAP_FRAME_VAR = 1, /* at the address in the variable ref (a
                              * kernel's `current_regs`) */
-    SFU_TRAP_FRAME_PTR = 2  /* at the address in the word ref_off bytes
+    SFU_TRAP_FRAME_PTR = 2, /* at the address in the word ref_off bytes
                              * into the struct the variable ref points to
                              * (an RTOS's current TCB, whose saved-context
                              * pointer its entry code sets) */
+    SFU_TRAP_FRAME_TCB = 3  /* at the address in the word ref_off bytes
+                             * into the thread's control block (THE
+                             * THREAD'S CONTROL BLOCK): in a thread's walk
+                             * its own, else the one ref points to */
+};
+
+/* Where the select word is (struct sfu_trap_select.from). */
+enum sfu_trap_select_from {
+    SFU_SELECT_FRAME = 0, /* the frame's word at `at` */
+    SFU_SELECT_VAR = 1,   /* the variable ref, `at` bytes in (SFU_AT(0): the
+                           * variable itself): a nesting counter */
+    SFU_SELECT_TCB = 2    /* the field `at` of the thread's control block
+                           * (THE THREAD'S CONTROL BLOCK; ref: the current
+                           * thread pointer): an FP-context flag */
 };
 
 /* Where the interrupted SP is (struct sfu_trap_sp.from). */
@@ -179,8 +212,11 @@ enum sfu_trap_sp_from {
  * that to calls whose target is one of these C functions: the instruction
  * before R must be a direct call to it (aarch64 BL, x86_64 CALL rel32), so
  * calls with different frames in one unlabelled entry file are told
- * apart.  The instruction is read only inside [start, end) (your linker
- * script's bracket of the entry code), or else through the checked read. */
+ * apart; given alone (no sites, no range), it is the whole rule: any
+ * direct call to one of them.  The instruction is read only inside
+ * [start, end) (your linker script's bracket of the entry code), or else
+ * through the checked read (without a range, the code must lie in the
+ * memory the port may read). */
 struct sfu_trap_call {
     const void *start, *end;
     const void *const *sites;
@@ -213,13 +249,20 @@ struct sfu_trap_sp {
     const void *var; /* SFU_TRAP_SP_VAR */
 };
 
-/* Which variant: mask nonzero, the layout applies only to a frame whose
- * word at `at`, masked, equals value.  Several layouts at the same call
- * sites then describe the variants of one frame (an FP context saved or
- * not, flagged by a word): the first whose word matches is used. */
+/* Which variant: mask nonzero, the layout applies only where the select
+ * word, masked, equals value.  The word is `size` bytes (1, 2, 4 or 8; 0:
+ * 8) at SFU_AT offset `at` (a multiple of size) of the frame, of the
+ * variable ref, or of the thread's control block (from: enum
+ * sfu_trap_select_from), read little-endian.  Several layouts at the same
+ * call sites then describe the variants of one frame (an FP context saved
+ * or not, flagged by a word of the frame or of the TCB; the frame found
+ * another way while an interrupt is nested): the first whose word matches
+ * is used, so a layout without select after them is "otherwise". */
 struct sfu_trap_select {
     uint16_t at;
     uint64_t mask, value;
+    uint8_t from, size;
+    const void *ref;
 };
 
 /* The interrupted context: SFU_AT offsets of its PC (ELR_EL1 / RIP), its
@@ -280,6 +323,15 @@ struct sfu_port_ctx {
     size_t ntraps;
     const struct sfu_port_ctx *kernel;
     sfu_port_trap_fn trap;
+    /* (optional) the walk's ends, which sfu_port_thread_init gives each
+     * thread's port: sfu_port.entries, .nentries, .top (core/sfu.h, THE
+     * END OF A STACK) */
+    const uint64_t *entries;
+    size_t nentries;
+    uint32_t top;
+    /* (optional) the control block of the thread the walk is in (THE
+     * THREAD'S CONTROL BLOCK); 0: the one the layout's ref points to */
+    uint64_t tcb;
 };
 
 /* The kernel's saved thread context, described: what its context-switch
@@ -363,7 +415,10 @@ SFU_DEF int sfu_port_trap(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *out);
  * handler was given), with the full register set for rules that use
  * other registers.  Returns SFU_TRAP_USER if the frame says the
  * interrupted code ran at a lower privilege level, else SFU_TRAP_KERNEL
- * (SFU_TRAP_UNREADABLE if its SP cannot be known). */
+ * (SFU_TRAP_UNREADABLE if its SP cannot be known; SFU_TRAP_EMPTY for a
+ * frame every word of which is 0, out->sp then its end).  The trap
+ * callback also checks that a PC of 0 is a call through a null pointer
+ * (SFU_TRAP_PC_ZERO otherwise: it has the memory to read the code). */
 SFU_DEF int sfu_port_trap_regs(const struct sfu_trap_layout *l, uint64_t frame, sfu_regs *out);
 
 /* The syndrome of the synchronous exception whose trap frame (checked
@@ -523,14 +578,21 @@ static inline uint64_t sfu__at_word(uint64_t base, uint16_t at)
     return *(const volatile uint64_t *)(uintptr_t)(base + at - 1u);
 }
 
+/* The register numbers the checks name (the port's DWARF numbers). */
+#define SFU__LAYOUT_STR(x) #x
+#define SFU__LAYOUT_XSTR(x) SFU__LAYOUT_STR(x)
+
 /* The rules of a register set in a block of size bytes (a trap frame, a
- * saved context): NULL if it keeps them, else the rule it breaks. */
+ * saved context): NULL if it keeps them, else the rule it breaks.  A
+ * required offset of 0 is one left out of the initializer: said so. */
 SFU__LAYOUT_INTERNAL const char *sfu__regs_check(const struct sfu_trap_regs *r, uint32_t size, bool mode_required)
 {
     unsigned i;
 
+    if (r->pc == 0)
+        return "regs.pc: 0, not saved (left out of the initializer): the PC is required";
     if (!sfu__at_ok(r->pc, size))
-        return "regs.pc: not saved, or not SFU_AT(a multiple of 8) inside the frame";
+        return "regs.pc: not SFU_AT(a multiple of 8) inside the frame";
     if ((r->mode != 0 || mode_required) && !sfu__at_ok(r->mode, size))
         return "regs.mode: not SFU_AT(a multiple of 8) inside the frame";
     for (i = 0; i < SFU_PORT_NREGS; i++) {
@@ -538,7 +600,8 @@ SFU__LAYOUT_INTERNAL const char *sfu__regs_check(const struct sfu_trap_regs *r, 
             return "regs.reg[]: a register not at SFU_AT(a multiple of 8) inside the frame";
     }
     if (r->reg[SFU_PORT_DWARF_FP] == 0)
-        return "regs.reg[]: the frame pointer is not saved";
+        return "regs.reg[" SFU__LAYOUT_XSTR(SFU_PORT_DWARF_FP) "] (the frame pointer): 0, not saved (left out of "
+                                                              "the initializer): it is required";
     if (r->pc == r->mode)
         return "regs: pc and mode at the same offset";
     return NULL;
@@ -562,6 +625,40 @@ static inline const char *sfu__fault_check(const struct sfu_trap_fault *f, uint3
     return NULL;
 }
 
+/* The select word's rules: NULL if it keeps them (no select: mask 0),
+ * else the rule it breaks; size: the frame's. */
+static inline const char *sfu__select_check(const struct sfu_trap_select *sel, uint32_t size)
+{
+    unsigned n = sel->size ? sel->size : 8u;
+
+    if (sel->mask == 0)
+        return NULL;
+    if (n != 1 && n != 2 && n != 4 && n != 8)
+        return "select.size: not 1, 2, 4 or 8 (0: 8)";
+    if (sel->at == 0)
+        return "select.at: 0, not given (left out of the initializer), with a select.mask";
+    if ((sel->at - 1u) % n != 0)
+        return "select.at: not SFU_AT(a multiple of select.size)";
+    if (n < 8 && (sel->mask >> (8u * n)) != 0)
+        return "select.mask: bits past select.size";
+    switch (sel->from) {
+    case SFU_SELECT_FRAME:
+        if ((uint32_t)sel->at - 1u + n > size)
+            return "select.at: past the frame";
+        if (sel->ref != NULL)
+            return "select.ref: given, and select.from is SFU_SELECT_FRAME";
+        return NULL;
+    case SFU_SELECT_VAR:
+    case SFU_SELECT_TCB:
+        if (sel->ref == NULL || ((uintptr_t)sel->ref & 7u) != 0)
+            return "select.ref: missing or not 8-byte aligned (the variable; for SFU_SELECT_TCB the current "
+                   "thread pointer)";
+        return NULL;
+    default:
+        return "select.from: not one of SFU_SELECT_*";
+    }
+}
+
 /* The rules of a trap layout's frame, its call sites aside: NULL if it
  * keeps them, else the rule it breaks. */
 SFU__LAYOUT_INTERNAL const char *sfu__frame_check(const struct sfu_trap_layout *l)
@@ -578,16 +675,19 @@ SFU__LAYOUT_INTERNAL const char *sfu__frame_check(const struct sfu_trap_layout *
     if (why != NULL)
         return why;
     if (SFU_PORT_DWARF_RA >= 0 && l->regs.reg[SFU_PORT_DWARF_RA >= 0 ? SFU_PORT_DWARF_RA : 0] == 0)
-        return "regs.reg[]: the link register is not saved";
-    if (l->select.mask != 0 && !sfu__at_ok(l->select.at, l->frame.size))
-        return "select.at: not SFU_AT(a multiple of 8) inside the frame";
-    why = sfu__fault_check(&l->fault, l->frame.size);
+        return "regs.reg[" SFU__LAYOUT_XSTR(SFU_PORT_DWARF_RA) "] (the link register): 0, not saved (left out of "
+                                                              "the initializer): a trap frame has it";
+    why = sfu__select_check(&l->select, l->frame.size);
+    if (why == NULL)
+        why = sfu__fault_check(&l->fault, l->frame.size);
     if (why != NULL)
         return why;
     switch (l->sp.from) {
     case SFU_TRAP_SP_SAVED:
+        if (l->sp.at == 0)
+            return "sp.at: 0, not saved (left out of the initializer), with sp.from SFU_TRAP_SP_SAVED";
         if (!sfu__at_ok(l->sp.at, l->frame.size))
-            return "sp.at: not saved, or not SFU_AT(a multiple of 8) inside the frame";
+            return "sp.at: not SFU_AT(a multiple of 8) inside the frame";
         if (l->sp.at == l->regs.pc || l->sp.at == l->regs.mode)
             return "sp.at: at the offset of regs.pc or regs.mode";
         break;
@@ -615,17 +715,20 @@ SFU__LAYOUT_FN int sfu_layout_check(const struct sfu_trap_layout *l, const char 
 
     if (l == NULL)
         w = "no layout";
-    else if (!(l->call.sites && l->call.nsites) && !((uintptr_t)l->call.start < (uintptr_t)l->call.end))
-        w = "call: no call site (call.sites, or call.start below call.end)";
+    else if (!(l->call.sites && l->call.nsites) && !((uintptr_t)l->call.start < (uintptr_t)l->call.end) &&
+             !(l->call.callees && l->call.ncallees))
+        w = "call: no call site (call.sites, call.start below call.end, or call.callees)";
+    else if (l->call.start != NULL && !((uintptr_t)l->call.start < (uintptr_t)l->call.end))
+        w = "call.end: not above call.start";
     else if (l->call.ncallees != 0 && l->call.callees == NULL)
         w = "call.callees: missing, and call.ncallees is not 0";
     else if ((w = sfu__frame_check(l)) != NULL)
         ;
-    else if (l->frame.from > SFU_TRAP_FRAME_PTR)
+    else if (l->frame.from > SFU_TRAP_FRAME_TCB)
         w = "frame.from: not one of SFU_TRAP_FRAME_*";
     else if (l->frame.from != SFU_TRAP_FRAME_SP && (l->frame.ref == NULL || ((uintptr_t)l->frame.ref & 7u) != 0))
         w = "frame.ref: missing or not 8-byte aligned";
-    else if (l->frame.from == SFU_TRAP_FRAME_PTR && (l->frame.ref_off < 0 || (l->frame.ref_off & 7) != 0))
+    else if (l->frame.from >= SFU_TRAP_FRAME_PTR && (l->frame.ref_off < 0 || (l->frame.ref_off & 7) != 0))
         w = "frame.ref_off: negative or not a multiple of 8";
     if (why != NULL)
         *why = w;
@@ -641,7 +744,7 @@ static inline bool sfu__port_code_byte(const void *ctx, const struct sfu_trap_la
 {
     uint64_t w;
 
-    if (addr >= (uint64_t)(uintptr_t)l->call.start && addr < (uint64_t)(uintptr_t)l->call.end) {
+    if (l != NULL && addr >= (uint64_t)(uintptr_t)l->call.start && addr < (uint64_t)(uintptr_t)l->call.end) {
         *out = *(const volatile uint8_t *)(uintptr_t)addr;
         return true;
     }
@@ -651,19 +754,29 @@ static inline bool sfu__port_code_byte(const void *ctx, const struct sfu_trap_la
     return true;
 }
 
+/* The n code bytes before pc into b (sfu__port_code_byte; l may be
+ * NULL: no code range); false if one cannot be read. */
+static inline bool sfu__port_code_before(const void *ctx, const struct sfu_trap_layout *l, uint64_t pc, uint8_t *b,
+                                         unsigned n)
+{
+    unsigned i;
+
+    if (pc < n)
+        return false;
+    for (i = 0; i < n; i++) {
+        if (!sfu__port_code_byte(ctx, l, pc - n + i, &b[i]))
+            return false;
+    }
+    return true;
+}
+
 static inline bool sfu__port_calls(const void *ctx, const struct sfu_trap_layout *l, uint64_t pc, uint64_t target)
 {
     uint8_t b[SFU__PORT_CALL_LEN];
     uint64_t to = 0;
-    unsigned i;
 
-    if (pc < SFU__PORT_CALL_LEN)
-        return false;
-    for (i = 0; i < SFU__PORT_CALL_LEN; i++) {
-        if (!sfu__port_code_byte(ctx, l, pc - SFU__PORT_CALL_LEN + i, &b[i]))
-            return false;
-    }
-    return sfu__port_call_target(b, pc, &to) && to == target;
+    return sfu__port_code_before(ctx, l, pc, b, SFU__PORT_CALL_LEN) && sfu__port_call_target(b, pc, &to) &&
+           to == target;
 }
 
 /* Is the return address pc one of the layout's calls into C? */
@@ -676,6 +789,9 @@ static inline bool sfu__port_is_site(const void *ctx, const struct sfu_trap_layo
         site = pc == (uint64_t)(uintptr_t)l->call.sites[i];
     if (!site)
         site = pc - 1u >= (uint64_t)(uintptr_t)l->call.start && pc - 1u < (uint64_t)(uintptr_t)l->call.end;
+    /* Neither sites nor a range: any call to one of the callees. */
+    if (!site && !(l->call.sites && l->call.nsites) && l->call.start == NULL)
+        site = true;
     if (!site || !(l->call.callees && l->call.ncallees))
         return site;
     for (i = 0; i < l->call.ncallees; i++) {
@@ -683,6 +799,25 @@ static inline bool sfu__port_is_site(const void *ctx, const struct sfu_trap_layo
             return true;
     }
     return false;
+}
+
+/* The control block a TCB source reads (THE THREAD'S CONTROL BLOCK):
+ * the walk's thread's, else the one the variable ref points to (the
+ * layout's own variable, read as it is); 0: none. */
+static inline uint64_t sfu__port_tcb(const void *ctxv, const void *ref)
+{
+    const struct sfu_port_ctx *ctx = (const struct sfu_port_ctx *)ctxv;
+
+    if (ctx != NULL && ctx->tcb != 0)
+        return ctx->tcb;
+    return *(const volatile uint64_t *)(uintptr_t)ref;
+}
+
+/* The word off bytes into the struct at p, through the checked read. */
+static inline bool sfu__port_struct_word(const void *ctx, uint64_t p, int16_t off, uint64_t *out)
+{
+    return p != 0 && p <= UINT64_MAX - (uint64_t)(uint16_t)off &&
+           sfu__port_read_ref(ctx, p + (uint64_t)(uint16_t)off, out);
 }
 
 /* The frame of layout l at return address pc with caller SP sp, before
@@ -696,6 +831,8 @@ static inline bool sfu__port_frame_base(const void *ctx, const struct sfu_trap_l
         *base = sp;
         return true;
     }
+    if (l->frame.from == SFU_TRAP_FRAME_TCB)
+        return sfu__port_struct_word(ctx, sfu__port_tcb(ctx, l->frame.ref), l->frame.ref_off, base);
     /* The variable is the layout's own (the user wrote its address): read
      * as it is; what it points to is data, read through the checks. */
     p = *(const volatile uint64_t *)(uintptr_t)l->frame.ref;
@@ -703,14 +840,56 @@ static inline bool sfu__port_frame_base(const void *ctx, const struct sfu_trap_l
         *base = p;
         return true;
     }
-    return p != 0 && p <= UINT64_MAX - (uint64_t)(uint16_t)l->frame.ref_off &&
-           sfu__port_read_ref(ctx, p + (uint64_t)(uint16_t)l->frame.ref_off, base);
+    return sfu__port_struct_word(ctx, p, l->frame.ref_off, base);
 }
 
-/* Does the readable frame at frame match l's variant? */
-static inline bool sfu__port_variant(const struct sfu_trap_layout *l, uint64_t frame)
+/* Does the readable frame at frame match l's variant?  The select word
+ * of the frame, of its variable (read as it is: the layout's own), or of
+ * the thread's control block (through the checked read: false if it
+ * cannot be read). */
+static inline bool sfu__port_variant(const void *ctx, const struct sfu_trap_layout *l, uint64_t frame)
 {
-    return l->select.mask == 0 || (sfu__at_word(frame, l->select.at) & l->select.mask) == l->select.value;
+    const struct sfu_trap_select *sel = &l->select;
+    unsigned n = sel->size ? sel->size : 8u, sh;
+    uint64_t addr, w;
+
+    if (sel->mask == 0)
+        return true;
+    if (sel->from == SFU_SELECT_FRAME) {
+        addr = frame + sel->at - 1u;
+        w = *(const volatile uint64_t *)(uintptr_t)(addr & ~(uint64_t)7);
+    } else if (sel->from == SFU_SELECT_VAR) {
+        addr = (uint64_t)(uintptr_t)sel->ref + sel->at - 1u;
+        w = *(const volatile uint64_t *)(uintptr_t)(addr & ~(uint64_t)7);
+    } else {
+        uint64_t p = sfu__port_tcb(ctx, sel->ref);
+
+        if (p == 0 || p > UINT64_MAX - sel->at)
+            return false;
+        addr = p + sel->at - 1u;
+        if ((addr & (n - 1u)) != 0 || !sfu__port_read_ref(ctx, addr & ~(uint64_t)7, &w))
+            return false;
+    }
+    /* (The frame's and the variable's word: aligned by the check and the
+     * variable's alignment; little-endian, as both ports are.) */
+    sh = 8u * (unsigned)(addr & 7u);
+    w >>= sh;
+    if (n < 8)
+        w &= (UINT64_C(1) << (8u * n)) - 1u;
+    return (w & sel->mask) == sel->value;
+}
+
+/* A block of size bytes at addr (checked readable) every word of which
+ * is 0: a frame nothing was ever saved in. */
+static inline bool sfu__port_block_zero(uint64_t addr, uint32_t size)
+{
+    uint32_t off;
+
+    for (off = 0; off < size; off += 8u) {
+        if (*(const volatile uint64_t *)(uintptr_t)(addr + off) != 0)
+            return false;
+    }
+    return true;
 }
 
 /* The trap frame for return address pc with caller SP sp: its address,
@@ -740,7 +919,7 @@ static inline uint64_t sfu__port_trap_find(const void *ctxv, uint64_t pc, uint64
         if (!sfu__port_frame_base(ctx, l, sp, &frame))
             continue;
         frame += (uint64_t)(int64_t)l->frame.off;
-        if (!sfu__port_block_ok(ctx, frame, l->frame.size, l->frame.align) || !sfu__port_variant(l, frame))
+        if (!sfu__port_block_ok(ctx, frame, l->frame.size, l->frame.align) || !sfu__port_variant(ctx, l, frame))
             continue;
         *layout = l;
         return frame;
@@ -766,6 +945,13 @@ static inline bool sfu__port_trap_sp(const struct sfu_trap_sp *s, uint64_t frame
     }
 }
 
+/* Does the block at addr (checked readable) say its code ran at a lower
+ * privilege level? */
+static inline bool sfu__port_lower_priv_at(const struct sfu_trap_regs *r, uint64_t addr)
+{
+    return r->mode != 0 && sfu__port_lower_priv(sfu__at_word(addr, r->mode));
+}
+
 /* The registers of a block checked readable (a trap frame, a saved
  * context) at addr, by r; the SP is set by the caller.  True if the block
  * says the code ran at a lower privilege level. */
@@ -783,14 +969,48 @@ static inline bool sfu__port_block_regs(const struct sfu_trap_regs *r, uint64_t 
     out->dwarf = (const uint64_t *)(uintptr_t)addr;
     out->ndwarf = SFU_PORT_NREGS;
     out->dwarf_map = r->reg;
-    return r->mode != 0 && sfu__port_lower_priv(sfu__at_word(addr, r->mode));
+    return sfu__port_lower_priv_at(r, addr);
 }
 
 SFU__LAYOUT_FN int sfu_port_trap_regs(const struct sfu_trap_layout *l, uint64_t frame, sfu_regs *out)
 {
     if (!sfu__port_trap_sp(&l->sp, frame, l->frame.size, &out->sp))
         return SFU_TRAP_UNREADABLE;
-    return sfu__port_block_regs(&l->regs, frame, out) ? SFU_TRAP_USER : SFU_TRAP_KERNEL;
+    if ((sfu__port_block_regs(&l->regs, frame, out) || out->pc == 0) && sfu__port_block_zero(frame, l->frame.size)) {
+        /* Never written: no context at all (even where a mode word of 0
+         * reads as user mode); its end, for where it lies. */
+        out->sp = frame + l->frame.size;
+        return SFU_TRAP_EMPTY;
+    }
+    return sfu__port_lower_priv_at(&l->regs, frame) ? SFU_TRAP_USER : SFU_TRAP_KERNEL;
+}
+
+/* A kernel frame whose PC is 0 is a call through a null function
+ * pointer only if the return address that call left (aarch64: the link
+ * register; x86_64: the word at the SP) follows an indirect call: read
+ * (the code's bytes through the checked read, or inside call.start ..
+ * call.end) and decoded by the port; anything else is a misread PC. */
+static inline bool sfu__port_null_call_ok(const void *ctx, const struct sfu_trap_layout *l, const sfu_regs *r)
+{
+    uint8_t b[SFU__PORT_ICALL_LEN];
+    uint64_t ra = r->ra;
+
+    if (SFU_PORT_DWARF_RA < 0 && sfu_port_read((void *)(uintptr_t)ctx, r->sp, &ra) != 0)
+        return false;
+    return sfu__port_code_before(ctx, l, ra, b, SFU__PORT_ICALL_LEN) &&
+           sfu__port_indirect_call(b, SFU__PORT_ICALL_LEN);
+}
+
+/* sfu_port_trap_regs, with the memory of ctx: a PC of 0 that no call
+ * through a null pointer explains is SFU_TRAP_PC_ZERO. */
+static inline int sfu__port_trap_regs_at(const void *ctx, const struct sfu_trap_layout *l, uint64_t frame,
+                                         sfu_regs *out)
+{
+    int kind = sfu_port_trap_regs(l, frame, out);
+
+    if (kind == SFU_TRAP_KERNEL && out->pc == 0 && !sfu__port_null_call_ok(ctx, l, out))
+        return SFU_TRAP_PC_ZERO;
+    return kind;
 }
 
 SFU__LAYOUT_FN unsigned sfu_port_trap_fault(const struct sfu_trap_layout *l, uint64_t frame, uint64_t *code,
@@ -829,7 +1049,7 @@ SFU__LAYOUT_FN int sfu_port_trap(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *
         return SFU_TRAP_NONE;
     if (frame == 0)
         return SFU_TRAP_UNREADABLE;
-    return sfu_port_trap_regs(l, frame, out);
+    return sfu__port_trap_regs_at(ctx, l, frame, out);
 }
 
 /* ---- threads ------------------------------------------------------------ */
@@ -857,8 +1077,10 @@ SFU__LAYOUT_FN int sfu_switch_check(const struct sfu_switch_layout *l, const cha
     } else if ((w = sfu__regs_check(&l->regs, l->size, false)) != NULL) {
         ;
     } else if (l->sp.from == SFU_TRAP_SP_SAVED) {
-        if (!sfu__at_ok(l->sp.at, l->size))
-            w = "sp.at: not saved, or not SFU_AT(a multiple of 8) inside the context";
+        if (l->sp.at == 0)
+            w = "sp.at: 0, not saved (left out of the initializer), with sp.from SFU_TRAP_SP_SAVED";
+        else if (!sfu__at_ok(l->sp.at, l->size))
+            w = "sp.at: not SFU_AT(a multiple of 8) inside the context";
     } else if (l->sp.from == SFU_TRAP_SP_END) {
         if ((l->sp.add & 7) != 0)
             w = "sp.add: not a multiple of 8";
@@ -870,6 +1092,17 @@ SFU__LAYOUT_FN int sfu_switch_check(const struct sfu_switch_layout *l, const cha
     return w == NULL ? SFU_OK : SFU_E_DESC;
 }
 
+/* Is the saved context of size bytes at addr readable: through ctx (the
+ * thread's stacks), or else through its base context's memory (a context
+ * kept in the thread struct, or on a heap)?  Every word checked. */
+static inline bool sfu__port_context_ok(const void *ctxv, uint64_t addr, uint64_t size, uint64_t align)
+{
+    const struct sfu_port_ctx *ctx = (const struct sfu_port_ctx *)ctxv;
+
+    return sfu__port_block_ok(ctxv, addr, size, align) ||
+           (ctx != NULL && ctx->kernel != NULL && sfu__port_block_ok(ctx->kernel, addr, size, align));
+}
+
 /* A saved context that is a trap frame: the first variant that fits. */
 static inline int sfu__port_switch_trap(const void *ctx, const struct sfu_switch_layout *sl, uint64_t addr,
                                         sfu_regs *out)
@@ -879,13 +1112,17 @@ static inline int sfu__port_switch_trap(const void *ctx, const struct sfu_switch
     for (i = 0; i < sl->ntraps; i++) {
         const struct sfu_trap_layout *l = &sl->traps[i];
 
-        if (!sfu__port_block_ok(ctx, addr, l->frame.size, l->frame.align) || !sfu__port_variant(l, addr))
+        if (!sfu__port_context_ok(ctx, addr, l->frame.size, l->frame.align) || !sfu__port_variant(ctx, l, addr))
             continue;
-        switch (sfu_port_trap_regs(l, addr, out)) {
+        switch (sfu__port_trap_regs_at(ctx, l, addr, out)) {
         case SFU_TRAP_USER:
             return SFU_END_USER;
         case SFU_TRAP_KERNEL:
             return SFU_OK;
+        case SFU_TRAP_EMPTY:
+            return SFU_END_NEVER_RAN;
+        case SFU_TRAP_PC_ZERO:
+            return SFU_E_ZERO_RA;
         default:
             return SFU_E_READ;
         }
@@ -902,8 +1139,12 @@ SFU__LAYOUT_FN int sfu_port_switch_regs(const void *ctx, const struct sfu_switch
         return SFU_E_DESC;
     if (l->ntraps)
         return sfu__port_switch_trap(ctx, l, addr, out);
-    if (!sfu__port_block_ok(ctx, addr, l->size, l->align))
+    if (!sfu__port_context_ok(ctx, addr, l->size, l->align))
         return SFU_E_READ;
+    if (sfu__port_block_zero(addr, l->size)) {
+        out->sp = addr + l->size; /* its end, for where it lies */
+        return SFU_END_NEVER_RAN; /* nothing was ever saved there */
+    }
     (void)sfu__port_trap_sp(&l->sp, addr, l->size, &sp); /* SAVED or END: always known */
     out->sp = sp;
     return sfu__port_block_regs(&l->regs, addr, out) ? SFU_END_USER : SFU_OK;
@@ -930,6 +1171,10 @@ SFU__LAYOUT_FN int sfu_port_thread_init(struct sfu_port_thread *t, const struct 
     t->ctx.ntraps = base ? base->ntraps : 0;
     t->ctx.kernel = base;
     t->ctx.trap = base ? base->trap : NULL;
+    t->ctx.entries = base ? base->entries : NULL;
+    t->ctx.nentries = base ? base->nentries : 0;
+    t->ctx.top = base ? base->top : 0;
+    t->ctx.tcb = 0;
     t->port.read = sfu_port_read;
     t->port.strip_ra = SFU_PORT_STRIP_RA;
     t->port.trap = base && base->trap ? base->trap : sfu_port_trap;
@@ -938,6 +1183,9 @@ SFU__LAYOUT_FN int sfu_port_thread_init(struct sfu_port_thread *t, const struct 
     t->port.stack_hi = 0;
     t->port.stacks = t->stacks;
     t->port.nstacks = n;
+    t->port.entries = t->ctx.entries;
+    t->port.nentries = t->ctx.nentries;
+    t->port.top = t->ctx.top;
     return SFU_OK;
 }
 

@@ -36,27 +36,63 @@
  *       thread ID NAME: STATE, stack 0xLO .. 0xHI[, 0xLO .. 0xHI ...]
  *   and walks the thread from its saved context.
  *
- *   where     array: `count` structs of `size` bytes from `array`; or a
- *             list: `head` is the address of the variable holding the
- *             first thread's address, `next` the field holding the next
- *             one's (NULL ends it), `count` the most followed (a loop in
- *             the list cannot make the dump endless)
+ *   where     one of:
+ *             array  `count` structs of `size` bytes from `array`
+ *                    (SFU_DUMP_ARRAY);
+ *             ptrs   an array of `count` pointers to them, NULL for a free
+ *                    slot (`struct task_struct *task[NR_TASKS]`:
+ *                    SFU_DUMP_PTRS);
+ *             head   a list: the address of the variable holding the first
+ *                    thread's address, `next` the field holding the next
+ *                    one's, NULL ending it, `count` the most followed
+ *                    (SFU_DUMP_LIST); with `ring` a circular list that
+ *                    ends where it comes back to its first thread
+ *                    (ThreadX's created list: SFU_DUMP_RING), no count to
+ *                    keep up to date;
+ *             lists  circular lists through a node kept in each struct,
+ *                    each closed by a head node of its own (FreeRTOS's
+ *                    state lists, Linux's list_head), each with the state
+ *                    its threads are in: `link` the node's field, `next`
+ *                    the field of the node's next pointer, which points at
+ *                    the next node (SFU_DUMP_LISTS)
+ *             A ring or lists follow at most `count` threads (0:
+ *             SFU_DUMP_MAX_THREADS), and say so if there are more; a list
+ *             pointer is read through the checked read, the head variable
+ *             and a pointer array as they are (the user named them).
  *   context   the field holding the address of the thread's saved context,
  *             as `layout` describes it (struct sfu_switch_layout; one with
- *             trap layouts for an RTOS whose saved context is a trap frame)
- *   id, name  (optional) for the header line; no id: the thread's index
+ *             trap layouts for an RTOS whose saved context is a trap
+ *             frame): SFU_DUMP_SAVED; or, with `context_in`, the context
+ *             kept in the struct itself (Linux's thread.cpu_context:
+ *             SFU_DUMP_SAVED_IN).  A context that lies outside the
+ *             thread's stacks is read in the description's memory.
+ *   id, name  (optional) for the header line.  No id field: the header
+ *             shows no number (a list position is no identity); a name
+ *             field holding a pointer (`name`), or a name kept in the
+ *             struct, `char name[N]` (`name_in`, SFU_DUMP_NAME_IN: read
+ *             through the checked read, N bytes at most)
  *   state     (optional) an integer field; states[value] is the text of the
  *             header line, NULL for a slot not in use (a free TCB: not
- *             dumped); a value past nstates prints "?"
+ *             dumped); a value past nstates prints "?" (lists: each list's
+ *             state instead)
  *   stacks    up to SFU_DUMP_TABLE_STACKS per thread (its own, its own
  *             exception stack): the fields of the lowest and highest
- *             address, or with hi_is_size of the base and the size
- *             (SFU_DUMP_STACK, SFU_DUMP_STACK_SIZE); plus shared[0..nshared)
- *             every thread may trap onto (interrupt and exception stacks)
+ *             address (SFU_DUMP_STACK), the base and a size field
+ *             (SFU_DUMP_STACK_SIZE), or one field and a size every thread
+ *             shares: its top (SFU_DUMP_STACK_TOP) or its base
+ *             (SFU_DUMP_STACK_BASE, Linux's task->stack and THREAD_SIZE);
+ *             plus shared[0..nshared) every thread may trap onto
+ *             (interrupt and exception stacks)
  *   current   (optional) the address of the kernel's pointer to the running
  *             thread: that thread is not dumped (its stack is the caller's:
  *             sfu_dump_stack shows it), and the other dumps are bounded by
  *             its stacks
+ *
+ *   Each thread's walk reads its own control block where a layout says
+ *   "the TCB" (sfu_layout.h, THE THREAD'S CONTROL BLOCK: its FP flag, not
+ *   the running thread's).  A thread whose saved context is all zeros
+ *   never ran: at the top of its stack that is its whole dump ("never
+ *   ran", SFU_END_NEVER_RAN), elsewhere a misread (SFU_E_ZERO_RA).
  *
  *   Every field is named by SFU_DUMP_FIELD(type, member): its offset and
  *   size (1, 2, 4 or 8 bytes; the address fields 4 or 8); a field left out
@@ -108,13 +144,28 @@ struct sfu_dump_field {
 };
 #define SFU_DUMP_FIELD(type, member) { (uint16_t)(offsetof(type, member) + 1u), (uint8_t)sizeof(((type *)0)->member) }
 
-/* A stack of the thread: [lo, hi] from two fields, or [base, base + size]. */
+/* A stack of the thread (kind): [lo, hi] from two fields (LO_HI); [base,
+ * base + size] from a base and a size field (BASE_SIZE); [top - size,
+ * top] or [base, base + size] from one field (lo) and the size every
+ * thread's stack has (TOP, BASE). */
+enum sfu_dump_span_kind { SFU_DUMP_SPAN_LO_HI = 0, SFU_DUMP_SPAN_BASE_SIZE, SFU_DUMP_SPAN_TOP, SFU_DUMP_SPAN_BASE };
 struct sfu_dump_span {
     struct sfu_dump_field lo, hi;
-    bool hi_is_size;
+    uint8_t kind;
+    uint64_t size;
 };
-#define SFU_DUMP_STACK(type, lo, hi) { SFU_DUMP_FIELD(type, lo), SFU_DUMP_FIELD(type, hi), false }
-#define SFU_DUMP_STACK_SIZE(type, base, size) { SFU_DUMP_FIELD(type, base), SFU_DUMP_FIELD(type, size), true }
+#define SFU_DUMP_STACK(type, lo, hi) { SFU_DUMP_FIELD(type, lo), SFU_DUMP_FIELD(type, hi), SFU_DUMP_SPAN_LO_HI, 0 }
+#define SFU_DUMP_STACK_SIZE(type, base, size)                                                        \
+    { SFU_DUMP_FIELD(type, base), SFU_DUMP_FIELD(type, size), SFU_DUMP_SPAN_BASE_SIZE, 0 }
+#define SFU_DUMP_STACK_TOP(type, top, size_) { SFU_DUMP_FIELD(type, top), { 0, 0 }, SFU_DUMP_SPAN_TOP, (size_) }
+#define SFU_DUMP_STACK_BASE(type, base, size_) { SFU_DUMP_FIELD(type, base), { 0, 0 }, SFU_DUMP_SPAN_BASE, (size_) }
+
+/* One list of SFU_DUMP_LISTS: its head node, and the state of the
+ * threads on it. */
+struct sfu_dump_list {
+    const void *head;
+    const char *state;
+};
 
 struct sfu_dump_table {
     const void *array;       /* the threads, an array; or NULL and: */
@@ -131,23 +182,51 @@ struct sfu_dump_table {
     const sfu_stack *shared;
     size_t nshared;
     const void *current;     /* the address of the running-thread pointer */
+    const void *const *ptrs; /* an array of count thread pointers */
+    bool ring;               /* the list from head is circular */
+    const struct sfu_dump_list *lists; /* lists with head nodes, nlists */
+    size_t nlists;
+    struct sfu_dump_field link;       /* the node the lists link, in the struct */
+    struct sfu_dump_field name_in;    /* a name kept in the struct (char[N]) */
+    struct sfu_dump_field context_in; /* a saved context kept in the struct */
 };
 
 /* The lines a description usually is, as designated initializers:
  *   SFU_DUMP_ARRAY(T, threads, n)            an array of n struct T
+ *   SFU_DUMP_PTRS(T, task, n)                an array of n pointers to T
  *   SFU_DUMP_LIST(T, &head, next, max)       a list through T.next
+ *   SFU_DUMP_RING(T, &head, next)            a circular list through T.next
+ *   SFU_DUMP_LISTS(T, node, node.next, lists) circular lists through the
+ *                                            node T.node, each closed by
+ *                                            a head node: lists an array
+ *                                            of struct sfu_dump_list
  *   SFU_DUMP_SAVED(T, ctx, &layout)          the saved-context field
+ *   SFU_DUMP_SAVED_IN(T, ctx, &layout)       the context kept in T
  *   SFU_DUMP_INFO(T, id, name, state, names) header fields; names an
  *                                            array (its length is taken)
+ *   SFU_DUMP_ID(T, id), SFU_DUMP_NAME(T, name), SFU_DUMP_NAME_IN(T, name),
+ *   SFU_DUMP_STATE(T, state, names)          the same one at a time
  *   SFU_DUMP_STACKS(T, lo, hi)               one stack per thread
  *   SFU_DUMP_STACKS2(T, lo, hi, lo2, hi2)    two (its own, its exception
- *                                            stack) */
+ *                                            stack)
+ *   .stacks = { SFU_DUMP_STACK_TOP(T, top, size) } and the other spans */
 #define SFU_DUMP_ARRAY(T, array_, n) .array = (array_), .count = (n), .size = sizeof(T)
+#define SFU_DUMP_PTRS(T, ptrs_, n) .ptrs = (const void *const *)(ptrs_), .count = (n), .size = sizeof(T)
 #define SFU_DUMP_LIST(T, head_, next_, max) .head = (head_), .count = (max), .size = sizeof(T), .next = SFU_DUMP_FIELD(T, next_)
+#define SFU_DUMP_RING(T, head_, next_) .head = (head_), .ring = true, .size = sizeof(T), .next = SFU_DUMP_FIELD(T, next_)
+#define SFU_DUMP_LISTS(T, node_, next_, lists_)                                                   \
+    .lists = (lists_), .nlists = sizeof(lists_) / sizeof((lists_)[0]), .size = sizeof(T),          \
+    .link = SFU_DUMP_FIELD(T, node_), .next = SFU_DUMP_FIELD(T, next_)
 #define SFU_DUMP_SAVED(T, ctx_, layout_) .context = SFU_DUMP_FIELD(T, ctx_), .layout = (layout_)
+#define SFU_DUMP_SAVED_IN(T, ctx_, layout_) .context_in = SFU_DUMP_FIELD(T, ctx_), .layout = (layout_)
 #define SFU_DUMP_INFO(T, id_, name_, state_, names_)                                               \
     .id = SFU_DUMP_FIELD(T, id_), .name = SFU_DUMP_FIELD(T, name_), .state = SFU_DUMP_FIELD(T, state_), \
     .states = (names_), .nstates = sizeof(names_) / sizeof((names_)[0])
+#define SFU_DUMP_ID(T, id_) .id = SFU_DUMP_FIELD(T, id_)
+#define SFU_DUMP_NAME(T, name_) .name = SFU_DUMP_FIELD(T, name_)
+#define SFU_DUMP_NAME_IN(T, name_) .name_in = SFU_DUMP_FIELD(T, name_)
+#define SFU_DUMP_STATE(T, state_, names_)                                                          \
+    .state = SFU_DUMP_FIELD(T, state_), .states = (names_), .nstates = sizeof(names_) / sizeof((names_)[0])
 #define SFU_DUMP_STACKS(T, lo, hi) .stacks = { SFU_DUMP_STACK(T, lo, hi) }
 #define SFU_DUMP_STACKS2(T, lo, hi, lo2, hi2) .stacks = { SFU_DUMP_STACK(T, lo, hi), SFU_DUMP_STACK(T, lo2, hi2) }
 
@@ -198,6 +277,43 @@ static bool sfu__dump_field_ok(const struct sfu_dump_table *t, struct sfu_dump_f
     return (f.at - 1u) % f.size == 0 && (size_t)(f.at - 1u) + f.size <= t->size;
 }
 
+/* A field f of any size inside the struct (a node, a name, a context kept
+ * in it): absent, or inside. */
+static bool sfu__dump_member_ok(const struct sfu_dump_table *t, struct sfu_dump_field f)
+{
+    return f.at == 0 ? f.size == 0 : f.size != 0 && (size_t)(f.at - 1u) + f.size <= t->size;
+}
+
+/* Where the table's threads are: its rule, NULL if it keeps it. */
+static const char *sfu__dump_where_rule(const struct sfu_dump_table *t)
+{
+    size_t i;
+
+    if ((t->array != NULL) + (t->ptrs != NULL) + (t->head != NULL) + (t->lists != NULL) != 1)
+        return "none of array, ptrs, head and lists, or more than one";
+    if (t->ring && t->head == NULL)
+        return "ring: only with a head (SFU_DUMP_RING)";
+    if (t->count > SFU_DUMP_MAX_THREADS || (t->count == 0 && !t->ring && t->lists == NULL))
+        return "count: 0 or over SFU_DUMP_MAX_THREADS (a ring and lists may leave it 0)";
+    if ((uint64_t)(uintptr_t)t->array > UINT64_MAX - (uint64_t)t->count * t->size)
+        return "array: runs past the end of the address space";
+    if ((t->head != NULL || t->lists != NULL) && t->next.at == 0)
+        return "next: missing for a list";
+    if (t->lists != NULL && t->nlists == 0)
+        return "lists: nlists is 0";
+    if (t->lists != NULL && t->link.at == 0)
+        return "link: missing for lists (the node each struct keeps)";
+    if (!sfu__dump_member_ok(t, t->link))
+        return "link: past the struct";
+    if (t->link.at != 0 && (t->next.at < t->link.at || t->next.at + t->next.size > t->link.at + t->link.size))
+        return "next: not a field of the link node";
+    for (i = 0; t->lists != NULL && i < t->nlists; i++) {
+        if (t->lists[i].head == NULL || ((uintptr_t)t->lists[i].head & 7u) != 0)
+            return "lists[].head: missing or not 8-byte aligned";
+    }
+    return NULL;
+}
+
 SFU__DUMP_FN const char *sfu__dump_table_rule(const struct sfu_dump_table *t, const char **part, size_t *index)
 {
     const char *w = NULL;
@@ -205,41 +321,59 @@ SFU__DUMP_FN const char *sfu__dump_table_rule(const struct sfu_dump_table *t, co
 
     *part = "threads";
     *index = (size_t)-1;
-    if ((t->array == NULL) == (t->head == NULL))
-        return "neither an array nor a list, or both";
     if (t->size == 0 || t->size > 0xffffu)
         return "size: 0 or over 65535";
-    if (t->count == 0 || t->count > SFU_DUMP_MAX_THREADS)
-        return "count: 0 or over SFU_DUMP_MAX_THREADS";
-    if ((uint64_t)(uintptr_t)t->array > UINT64_MAX - (uint64_t)t->count * t->size)
-        return "array: runs past the end of the address space";
-    if (t->context.at == 0 || !sfu__dump_field_ok(t, t->context, true))
-        return "context: missing, past the struct, or not a 4- or 8-byte field at its alignment";
-    if ((t->head != NULL && t->next.at == 0) || !sfu__dump_field_ok(t, t->next, true))
-        return "next: missing for a list, past the struct, or not a 4- or 8-byte field at its alignment";
+    if ((w = sfu__dump_where_rule(t)) != NULL)
+        return w;
+    if ((t->context.at == 0) == (t->context_in.at == 0))
+        return "context: neither context nor context_in, or both";
+    if (!sfu__dump_field_ok(t, t->context, true))
+        return "context: past the struct, or not a 4- or 8-byte field at its alignment";
+    if (!sfu__dump_member_ok(t, t->context_in) || (t->context_in.at != 0 && (t->context_in.at - 1u) % 8u != 0))
+        return "context_in: past the struct, or not at a multiple of 8 in it";
+    if (!sfu__dump_field_ok(t, t->next, true))
+        return "next: past the struct, or not a 4- or 8-byte field at its alignment";
     if (!sfu__dump_field_ok(t, t->id, false))
         return "id: past the struct, or not a 1-, 2-, 4- or 8-byte field at its alignment";
     if (!sfu__dump_field_ok(t, t->state, false))
         return "state: past the struct, or not a 1-, 2-, 4- or 8-byte field at its alignment";
     if ((t->name.at != 0 && t->name.size != sizeof(const char *)) || !sfu__dump_field_ok(t, t->name, true))
-        return "name: not a pointer field inside the struct (a name kept in the struct is not read)";
+        return "name: not a pointer field inside the struct (a name kept in it, char name[N]: name_in, "
+               "SFU_DUMP_NAME_IN)";
+    if (!sfu__dump_member_ok(t, t->name_in) || (t->name.at != 0 && t->name_in.at != 0))
+        return "name_in: past the struct, or given with name";
     for (i = 0; i < SFU_DUMP_TABLE_STACKS; i++) {
         const struct sfu_dump_span *s = &t->stacks[i];
 
-        if (s->lo.at == 0 && s->hi.at == 0)
+        if (s->lo.at == 0 && s->hi.at == 0 && s->kind == SFU_DUMP_SPAN_LO_HI)
             continue;
         *part = "threads.stacks";
         *index = i;
         if (!sfu__dump_field_ok(t, s->lo, true) || !sfu__dump_field_ok(t, s->hi, true))
             return "stacks: a field past the struct, or not a 4- or 8-byte field at its alignment";
-        if (s->lo.at == 0 || s->hi.at == 0)
+        if (s->kind > SFU_DUMP_SPAN_BASE)
+            return "stacks: kind not one of SFU_DUMP_SPAN_*";
+        if (s->kind <= SFU_DUMP_SPAN_BASE_SIZE && (s->lo.at == 0 || s->hi.at == 0))
             return "stacks: one field of the two only";
+        if (s->kind >= SFU_DUMP_SPAN_TOP && (s->lo.at == 0 || s->hi.at != 0 || s->size == 0))
+            return "stacks: a top or a base needs its field and a size, and no second field";
         n++;
     }
     *part = "threads.layout";
     *index = (size_t)-1;
-    if (sfu_switch_check(t->layout, &w) != SFU_OK)
+    if (sfu_switch_check(t->layout, &w) != SFU_OK) {
+        /* A trap layout of the switch: which one, and its own rule. */
+        for (i = 0; t->layout != NULL && t->layout->traps != NULL && i < t->layout->ntraps; i++) {
+            const char *r = sfu__frame_check(&t->layout->traps[i]);
+
+            if (r != NULL) {
+                *part = "threads.layout.traps";
+                *index = i;
+                return r;
+            }
+        }
         return w; /* "no switch layout", or its rule */
+    }
     *part = "threads";
     if (t->state.at != 0 && (t->states == NULL || t->nstates == 0))
         return "state: a field without state names";
@@ -250,23 +384,30 @@ SFU__DUMP_FN const char *sfu__dump_table_rule(const struct sfu_dump_table *t, co
     return NULL;
 }
 
-/* Field f of the thread struct at obj, through the dump's checked read
- * (little-endian, zero-extended); false if absent or not readable. */
-static SFU__DUMP_NOINLINE bool sfu__dump_field(const struct sfu_dump *d, uint64_t obj, struct sfu_dump_field f,
-                                               uint64_t *v)
+/* The word (size bytes, 8 at most) at addr, through the dump's checked
+ * read (little-endian, zero-extended); false if not readable or not at a
+ * multiple of size. */
+static SFU__DUMP_NOINLINE bool sfu__dump_word(const struct sfu_dump *d, uint64_t addr, unsigned size, uint64_t *v)
 {
-    uint64_t addr = obj + f.at - 1u, w = 0;
+    uint64_t w = 0;
 
-    if (f.at == 0 || (addr & (f.size - 1u)) != 0 ||
-        sfu_port_read((void *)(uintptr_t)&d->state->base, addr & ~(uint64_t)7, &w) != 0)
+    if ((addr & (size - 1u)) != 0 || sfu_port_read((void *)(uintptr_t)&d->state->base, addr & ~(uint64_t)7, &w) != 0)
         return false;
     w >>= 8u * (addr & 7u);
-    *v = f.size == 8 ? w : w & ((UINT64_C(1) << (8u * f.size)) - 1u);
+    *v = size == 8 ? w : w & ((UINT64_C(1) << (8u * size)) - 1u);
     return true;
 }
 
+/* Field f of the thread struct at obj, through the dump's checked read;
+ * false if absent or not readable. */
+static bool sfu__dump_field(const struct sfu_dump *d, uint64_t obj, struct sfu_dump_field f, uint64_t *v)
+{
+    return f.at != 0 && sfu__dump_word(d, obj + f.at - 1u, f.size, v);
+}
+
 /* The port of the thread struct at obj, in the state: its stacks, then
- * the shared ones.  false if a stack cannot be read or is empty. */
+ * the shared ones; the walk's control block is the struct.  false if a
+ * stack cannot be read or is empty. */
 static SFU__DUMP_NOINLINE bool sfu__dump_table_port(const struct sfu_dump *d, const struct sfu_dump_table *t,
                                                     uint64_t obj)
 {
@@ -279,18 +420,34 @@ static SFU__DUMP_NOINLINE bool sfu__dump_table_port(const struct sfu_dump *d, co
 
         if (s->lo.at == 0)
             continue;
-        if (!sfu__dump_field(d, obj, s->lo, &lo) || !sfu__dump_field(d, obj, s->hi, &hi) ||
-            (s->hi_is_size && hi > UINT64_MAX - lo))
+        if (!sfu__dump_field(d, obj, s->lo, &lo))
             return false;
+        if (s->kind <= SFU_DUMP_SPAN_BASE_SIZE && !sfu__dump_field(d, obj, s->hi, &hi))
+            return false;
+        if (s->kind == SFU_DUMP_SPAN_TOP) {
+            hi = lo;
+            lo = hi - s->size;
+            if (s->size > hi)
+                return false;
+        } else if (s->kind != SFU_DUMP_SPAN_LO_HI) {
+            if (s->kind == SFU_DUMP_SPAN_BASE)
+                hi = s->size;
+            if (hi > UINT64_MAX - lo)
+                return false;
+            hi += lo;
+        }
         pt->stacks[n].lo = lo;
-        pt->stacks[n].hi = s->hi_is_size ? lo + hi : hi;
+        pt->stacks[n].hi = hi;
         n++;
     }
     for (i = 0; i < t->nshared; i++, n++) {
         pt->stacks[n].lo = t->shared[i].lo;
         pt->stacks[n].hi = t->shared[i].hi;
     }
-    return sfu_port_thread_init(pt, &d->state->base, pt->stacks, n) == SFU_OK;
+    if (sfu_port_thread_init(pt, &d->state->base, pt->stacks, n) != SFU_OK)
+        return false;
+    pt->ctx.tcb = obj;
+    return true;
 }
 
 /* The running thread of the table, by its .current pointer (the kernel's
@@ -316,6 +473,64 @@ SFU__DUMP_FN int sfu__dump_current_port(const struct sfu_dump *d)
     return sfu__dump_table_port(d, t, cur) ? 1 : -1;
 }
 
+/* The struct of the table's next thread into *obj (its state text, for
+ * lists, into *state): 1, 0 after the last, -1 if a list pointer cannot
+ * be read (*obj: where it was). */
+static SFU__DUMP_NOINLINE int sfu__dump_table_obj(const struct sfu_dump *d, uint64_t *obj, const char **state)
+{
+    struct sfu_dump_state *st = d->state;
+    const struct sfu_dump_table *t = st->th.t;
+    size_t max = t->count ? t->count : SFU_DUMP_MAX_THREADS;
+    uint64_t link = t->link.at ? t->link.at - 1u : 0u, next = 0;
+
+    for (;;) {
+        if (st->th.k >= max) {
+            /* A ring or lists with more threads than they may follow:
+             * said, never silently fewer. */
+            if ((t->ring || t->lists != NULL) && st->th.at != 0 && st->th.at != st->th.first) {
+                sfu_dump_str(d, "thread table: more than ");
+                sfu_dump_dec(d, max);
+                sfu_dump_str(d, " threads (count, SFU_DUMP_MAX_THREADS), or a loop in the list\n");
+            }
+            return 0;
+        }
+        if (t->array != NULL) {
+            *obj = (uint64_t)(uintptr_t)t->array + (uint64_t)st->th.k++ * t->size;
+            return 1;
+        }
+        if (t->ptrs != NULL) {
+            /* The kernel's array, named by the user: read as it is. */
+            *obj = (uint64_t)(uintptr_t)*(const void *const volatile *)&t->ptrs[st->th.k++];
+            if (*obj != 0)
+                return 1;
+            continue;
+        }
+        if (t->lists != NULL && st->th.at == st->th.first) {
+            /* The next list: from its head node's next pointer. */
+            if (st->th.list >= t->nlists)
+                return 0;
+            st->th.first = (uint64_t)(uintptr_t)t->lists[st->th.list++].head;
+            *obj = st->th.first;
+            if (!sfu__dump_word(d, st->th.first + (t->next.at - 1u - link), t->next.size, &st->th.at))
+                return -1;
+            continue;
+        }
+        if (st->th.at == 0 || (t->ring && st->th.k != 0 && st->th.at == st->th.first))
+            return 0;
+        /* The node at th.at, in the struct at th.at - link (a plain
+         * list's last one followed: its next pointer is not read). */
+        *obj = st->th.at - link;
+        if ((t->ring || t->lists != NULL || st->th.k + 1u < max) &&
+            !sfu__dump_word(d, *obj + t->next.at - 1u, t->next.size, &next))
+            return -1;
+        st->th.k++;
+        st->th.at = next;
+        if (t->lists != NULL)
+            *state = t->lists[st->th.list - 1u].state;
+        return 1;
+    }
+}
+
 /* The next thread of the table to dump, into *dt: 1, or 2 if its stacks
  * are refused (dt->frame: its struct), or 0 after the last (a struct or a
  * list pointer that cannot be read: said, th.err SFU_E_READ). */
@@ -324,44 +539,43 @@ static SFU__DUMP_NOINLINE int sfu__dump_table_next(const struct sfu_dump *d, str
     struct sfu_dump_state *st = d->state;
     const struct sfu_dump_table *t = st->th.t;
     uint64_t obj = 0, v = 0, cur = 0;
+    const char *state = NULL;
+    int more;
 
     if (t->current != NULL)
         cur = *(const volatile uintptr_t *)t->current; /* the kernel's variable, as given */
-    for (; st->th.k < t->count; st->th.k++) {
-        obj = st->th.at;
-        if (t->array != NULL)
-            obj = (uint64_t)(uintptr_t)t->array + (uint64_t)st->th.k * t->size;
-        else if (obj == 0)
-            return 0;
-        else if (st->th.k + 1u == t->count)
-            st->th.at = 0;
-        else if (!sfu__dump_field(d, obj, t->next, &st->th.at))
-            break;
+    while ((more = sfu__dump_table_obj(d, &obj, &state)) == 1) {
         if (obj == cur)
             continue;
-        if (t->state.at != 0) {
+        if (t->state.at != 0 && state == NULL) {
             if (!sfu__dump_field(d, obj, t->state, &v))
                 break;
             if (v < t->nstates && t->states[v] == NULL)
                 continue; /* a slot not in use */
-            dt->state = v < t->nstates ? t->states[v] : "?";
+            state = v < t->nstates ? t->states[v] : "?";
         }
-        dt->id = st->th.k;
+        dt->state = state;
+        dt->anonymous = t->id.at == 0;
         if ((t->id.at != 0 && !sfu__dump_field(d, obj, t->id, &dt->id)) ||
             (t->name.at != 0 && !sfu__dump_field(d, obj, t->name, &v)) ||
-            !sfu__dump_field(d, obj, t->context, &dt->context))
+            (t->context.at != 0 && !sfu__dump_field(d, obj, t->context, &dt->context)))
             break;
         if (t->name.at != 0)
             dt->name = (const char *)(uintptr_t)v;
+        if (t->name_in.at != 0) {
+            dt->name_at = obj + t->name_in.at - 1u;
+            dt->name_max = t->name_in.size;
+        }
+        if (t->context_in.at != 0)
+            dt->context = obj + t->context_in.at - 1u;
         dt->layout = t->layout;
         dt->frame = obj;
-        st->th.k++;
         if (!sfu__dump_table_port(d, t, obj))
             return 2;
         dt->port = &st->port.port;
         return 1;
     }
-    if (st->th.k >= t->count)
+    if (more == 0)
         return 0;
     sfu_dump_str(d, "thread table: the thread at ");
     sfu_dump_hex(d, obj, 16);
@@ -370,33 +584,73 @@ static SFU__DUMP_NOINLINE int sfu__dump_table_next(const struct sfu_dump *d, str
     return 0;
 }
 
-/* "thread ID NAME: STATE, stack 0xLO .. 0xHI, ..." */
+/* A name kept in the thread's memory: at most max bytes up to its NUL,
+ * through the checked read ("?" where it cannot be read). */
+static SFU__DUMP_NOINLINE void sfu__dump_name_at(const struct sfu_dump *d, uint64_t at, size_t max)
+{
+    uint64_t w = 0;
+    size_t i;
+    char c;
+
+    if (max > SFU_DUMP_NAME_MAX)
+        max = SFU_DUMP_NAME_MAX;
+    for (i = 0; i < max; i++) {
+        if (!sfu__dump_word(d, at + i, 1, &w)) {
+            sfu__dump_put(d, "?", 1);
+            return;
+        }
+        c = (char)w;
+        if (c == '\0')
+            return;
+        sfu__dump_put(d, &c, 1);
+    }
+}
+
+/* "thread ID NAME: STATE, stack 0xLO .. 0xHI, ..." (no ID without one;
+ * port NULL: its stacks were refused, none shown) */
 static void sfu__dump_thread_header(const struct sfu_dump *d, const struct sfu_dump_thread *t, const sfu_port *port)
 {
     size_t i;
-    bool one = port->stack_lo != 0 || port->stack_hi != 0;
+    bool one = port != NULL && (port->stack_lo != 0 || port->stack_hi != 0);
 
-    sfu_dump_str(d, "thread ");
-    sfu_dump_dec(d, t->id);
+    sfu_dump_str(d, "thread");
+    if (!t->anonymous) {
+        sfu_dump_str(d, " ");
+        sfu_dump_dec(d, t->id);
+    }
     if (t->name != NULL) {
         sfu_dump_str(d, " ");
         sfu__dump_strn(d, t->name, SFU_DUMP_NAME_MAX);
+    } else if (t->name_at != 0) {
+        sfu_dump_str(d, " ");
+        sfu__dump_name_at(d, t->name_at, t->name_max);
     }
     sfu_dump_str(d, ": ");
     sfu__dump_strn(d, t->state != NULL ? t->state : "?", SFU_DUMP_NAME_MAX);
-    for (i = one ? 0 : 1; port->stacks != NULL && i <= port->nstacks; i++) {
+    for (i = one ? 0 : 1; port != NULL && port->stacks != NULL && i <= port->nstacks; i++) {
         sfu_dump_str(d, i == 0 || (i == 1 && !one) ? ", stack " : ", ");
         sfu_dump_hex(d, i == 0 ? port->stack_lo : port->stacks[i - 1u].lo, 16);
         sfu_dump_str(d, " .. ");
         sfu_dump_hex(d, i == 0 ? port->stack_hi : port->stacks[i - 1u].hi, 16);
     }
-    if (port->stacks == NULL && one) {
+    if (one && port->stacks == NULL) {
         sfu_dump_str(d, ", stack ");
         sfu_dump_hex(d, port->stack_lo, 16);
         sfu_dump_str(d, " .. ");
         sfu_dump_hex(d, port->stack_hi, 16);
     }
     sfu_dump_str(d, "\n");
+}
+
+/* Does a block ending at end lie where a stack of port starts: its end
+ * at most the port's top bytes below the stack's top (core/sfu.h, THE END
+ * OF A STACK)? */
+static bool sfu__dump_at_top(const sfu_port *port, uint64_t end)
+{
+    sfu_stack st;
+    uint64_t top = port->top ? port->top : (uint64_t)SFU_TOP_FRAME;
+
+    return sfu__port_stack(port, end, &st) && st.hi - end <= top;
 }
 
 /* Where a thread's walk starts (sfu__dump_thread_start). */
@@ -432,6 +686,10 @@ static SFU__DUMP_NOINLINE int sfu__dump_thread_start(const struct sfu_dump *d, s
     SFU__DUMP_KEEP_STORES(t);
     t->trap = NULL;
     t->frame = 0;
+    SFU__DUMP_KEEP_STORES(t);
+    t->anonymous = false;
+    t->name_at = 0;
+    t->name_max = 0;
     st->th.regs = NULL;
     st->user = 0;
     port = sfu__dump_port(d);
@@ -448,8 +706,11 @@ static SFU__DUMP_NOINLINE int sfu__dump_thread_start(const struct sfu_dump *d, s
         st->port.port.stack_hi = t->port->stack_hi;
         st->port.port.stacks = t->port->stacks;
         st->port.port.nstacks = t->port->nstacks;
+        st->port.port.entries = t->port->entries;
+        st->port.port.nentries = t->port->nentries;
+        st->port.port.top = t->port->top;
     }
-    sfu__dump_thread_header(d, t, port);
+    sfu__dump_thread_header(d, t, more == 2 ? NULL : port);
     /* The record's block of this thread: its name and state. */
     st->rec.name = t->name;
     st->rec.state_text = t->state;
@@ -465,8 +726,19 @@ static SFU__DUMP_NOINLINE int sfu__dump_thread_start(const struct sfu_dump *d, s
         kind = sfu_port_switch_regs(port->ctx, t->layout, t->context, r);
         at = t->context;
         /* Switched out in user mode: its one frame, the user's, then
-         * SFU_END_USER from the walk itself. */
-        st->user = kind == SFU_END_USER;
+         * SFU_END_USER from the walk itself (an SP on the thread's
+         * stacks is the kernel's: walked on). */
+        if (kind == SFU_END_USER) {
+            int k = sfu__user_kind(port, st->secs, st->nsecs, r->pc, r->sp);
+
+            st->user = k == SFU_TRAP_USER;
+            if (k == SFU_TRAP_PC_ZERO)
+                kind = SFU_E_ZERO_RA;
+        }
+        /* Zeroed: never saved.  A thread that never ran keeps it at its
+         * stack's top (r->sp: its end); anywhere else it is a misread. */
+        if (kind == SFU_END_NEVER_RAN && !sfu__dump_at_top(port, r->sp))
+            kind = SFU_E_ZERO_RA;
         if (kind != SFU_OK && kind != SFU_END_USER) {
             sfu__dump_refused(d, "  saved context at ", at, kind);
             return SFU__DUMP_SAID;
@@ -475,6 +747,8 @@ static SFU__DUMP_NOINLINE int sfu__dump_thread_start(const struct sfu_dump *d, s
     } else if (t->trap != NULL) {
         kind = sfu__dump_trap_regs(d, port, t->trap, t->frame, r);
         at = t->frame;
+        if (kind == SFU_TRAP_EMPTY)
+            kind = sfu__dump_at_top(port, r->sp) ? -SFU_END_NEVER_RAN : -SFU_E_ZERO_RA;
         if (kind < 0) {
             sfu__dump_refused(d, "  trap frame at ", at, -kind);
             return SFU__DUMP_SAID;
@@ -512,7 +786,7 @@ static inline int sfu__dump_all(const struct sfu_dump *d)
             return d->state->th.last;
         /* th.regs: where the walk starts (NULL: the running thread,
          * captured by the walk). */
-        d->state->th.last = how == SFU__DUMP_SAID ? SFU_E_READ : sfu__dump_walk(d, d->state->th.regs);
+        d->state->th.last = how == SFU__DUMP_SAID ? d->state->th.stop : sfu__dump_walk(d, d->state->th.regs);
     }
 }
 
@@ -571,8 +845,11 @@ SFU__DUMP_FN int sfu_dump_threads(const struct sfu_dump *d)
     st->th.next = NULL;
     st->th.t = t;
     st->th.k = 0;
-    /* The list's head variable is the user's own: read as it is. */
+    st->th.list = 0;
+    /* The list's head variable is the user's own: read as it is; a ring
+     * ends at its first node again, lists at their head nodes. */
     st->th.at = t->head != NULL ? (uint64_t)*(const volatile uintptr_t *)t->head : 0;
+    st->th.first = st->th.at;
     st->th.err = SFU_OK;
     err = sfu__dump_all(d);
     __asm__ volatile("" : : : "memory");

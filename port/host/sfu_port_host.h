@@ -370,6 +370,9 @@ static inline void sfu_host_port(sfu_port *port, sfu_host_ctx *ctx, const sfu_ho
 	port->stack_hi = mem->stack_hi;
 	port->stacks = NULL;
 	port->nstacks = 0;
+	port->entries = NULL;
+	port->nentries = 0;
+	port->top = 0;
 }
 
 /* ---- init time: /proc/self/maps, stack bounds, .sframe ------------------------ */

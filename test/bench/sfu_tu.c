@@ -137,7 +137,7 @@ size_t BENCH_NAME(index_bytes)(int mode)
 size_t BENCH_NAME(walk)(const struct bench_regs *r, int mode, int *why)
 {
 	struct bench_stack st = { r->sp, r->stack_hi };
-	sfu_port port = { bench_read, NULL, NULL, &st, r->sp, r->stack_hi, NULL, 0 };
+	sfu_port port = { .read = bench_read, .ctx = &st, .stack_lo = r->sp, .stack_hi = r->stack_hi };
 	sfu_regs regs = { r->pc, r->sp, r->fp, 0, NULL, 0, NULL };
 	size_t n = 0;
 #if HAVE_CACHE

@@ -312,6 +312,11 @@ static void walk(const uint8_t *data, size_t n, uint64_t addr, unsigned wflags, 
 		e.stacks[1].hi = e.img_lo + 8u * (e.nwords / 4u);
 		e.stack_lo = e.stack_hi = 0;
 	}
+	if ((seed >> 62) != 3) {
+		/* Named entries and the port's top (their own generator). */
+		struct wc_rng er = { seed ^ 0x656e74726965ull };
+		wc_pick_entries(&e, &code, &er, (size_t)(seed >> 62));
+	}
 	e.use_map = (wflags >> 6) & 1u;
 	e.use_strip = (wflags >> 2) & 1u;
 	e.strip_mode = (wflags >> 3) & 1u ? WC_STRIP_AND : WC_STRIP_ID;

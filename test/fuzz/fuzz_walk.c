@@ -121,6 +121,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			e.stacks[i].hi = e.stacks[i].lo + part - 8u;
 		}
 	}
+	/* Named entries and the port's top, from the stack seed's top bits
+	 * (their own generator: inputs keep their meaning). */
+	if ((w.stack_seed >> 62) != 3) {
+		struct wc_rng er = { w.stack_seed ^ 0x656e74726965ull };
+		wc_pick_entries(&e, &code, &er, (size_t)(w.stack_seed >> 62));
+	}
 	e.use_map = (w.bounds >> 7) & 1u;
 	e.refuse_at = w.refuse_at;
 	e.use_trap = (w.flags >> 2) & 1u;

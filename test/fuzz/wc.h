@@ -20,6 +20,14 @@
  *     matched, and may be on another declared stack; a trap the hook says
  *     ran in user mode is the last frame and the walk ends with
  *     SFU_END_USER;
+ *   - a walk ends as complete only where the end is known: an outermost
+ *     row (RA undefined), a frame of a function named as an entry (its
+ *     FDE starts at one, or its PC is one; no frame before the last is
+ *     one), a return address of 0 whose caller SP lies within the port's
+ *     top bytes of the current stack's top (SFU_END), a zeroed trap frame
+ *     there (SFU_END_NEVER_RAN); the same zero anywhere else stops with
+ *     SFU_E_ZERO_RA; a user-mode trap frame whose SP is on a declared
+ *     stack is walked on;
  *   - the same walk twice gives the same frames, the same reads and the
  *     same hook calls, and sfu_backtrace agrees with cursor_init/step;
  *   - every other way to the same answer gives the same walk, read for read:
@@ -47,6 +55,7 @@
 #define WC_MAX_CODE 256
 #define WC_MAX_CHAIN 40
 #define WC_MAX_STACKS 4
+#define WC_MAX_ENTRIES 4
 
 /* ---- deterministic PRNG (splitmix64) ------------------------------------ */
 
@@ -74,6 +83,7 @@ struct wc_trap {
 	uint64_t pc, sp; /* where the hook matches */
 	int any_sp;      /* match pc alone */
 	int user;        /* answer SFU_TRAP_USER (else SFU_TRAP_KERNEL) */
+	int empty;       /* answer SFU_TRAP_EMPTY: a zeroed frame */
 	sfu_regs out;    /* what it returns; out.dwarf points into dwarf[] */
 	uint64_t dwarf[WC_MAX_DWARF];
 	/* With a map (env.use_map): the registers handed over in another
@@ -96,6 +106,10 @@ struct wc_env {
 	uint64_t stack_lo, stack_hi;
 	size_t nstacks;
 	sfu_stack stacks[WC_MAX_STACKS];
+	/* Where a whole trace ends (sfu_port.entries, .top). */
+	size_t nentries;
+	uint64_t entries[WC_MAX_ENTRIES];
+	uint32_t top;
 	/* Registers handed over through a dwarf_map (wc_map): the start
 	 * registers' and every trap frame's. */
 	int use_map;
@@ -116,7 +130,8 @@ struct wc_env {
 struct wc_log {
 	uint32_t reads, refused, last_refused, outside, unaligned; /* last_refused: its read number */
 	uint64_t hash;
-	uint32_t trap_calls, trap_hits, strip_calls, trap_user;
+	uint32_t trap_calls, trap_hits, strip_calls, trap_user, trap_empty;
+	uint64_t empty_end; /* the last zeroed trap frame's end (its out.sp) */
 	const char *bad; /* a violation seen inside a hook */
 };
 
@@ -185,6 +200,8 @@ static inline uint64_t wc_port_strip(void *vctx, uint64_t ra)
 	}
 }
 
+static inline int wc_user_is_kernel(const struct wc_env *e, uint64_t pc, uint64_t sp);
+
 static inline int wc_port_trap(void *vctx, uint64_t pc, uint64_t sp, sfu_regs *out)
 {
 	struct wc_ctx *c = (struct wc_ctx *)vctx;
@@ -206,7 +223,14 @@ static inline int wc_port_trap(void *vctx, uint64_t pc, uint64_t sp, sfu_regs *o
 			if (out->ndwarf > WC_MAX_DWARF)
 				out->ndwarf = WC_MAX_DWARF;
 			c->log.trap_hits++;
-			c->log.trap_user += (uint32_t)(t->user != 0);
+			if (t->empty) {
+				c->log.trap_empty++;
+				c->log.empty_end = t->out.sp;
+				return SFU_TRAP_EMPTY;
+			}
+			/* (A user-mode frame whose SP or PC is the kernel's is
+			 * walked on; one with PC 0 stops the walk.) */
+			c->log.trap_user += (uint32_t)(t->user != 0 && !wc_user_is_kernel(e, t->out.pc, t->out.sp));
 			return t->user ? SFU_TRAP_USER : SFU_TRAP_KERNEL;
 		}
 	}
@@ -270,6 +294,52 @@ static inline int wc_on_stack(const struct wc_env *e, int st, uint64_t sp)
 	return st >= 0 && sp >= e->stacks[st].lo && sp <= e->stacks[st].hi;
 }
 
+/* A user-mode context whose SP lies on a declared stack, or whose PC the
+ * sections describe: kernel code, walked on (sfu.h, THE END OF A STACK);
+ * (a PC of 0: no context, the walk stops: 1 too, it ends no walk as
+ * user mode). */
+static inline int wc_user_is_kernel(const struct wc_env *e, uint64_t pc, uint64_t sp)
+{
+	sfu_fde f;
+	size_t i;
+	if (pc == 0 || (wc_bounded(e) && wc_stack_of(e, sp) != -2))
+		return 1;
+	for (i = 0; i < e->nsecs; i++)
+		if (e->core->find_fde(&e->secs[i], pc, &f, NULL) == SFU_OK)
+			return 1;
+	return 0;
+}
+
+/* The top (hi) of stack st (wc_stack_of's numbering). */
+static inline uint64_t wc_stack_hi_of(const struct wc_env *e, int st)
+{
+	return st == -1 ? e->stack_hi : st >= 0 ? e->stacks[st].hi : 0;
+}
+
+/* The end rule: a return address of 0 (or a zeroed trap frame) whose
+ * caller SP is sp, on stack st, is where the stack started: within the
+ * port's top bytes (0: SFU_TOP_FRAME) of that stack's top. */
+static inline int wc_zero_end(const struct wc_env *e, int st, uint64_t sp)
+{
+	uint64_t hi = wc_stack_hi_of(e, st), top = e->top ? e->top : (uint64_t)SFU_TOP_FRAME;
+	return wc_bounded(e) && st != -2 && sp <= hi && hi - sp <= top;
+}
+
+/* Is the frame at pc (looked up at lookup) in a function named as an
+ * entry: the FDE covering lookup starts at one, or pc is one? */
+static inline int wc_is_entry(const struct wc_env *e, uint64_t pc, uint64_t lookup)
+{
+	sfu_fde f;
+	size_t i;
+	int found = 0;
+	for (i = 0; i < e->nsecs && !found; i++)
+		found = e->core->find_fde(&e->secs[i], lookup, &f, NULL) == SFU_OK;
+	for (i = 0; i < e->nentries; i++)
+		if (e->entries[i] == pc || (found && e->entries[i] == f.start))
+			return 1;
+	return 0;
+}
+
 static inline void wc_port_make(const struct wc_env *e, struct wc_ctx *ctx, sfu_port *p)
 {
 	memset(ctx, 0, sizeof *ctx);
@@ -283,6 +353,9 @@ static inline void wc_port_make(const struct wc_env *e, struct wc_ctx *ctx, sfu_
 	p->stack_hi = e->stack_hi;
 	p->stacks = e->nstacks ? e->stacks : NULL;
 	p->nstacks = e->nstacks;
+	p->entries = e->nentries ? e->entries : NULL;
+	p->nentries = e->nentries;
+	p->top = e->top;
 }
 
 /* ---- the walk and its properties -------------------------------------- */
@@ -304,6 +377,54 @@ static inline void wc_run(const struct wc_env *e, struct wc_result *r)
 
 static inline unsigned wc_align_of(unsigned abi);
 
+/* The last step of a walk (from the frame regs, full and exact as given,
+ * its row lookup lr and row; empty: a zeroed trap frame was met) stopped
+ * with rc: does the stop follow the end rule?  SFU_END only at an
+ * outermost row, an entry, or a zero at the top of the current stack (the
+ * cursor's); SFU_E_ZERO_RA for the zero anywhere else; SFU_END_NEVER_RAN
+ * for a zeroed trap frame at the top.  Where the caller's SP cannot be
+ * computed here (a rule on another register), only the codes are
+ * checked. */
+static inline const char *wc_end_agrees(const struct wc_env *e, const sfu_cursor *cp, int rc, int lr,
+                                        const sfu_row *row, const sfu_regs *regs, uint8_t full, uint8_t exact,
+                                        int empty, uint64_t empty_end)
+{
+	uint64_t sp = 0, lookup = exact ? regs->pc : regs->pc - 1u, top = e->top ? e->top : (uint64_t)SFU_TOP_FRAME;
+	int known = 1, at_top, entry, undef = lr == SFU_OK && row->ra.kind == SFU_RULE_UNDEF;
+	if (rc != SFU_END && rc != SFU_E_ZERO_RA && rc != SFU_END_NEVER_RAN)
+		return NULL;
+	entry = regs->pc != 0 && wc_is_entry(e, regs->pc, lookup);
+	if (rc == SFU_END_NEVER_RAN && !empty)
+		return "SFU_END_NEVER_RAN without a zeroed trap frame";
+	if (empty)
+		sp = empty_end; /* the zeroed frame's end, as the hook gave it */
+	else if (regs->pc == 0 && full && rc == SFU_END)
+		return "SFU_END from PC 0 with no return address (no context at all)";
+	else if (regs->pc == 0 && full)
+		return NULL; /* (PC 0, RA 0: SFU_E_ZERO_RA, wherever it lies) */
+	else if (regs->pc == 0)
+		sp = regs->sp;
+	else if (lr != SFU_OK)
+		sp = regs->fp + 16u; /* the frame-pointer fallback */
+	else if (row->cfa.kind == SFU_RULE_OFF && (row->cfa.base == SFU_REG_SP || row->cfa.base == SFU_REG_FP))
+		sp = (row->cfa.base == SFU_REG_SP ? regs->sp : regs->fp) + (uint64_t)(int64_t)row->cfa.off +
+		     (uint64_t)(int64_t)row->sp_from_cfa;
+	else
+		known = 0;
+	at_top = cp->bounded && sp <= cp->stack_hi && cp->stack_hi - sp <= top;
+	if (rc == SFU_END && !undef && !entry && !empty && known && !at_top)
+		return "SFU_END from a return address of 0 that is not at the top of the stack";
+	if (rc == SFU_E_ZERO_RA && (entry || undef))
+		return "SFU_E_ZERO_RA at an entry or an outermost row";
+	if (rc == SFU_E_ZERO_RA && known && at_top)
+		return "SFU_E_ZERO_RA for a return address of 0 at the top of the stack";
+	if (rc == SFU_END_NEVER_RAN && (!at_top || empty_end <= regs->sp))
+		return "SFU_END_NEVER_RAN away from the top of the stack";
+	if (empty && rc == SFU_E_ZERO_RA && at_top && empty_end > regs->sp)
+		return "SFU_E_ZERO_RA for a zeroed trap frame that ends at the top of the stack";
+	return NULL;
+}
+
 /* The same walk through the cursor API, step by step, with the refusal
  * rules: a read the port refuses is the last read of its step, and the
  * step then fails with SFU_E_READ, except for the read of a saved FP (a
@@ -322,7 +443,13 @@ static inline const char *wc_cursor_agrees(const struct wc_env *e, const struct 
 	} cu;
 	sfu_cursor *cp = &cu.c;
 	size_t k = 0, max = e->max_frames < WC_MAX_FRAMES ? e->max_frames : WC_MAX_FRAMES;
-	int rc, fp_unknown = 0, was_unknown;
+	int rc, fp_unknown = 0, was_unknown, last_lr = SFU_E_NOINFO, last_empty = 0;
+	sfu_row last_row;
+	sfu_regs last_regs;
+	uint8_t last_full = 0, last_exact = 0;
+	const char *why;
+	memset(&last_row, 0, sizeof last_row);
+	memset(&last_regs, 0, sizeof last_regs);
 	wc_port_make(e, &ctx, &port);
 	if (e->core->cursor_init(cp, e->secs, e->nsecs, &port, &e->regs) != SFU_OK)
 		return "sfu_cursor_init failed where sfu_backtrace did not";
@@ -330,6 +457,7 @@ static inline const char *wc_cursor_agrees(const struct wc_env *e, const struct 
 		sfu_row row;
 		int lr;
 		uint32_t reads0, refused0;
+		memset(&row, 0, sizeof row);
 		if (k == max) {
 			rc = SFU_E_FULL;
 			break;
@@ -343,7 +471,14 @@ static inline const char *wc_cursor_agrees(const struct wc_env *e, const struct 
 		reads0 = ctx.log.reads;
 		refused0 = ctx.log.refused;
 		was_unknown = fp_unknown;
+		last_lr = lr;
+		last_row = row;
+		last_regs = cp->regs;
+		last_full = cp->full;
+		last_exact = cp->exact;
+		last_empty = (int)ctx.log.trap_empty;
 		rc = e->core->cursor_step(cp);
+		last_empty = (int)ctx.log.trap_empty != last_empty;
 		if (getenv("WC_TRACE"))
 			fprintf(stderr, "  step %zu: lookup %d cfa %u/%x%+d ra %u/%x%+d fp %u/%x%+d -> rc %d, %u reads, %u refused, fp %s\n",
 			        k, lr, row.cfa.kind, row.cfa.base, row.cfa.off, row.ra.kind, row.ra.base, row.ra.off, row.fp.kind,
@@ -359,7 +494,10 @@ static inline const char *wc_cursor_agrees(const struct wc_env *e, const struct 
 		} else if (rc == SFU_E_READ) {
 			return "SFU_E_READ without a refused read in that step";
 		}
-		if (was_unknown && lr == SFU_OK && rc != SFU_E_DEPTH) { /* DEPTH: the step did nothing */
+		/* (DEPTH: the step did nothing; an entry ends the walk before
+		 * any rule is applied.) */
+		if (was_unknown && lr == SFU_OK && rc != SFU_E_DEPTH &&
+		    !(rc == SFU_END && last_regs.pc && wc_is_entry(e, last_regs.pc, last_exact ? last_regs.pc : last_regs.pc - 1u))) {
 			int ra_fp = row.ra.kind != SFU_RULE_SAME && row.ra.kind != SFU_RULE_UNDEF && row.ra.base == SFU_REG_FP;
 			int fp_fp = row.fp.kind != SFU_RULE_SAME && row.fp.base == SFU_REG_FP;
 			/* (An outermost row ends the walk whatever its CFA.) */
@@ -383,7 +521,9 @@ static inline const char *wc_cursor_agrees(const struct wc_env *e, const struct 
 		return "cursor walk and sfu_backtrace stop differently";
 	if (ctx.log.reads != r->log.reads || ctx.log.hash != r->log.hash)
 		return "cursor walk and sfu_backtrace read differently";
-	return NULL;
+	why = wc_end_agrees(e, cp, rc, last_lr, &last_row, &last_regs, last_full, last_exact, last_empty,
+	                    ctx.log.empty_end);
+	return why;
 }
 
 static inline unsigned wc_align_of(unsigned abi)
@@ -559,6 +699,20 @@ static inline const char *wc_check_walk(const struct wc_env *e, struct wc_result
 
 	if (a.log.trap_user > 1)
 		return "the walk went on after a frame that ran in user mode";
+	if (a.log.trap_empty > 1 || (a.log.trap_empty && a.rc != SFU_END_NEVER_RAN && a.rc != SFU_E_ZERO_RA))
+		return "the walk went on after a zeroed trap frame";
+	if (a.rc == SFU_END_NEVER_RAN && !a.log.trap_empty)
+		return "SFU_END_NEVER_RAN without a zeroed trap frame";
+	/* A function named as an entry is the last frame. */
+	for (k = 0; k < a.n && e->nentries; k++) {
+		const sfu_frame *f = &a.frames[k];
+		if (f->pc == 0 || !wc_is_entry(e, f->pc, sfu_frame_lookup_pc(f)))
+			continue;
+		if (k + 1 < a.n)
+			return "the walk went on past a function named as an entry";
+		if (a.rc != SFU_END && a.rc != SFU_E_DEPTH && a.rc != SFU_END_USER && a.rc != SFU_E_STACK_BOUNDS)
+			return "a walk that reached a function named as an entry did not end there";
+	}
 
 	/* Frame by frame.  The first frame's stack: if it is on none of the
 	 * declared ones, the first step says so. */
@@ -584,6 +738,8 @@ static inline const char *wc_check_walk(const struct wc_env *e, struct wc_result
 		if (f->flags & SFU_FRAME_USER) {
 			if (f->how != SFU_HOW_TRAP || k + 1 != a.n || a.rc != SFU_END_USER)
 				return "a user-mode frame that is not the last trap frame of a walk ending with SFU_END_USER";
+			if (wc_user_is_kernel(e, f->pc, f->sp))
+				return "a user-mode frame whose SP or PC is the kernel's ended the walk";
 		} else if (f->how == SFU_HOW_TRAP) {
 			/* A trap frame may lead to any declared stack. */
 			st = wc_stack_of(e, f->sp);
@@ -720,6 +876,24 @@ static inline void wc_code_collect(const struct wc_core *core, const sfu_section
 	}
 }
 
+/* Name up to `max` entries among the functions of code (some not the
+ * start of any: a return address planted at an exit routine), and a top
+ * of 0 (the default) or a few words. */
+static inline void wc_pick_entries(struct wc_env *e, const struct wc_code *code, struct wc_rng *r, size_t max)
+{
+	size_t k;
+	e->nentries = max > WC_MAX_ENTRIES ? WC_MAX_ENTRIES : max;
+	for (k = 0; k < e->nentries; k++) {
+		if (code->n && wc_below(r, 4))
+			e->entries[k] = code->start[wc_below(r, code->n)];
+		else if (code->n)
+			e->entries[k] = code->start[wc_below(r, code->n)] + 1u + wc_below(r, 16);
+		else
+			e->entries[k] = wc_next(r);
+	}
+	e->top = wc_below(r, 2) ? 0u : 8u * (uint32_t)wc_below(r, 64);
+}
+
 /* A PC with an SFrame row, or 0 after a few tries. */
 static inline uint64_t wc_pick_covered(const struct wc_env *e, const struct wc_code *code, struct wc_rng *r)
 {
@@ -791,8 +965,10 @@ struct wc_chain {
 	size_t n;                          /* frames known */
 	uint64_t pc[WC_MAX_CHAIN + 2], sp[WC_MAX_CHAIN + 2], cfa[WC_MAX_CHAIN + 2];
 	uint8_t how[WC_MAX_CHAIN + 2];
-	int clean;    /* the walk must stop with SFU_END after exactly n frames */
+	int clean;    /* the walk must stop with `stop` after exactly n frames */
 	int end_user; /* ... with SFU_END_USER: the last frame ran in user mode */
+	int stop;     /* SFU_END, SFU_END_USER, SFU_END_NEVER_RAN, or SFU_E_ZERO_RA
+	               * (a return address of 0 away from the stack's top) */
 };
 
 struct wc_val {
@@ -920,6 +1096,7 @@ static inline void wc_chain_build(struct wc_env *e, const struct wc_code *code, 
 	ch->n = 0;
 	ch->clean = 0;
 	ch->end_user = 0;
+	ch->stop = SFU_END;
 	if (len > WC_MAX_CHAIN)
 		len = WC_MAX_CHAIN;
 	if (len > e->core->depth_cap - 1u)
@@ -959,6 +1136,10 @@ static inline void wc_chain_build(struct wc_env *e, const struct wc_code *code, 
 		int last = ch->n == len, trap_hop = 0;
 		unsigned align;
 
+		if (wc_is_entry(e, pc, exact ? pc : pc - 1u)) {
+			ch->clean = 1; /* a function named as an entry */
+			break;
+		}
 		if (e->core->find_row_n(e->secs, e->nsecs, exact ? pc : pc - 1u, &row) != SFU_OK)
 			break;
 		if (row.ra.kind == SFU_RULE_UNDEF) {
@@ -967,8 +1148,16 @@ static inline void wc_chain_build(struct wc_env *e, const struct wc_code *code, 
 		}
 		align = wc_align_of(row.abi);
 		sfc = (uint64_t)(int64_t)row.sp_from_cfa;
-		/* CFA: such that the caller's SP is a little above this SP. */
+		/* CFA: such that the caller's SP is a little above this SP; for
+		 * the last frame, now and then at the top of its stack, where a
+		 * return address of 0 is the end. */
 		want_cfa = sp + (full ? 0u : 8u) + 8u * wc_below(r, 48) - sfc;
+		if (last && wc_bounded(e) && st != -2 && wc_below(r, 2)) {
+			uint64_t hi = wc_stack_hi_of(e, st), top = e->top ? e->top : (uint64_t)SFU_TOP_FRAME;
+			uint64_t c = hi - sfc - 8u * wc_below(r, top / 8u + 2u);
+			if (c - sfc > sp && c < wc_img_hi(e) - 64u)
+				want_cfa = c & ~(uint64_t)(align - 1u);
+		}
 		want_cfa = (want_cfa + align - 1u) & ~(uint64_t)(align - 1u);
 		if (want_cfa >= wc_img_hi(e) - 64u || want_cfa < e->img_lo)
 			break;
@@ -1029,7 +1218,10 @@ static inline void wc_chain_build(struct wc_env *e, const struct wc_code *code, 
 		else if (!wc_eval(&b, &row.fp, sp, &fp, full ? dwarf : NULL, cfa.v, 0, 1, &nfp))
 			break;
 		if (next_pc == 0) {
-			ch->clean = 1; /* RA 0 ends the walk; that frame is not reported */
+			/* RA 0 ends the walk, that frame not reported: whole only
+			 * at the top of the stack. */
+			ch->clean = 1;
+			ch->stop = wc_zero_end(e, st, next_sp) ? SFU_END : SFU_E_ZERO_RA;
 			break;
 		}
 		ch->pc[ch->n] = next_pc;
@@ -1052,8 +1244,20 @@ static inline void wc_chain_build(struct wc_env *e, const struct wc_code *code, 
 			struct wc_trap *t = &e->traps[e->ntraps];
 			uint64_t tpc = wc_pick_covered(e, code, r);
 			uint64_t tsp = sp + 8u * (1u + wc_below(r, 32));
-			int user = wc_below(r, 4) == 0;
+			int user = wc_below(r, 4) == 0, empty = wc_below(r, 8) == 0;
+			/* User code mostly where the kernel's code is not (it ends
+			 * the walk there); else at a covered PC (the kernel's:
+			 * walked on). */
+			if (user && wc_below(r, 3)) {
+				uint64_t u = wc_pick_uncovered(e, code, r);
+				if (u)
+					tpc = u;
+			}
 			size_t j;
+			if (wc_is_entry(e, pc, pc - 1u)) {
+				ch->clean = 1; /* the stub itself named as an entry */
+				break;
+			}
 			if (e->nstacks > 1 && wc_below(r, 2)) {
 				/* An exception stack: another declared one. */
 				const sfu_stack *o = &e->stacks[wc_below(r, e->nstacks)];
@@ -1069,6 +1273,20 @@ static inline void wc_chain_build(struct wc_env *e, const struct wc_code *code, 
 			t->pc = pc;
 			t->sp = sp;
 			t->user = user;
+			if (empty) {
+				/* A zeroed frame: nothing was saved there; the hook
+				 * gives its end, now and then at the stack's top. */
+				uint64_t end = tsp;
+				if (wc_bounded(e) && st != -2 && wc_below(r, 2))
+					end = wc_stack_hi_of(e, st) - 8u * wc_below(r, 12);
+				t->empty = 1;
+				t->out.sp = end;
+				e->ntraps++;
+				e->use_trap = 1;
+				ch->clean = 1;
+				ch->stop = end > sp && wc_zero_end(e, st, end) ? SFU_END_NEVER_RAN : SFU_E_ZERO_RA;
+				break;
+			}
 			t->out.pc = tpc;
 			t->out.sp = tsp;
 			t->out.ndwarf = WC_MAX_DWARF;
@@ -1093,10 +1311,13 @@ static inline void wc_chain_build(struct wc_env *e, const struct wc_code *code, 
 			ch->how[ch->n] = SFU_HOW_TRAP;
 			ch->n++;
 			st = wc_stack_of(e, tsp);
-			if (user) {
-				/* User-mode code: the last frame. */
+			if (user && !wc_user_is_kernel(e, tpc, tsp)) {
+				/* User-mode code off every declared stack, at a PC
+				 * the sections do not describe: the last frame.
+				 * (Else the kernel's, walked on.) */
 				ch->clean = 1;
 				ch->end_user = 1;
+				ch->stop = SFU_END_USER;
 				break;
 			}
 		}
@@ -1122,9 +1343,10 @@ static inline const char *wc_check_chain(const struct wc_chain *ch, const struct
 		if (r->frames[k].pc != ch->pc[k] || r->frames[k].sp != ch->sp[k] ||
 		    (k && r->frames[k].cfa != ch->cfa[k]) || r->frames[k].how != ch->how[k])
 			return "chain: the walk left a consistent chain";
-	if (ch->clean && (r->rc != (ch->end_user ? SFU_END_USER : SFU_END) || r->n != ch->n))
-		return ch->end_user ? "chain: a chain into user mode did not end with SFU_END_USER"
-		                    : "chain: a chain that ends cleanly did not end with SFU_END";
+	if (ch->clean && (r->rc != ch->stop || r->n != ch->n))
+		return ch->end_user           ? "chain: a chain into user mode did not end with SFU_END_USER"
+		       : ch->stop == SFU_END  ? "chain: a chain that ends where its end is known did not end with SFU_END"
+		                              : "chain: a chain that ends at a zero did not stop as the end rule says";
 	return NULL;
 }
 

@@ -324,7 +324,7 @@ static int step_read(void *ctx, uint64_t a, uint64_t *o)
 
 static void step_text(char *out, size_t n, const struct side *R, uint64_t pc)
 {
-	sfu_port port = { step_read, NULL, NULL, NULL, 0, 0, NULL, 0 };
+	sfu_port port = { .read = step_read };
 	sfu_regs regs = { pc, 0x7000, 0, 0, NULL, 0, NULL };
 	sfu_cursor c;
 	int err = sfu_cursor_init(&c, R->secs, R->nsecs, &port, &regs);

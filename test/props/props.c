@@ -145,6 +145,13 @@ static void walk_image(const char *name, const sfu_section *sec, int pac, unsign
 			e.stacks[1].hi = e.img_lo + 8u * (e.nwords / 4u);
 		}
 		e.use_map = wc_below(&r, 4) == 0;
+		{
+			/* Named entries and the port's top, now and then (their own
+			 * generator: the rest of the walk stays as it was). */
+			struct wc_rng er = { seed ^ (i * 0x51ed27u) ^ 0x656e74726965ull };
+			if (wc_below(&er, 3) == 0)
+				wc_pick_entries(&e, &code, &er, (size_t)wc_below(&er, 4));
+		}
 		for (k = 0; k < e.nwords; k++)
 			e.words[k] = rand_word(&e, &code, &r);
 		e.max_frames = WC_MAX_FRAMES;
@@ -294,9 +301,11 @@ int main(int argc, char **argv)
 			status = 1;
 		} else {
 			printf("ok props/walk/%s: %lu walks, %lu frames, deepest %lu; end: %lu outermost, %lu user mode, "
+			       "%lu never ran, %lu return address 0 inside the stack, "
 			       "%lu read refused (%lu outside the stack), %lu no info, %lu unsafe, %lu wrong way/bounds/align, "
 			       "%lu depth; %lu with several stacks, %lu with a dwarf_map\n",
-			       name, wst.walks, wst.frames, wst.deepest, wst.rc[SFU_END], wst.rc[SFU_END_USER], wst.rc[SFU_E_READ],
+			       name, wst.walks, wst.frames, wst.deepest, wst.rc[SFU_END], wst.rc[SFU_END_USER],
+			       wst.rc[SFU_END_NEVER_RAN], wst.rc[SFU_E_ZERO_RA], wst.rc[SFU_E_READ],
 			       wst.outside, wst.rc[SFU_E_NOINFO], wst.rc[SFU_E_UNSAFE],
 			       wst.rc[SFU_E_WRONG_WAY] + wst.rc[SFU_E_STACK_BOUNDS] + wst.rc[SFU_E_ALIGN], wst.rc[SFU_E_DEPTH],
 			       wst.stacked, wst.mapped);

@@ -27,6 +27,15 @@ static void out(const char *s, size_t n)
 	}
 }
 
+/* Where a and b first differ (for a failure's message). */
+static __attribute__((unused)) size_t diff_at(const char *a, const char *b)
+{
+	size_t i = 0;
+	while (a[i] && a[i] == b[i])
+		i++;
+	return i;
+}
+
 static void reset(void)
 {
 	g_len = g_calls = g_empty = 0;
@@ -96,8 +105,15 @@ static struct sfu_dump dump;
  * linker's in a firmware): an empty one here; the cases set .symtab. */
 const struct { uint32_t magic, count, names, reserved; } sfu_symtab_empty __asm__("sfu_symtab") = { 0, 0, 0, 0 };
 
+/* The fixture's stacks, mem.a and mem.b, whose outermost frames' return
+ * addresses of 0 lie anywhere in them: the fixture's top is a whole
+ * stack (the end rule itself: test_end_rule, with the default top). */
+static sfu_stack g_dump_stacks[2];
+#define FIXTURE_TOP ((uint32_t)sizeof mem.b)
+
 /* A fresh dump of the fixture (its RAM: the stacks): SFU_DUMP_INIT with
- * no trap layouts, the section and the symbol table, a zeroed state. */
+ * no trap layouts, the section and the symbol table, the stacks, a zeroed
+ * state. */
 static void setup(void)
 {
 	const struct sfu_dump fresh = SFU_DUMP_INIT(&g_state, out, g_ram, 1, NULL, 0);
@@ -112,6 +128,13 @@ static void setup(void)
 	dump.sframe = (const char *)g_sec;
 	dump.sframe_end = (const char *)g_sec + g_sec_len;
 	dump.symtab = &g_syms.t;
+	g_dump_stacks[0].lo = A(mem.a);
+	g_dump_stacks[0].hi = A(mem.a + 64);
+	g_dump_stacks[1].lo = A(mem.b);
+	g_dump_stacks[1].hi = A(mem.b + 64);
+	dump.stacks = g_dump_stacks;
+	dump.nstacks = 2;
+	dump.top = FIXTURE_TOP;
 	reset();
 }
 

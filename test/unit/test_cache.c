@@ -50,7 +50,7 @@ UT_CASE(test_cache_same_as_uncached)
 		sfu_cache_init(&cache, mem, slots);
 		fail = 0;
 		for (round = 0; round < 3; round++) {
-			sfu_port port = { ut_stack_read, NULL, NULL, &st, 0, 0, NULL, 0 };
+			sfu_port port = { .read = ut_stack_read, .ctx = &st };
 			sfu_regs r = { 0x100010, base, base, 0, NULL, 0, NULL };
 			ea = sfu_backtrace(&sec, 1, &port, &r, a, NF + 4, &na);
 			eb = sfu_backtrace_cached(&sec, 1, &cache, &port, &r, b, NF + 4, &nb);

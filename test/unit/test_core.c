@@ -582,7 +582,7 @@ UT_CASE(test_step_amd64)
 	static mem m;
 	sfu_section sec;
 	sfu_cursor c;
-	sfu_port port = { mem_read, NULL, NULL, &m, 0, 0, NULL, 0 };
+	sfu_port port = { .read = mem_read, .ctx = &m };
 	sfu_regs r = { 0, 0, 0, 0, NULL, 0, NULL };
 	size_t n;
 	int err;
@@ -706,7 +706,7 @@ UT_CASE(test_depth_cap)
 		stack[i] = 0x100005;
 	{
 		/* The port reads the host array directly (native words). */
-		sfu_port port = { host_read, NULL, NULL, NULL, 0, 0, NULL, 0 };
+		sfu_port port = { .read = host_read };
 		sfu_regs r = { 0x100005, (uint64_t)(uintptr_t)stack, 0, 0, NULL, 0, NULL };
 		g_lo = (uint64_t)(uintptr_t)stack;
 		g_hi = g_lo + sizeof stack;
@@ -722,7 +722,7 @@ static void test_step_aarch64(int big)
 	static mem m;
 	sfu_section sec;
 	sfu_cursor c;
-	sfu_port port = { mem_read, strip, NULL, &m, 0, 0, NULL, 0 };
+	sfu_port port = { .read = mem_read, .strip_ra = strip, .ctx = &m };
 	sfu_regs r = { 0, 0, 0, 0, NULL, 0, NULL };
 	size_t n;
 	int err;
@@ -768,7 +768,7 @@ UT_CASE(test_step_flex)
 	static mem m;
 	sfu_section sec;
 	sfu_cursor c;
-	sfu_port port = { mem_read, NULL, NULL, &m, 0, 0, NULL, 0 };
+	sfu_port port = { .read = mem_read, .ctx = &m };
 	uint64_t dwarf[17] = { 0 };
 	sfu_regs r = { 0, 0, 0, 0, NULL, 0, NULL };
 	size_t n;
@@ -815,7 +815,7 @@ UT_CASE(test_step_flex_ra_reg)
 	static mem m;
 	sfu_section sec;
 	sfu_cursor c;
-	sfu_port port = { mem_read, NULL, NULL, &m, 0, 0, NULL, 0 };
+	sfu_port port = { .read = mem_read, .ctx = &m };
 	uint64_t dwarf[17] = { 0 };
 	sfu_regs r = { 0, 0, 0, 0, NULL, 0, NULL };
 	int32_t w[] = { (7 << 3) | 1, 0, (11 << 3) | 1, 0 }; /* CFA = rsp; RA = r11 */
@@ -855,7 +855,7 @@ UT_CASE(test_step_s390x)
 	static mem m;
 	sfu_section sec;
 	sfu_cursor c;
-	sfu_port port = { mem_read, NULL, NULL, &m, 0, 0, NULL, 0 };
+	sfu_port port = { .read = mem_read, .ctx = &m };
 	sfu_regs r = { 0, 0, 0, 0, NULL, 0, NULL };
 	static const int32_t w[] = { 10, -48, -72 }; /* CFA = sp + 10*8+160 = sp+240 */
 	static const int32_t wpad[] = { 0, 0, -72 };    /* RA not saved, FP saved */
@@ -891,7 +891,7 @@ UT_CASE(test_outermost)
 	static sfb_sec s;
 	static mem m;
 	sfu_section sec;
-	sfu_port port = { mem_read, NULL, NULL, &m, 0, 0, NULL, 0 };
+	sfu_port port = { .read = mem_read, .ctx = &m };
 	sfu_regs r = { 0x100002, 0xb000, 0, 0, NULL, 0, NULL };
 	sfu_frame fr[4];
 	size_t n, nf;
@@ -934,7 +934,7 @@ UT_CASE(test_trap)
 	static sfb_sec s;
 	static mem m;
 	sfu_section sec;
-	sfu_port port = { mem_read, NULL, trap_hook, &m, 0, 0, NULL, 0 };
+	sfu_port port = { .read = mem_read, .trap = trap_hook, .ctx = &m };
 	sfu_frame fr[8];
 	size_t n, nf;
 	int err;
@@ -1020,7 +1020,7 @@ UT_CASE(test_trap_user)
 	static sfb_sec s;
 	static mem m;
 	sfu_section sec;
-	sfu_port port = { mem_read, NULL, trap_hook2, &m, 0xc000, 0xc1ff, NULL, 0 };
+	sfu_port port = { .read = mem_read, .trap = trap_hook2, .ctx = &m, .stack_lo = 0xc000, .stack_hi = 0xc1ff };
 	sfu_regs r = { 0x100014, 0xc000, 0, 0, NULL, 0, NULL };
 	sfu_frame fr[8];
 	size_t nf;
@@ -1053,7 +1053,7 @@ UT_CASE(test_stacks)
 	static mem m;
 	sfu_section sec;
 	static const sfu_stack thread = { 0xc100, 0xc1ff };
-	sfu_port port = { mem_read, NULL, trap_hook2, &m, 0xc000, 0xc0ff, &thread, 1 };
+	sfu_port port = { .read = mem_read, .trap = trap_hook2, .ctx = &m, .stack_lo = 0xc000, .stack_hi = 0xc0ff, .stacks = &thread, .nstacks = 1 };
 	sfu_regs r = { 0x100014, 0xc000, 0, 0, NULL, 0, NULL };
 	sfu_frame fr[8];
 	size_t nf;
@@ -1099,7 +1099,7 @@ UT_CASE(test_trap_exact)
 	static sfb_sec s;
 	static mem m;
 	sfu_section sec;
-	sfu_port port = { mem_read, NULL, trap_hook2, &m, 0, 0, NULL, 0 };
+	sfu_port port = { .read = mem_read, .trap = trap_hook2, .ctx = &m };
 	sfu_regs r = { 0x300010, 0xc000, 0, 0, NULL, 0, NULL };
 	sfu_frame fr[4];
 	size_t nf;
@@ -1119,7 +1119,8 @@ UT_CASE(test_trap_dwarf_map)
 	static sfb_sec s;
 	static mem m;
 	sfu_section sec;
-	sfu_port port = { mem_read, NULL, trap_hook2, &m, 0, 0, NULL, 0 };
+	/* The stack's top just above the last frame: its RA of 0 is the end. */
+	sfu_port port = { .read = mem_read, .trap = trap_hook2, .ctx = &m, .stack_lo = 0x9000, .stack_hi = 0x9108 };
 	sfu_regs r = { 0x100054, 0x9000, 0, 0, NULL, 0, NULL };
 	/* The kernel's frame: r15 r14 ... in its own order; r10 is word 5. */
 	static uint64_t frame[8];
@@ -1218,7 +1219,7 @@ UT_CASE(test_fp_unknown)
 	static sfb_sec s;
 	static mem m;
 	sfu_section sec;
-	sfu_port port = { mem_read, NULL, NULL, &m, 0, 0, NULL, 0 };
+	sfu_port port = { .read = mem_read, .ctx = &m };
 	sfu_frame fr[8];
 	size_t n, nf;
 	int err;
@@ -1257,7 +1258,7 @@ UT_CASE(test_unaligned_slot)
 	static sfb_sec s;
 	static mem m;
 	sfu_section sec;
-	sfu_port port = { mem_read, NULL, NULL, &m, 0, 0, NULL, 0 };
+	sfu_port port = { .read = mem_read, .ctx = &m };
 	sfu_frame fr[8];
 	size_t n, nf;
 	int err;
@@ -1299,7 +1300,7 @@ UT_CASE(test_null_call)
 	static sfb_sec s;
 	static mem m;
 	sfu_section sec;
-	sfu_port port = { mem_read, NULL, NULL, &m, 0, 0, NULL, 0 };
+	sfu_port port = { .read = mem_read, .ctx = &m };
 	sfu_frame fr[8];
 	size_t n, nf;
 	int err;
@@ -1336,6 +1337,212 @@ UT_CASE(test_null_call)
 		       "aarch64: %s after %zu frames", E(err), nf);
 	}
 	end("step null-function-pointer-call");
+}
+
+/* ---- the end of a stack ----------------------------------------------------
+ * A whole trace only where the end is known: an outermost row, a function
+ * named as an entry, a return address of 0 at the top of the stack. */
+
+/* A chain A -> B -> C on the stack 0xd000..: A (CFA = SP + 8), B (CFA =
+ * SP + 16), C (CFA = SP + 8), C's return address 0 at 0xd0d8, its caller
+ * SP 0xd0e0.  b_cfa: B's CFA offset as the section says it (16 is right;
+ * 48 a misfitting description that lands on zeroed stack). */
+static void end_fixture(sfb_sec *s, sfu_section *sec, mem *m, int32_t b_cfa)
+{
+	static int32_t wb[1];
+	static const int32_t w8[] = { 8 };
+	size_t n;
+	wb[0] = b_cfa;
+	sfb_init(s, 3, SFU_ABI_AMD64_LE);
+	sfb_add_fre(sfb_add_fde(s, 0x100000, 0x10), 0, 1, 1, 1, w8); /* A */
+	sfb_add_fre(sfb_add_fde(s, 0x100010, 0x10), 0, 1, 1, 1, wb); /* B */
+	sfb_add_fre(sfb_add_fde(s, 0x100020, 0x10), 0, 1, 1, 1, w8); /* C */
+	n = sfb_emit(s, g_buf, sizeof g_buf);
+	sfu_section_init(sec, g_buf, n, s->addr);
+	memset(m, 0, sizeof *m);
+	m->base = 0xd000;
+	mem_put(m, 0xd0c0, 0x100015); /* A's RA: into B */
+	mem_put(m, 0xd0d0, 0x100025); /* B's RA: into C */
+	mem_put(m, 0xd0d8, 0);        /* C's RA: 0, what the code that started the stack left */
+}
+
+UT_CASE(test_end_zero_ra)
+{
+	static sfb_sec s;
+	static mem m;
+	sfu_section sec;
+	sfu_port port = { .read = mem_read, .ctx = &m, .stack_lo = 0xd000, .stack_hi = 0xd100 };
+	static const sfu_stack far_top = { 0xd000, 0xd1e0 };
+	sfu_regs r = { 0x100004, 0xd0c0, 0, 0, NULL, 0, NULL };
+	sfu_frame fr[8];
+	size_t nf;
+	int err;
+	begin();
+	end_fixture(&s, &sec, &m, 16);
+	port.stack_hi = 0xd0e0;
+	err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
+	EXPECT(err == SFU_END && nf == 3 && fr[2].pc == 0x100025 && SFU_COMPLETE(err),
+	       "RA 0, caller SP at the top: %s after %zu frames", E(err), nf);
+	/* 0x20 below the top, the port's top left 0 (SFU_TOP_FRAME, 0): not
+	 * where this stack starts. */
+	port.stack_hi = 0xd100;
+	err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
+	EXPECT(err == SFU_E_ZERO_RA && nf == 3 && !SFU_COMPLETE(err), "RA 0, caller SP 0x20 below the top, top 0: %s after %zu frames",
+	       E(err), nf);
+	/* The same zero 0x100 below the top: not where a stack starts. */
+	port.stack_hi = 0xd1e0;
+	err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
+	EXPECT(err == SFU_E_ZERO_RA && nf == 3 && !SFU_COMPLETE(err), "RA 0 mid-stack: %s after %zu frames", E(err), nf);
+	/* The stack given as one of stacks[]: the same rule. */
+	port.stack_lo = port.stack_hi = 0;
+	port.stacks = &far_top;
+	port.nstacks = 1;
+	err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
+	EXPECT(err == SFU_E_ZERO_RA && nf == 3, "stacks[], RA 0 mid-stack: %s after %zu frames", E(err), nf);
+	/* No stack declared: nothing says where the stack starts. */
+	port.stacks = NULL;
+	port.nstacks = 0;
+	err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
+	EXPECT(err == SFU_E_ZERO_RA && nf == 3, "unbounded: %s after %zu frames", E(err), nf);
+	/* The port's top: 16 bytes is too little for 0x20, 32 is enough. */
+	port.stack_lo = 0xd000;
+	port.stack_hi = 0xd100;
+	port.top = 16;
+	err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
+	EXPECT(err == SFU_E_ZERO_RA && nf == 3, "top 16: %s after %zu frames", E(err), nf);
+	port.top = 32;
+	err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
+	EXPECT(err == SFU_END && nf == 3, "top 32: %s after %zu frames", E(err), nf);
+	end("end zero-return-address-at-the-stack-top-only");
+}
+
+/* A description that does not fit (B's CFA read as SP + 48) lands on a
+ * zeroed word in the middle of the stack: before, "outermost frame
+ * reached" after 2 frames; now an incomplete trace with its own code. */
+UT_CASE(test_end_misread)
+{
+	static sfb_sec s;
+	static mem m;
+	sfu_section sec;
+	sfu_port port = { .read = mem_read, .ctx = &m, .stack_lo = 0xd000, .stack_hi = 0xd200 };
+	sfu_regs r = { 0x100004, 0xd0c0, 0, 0, NULL, 0, NULL };
+	sfu_frame fr[8];
+	size_t nf;
+	int err;
+	begin();
+	end_fixture(&s, &sec, &m, 48);
+	mem_put(&m, 0xd1f8, 0); /* the true end, at the top */
+	err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
+	EXPECT(err == SFU_E_ZERO_RA && nf == 2 && fr[1].pc == 0x100015,
+	       "misread onto a zero at 0xd0f0: %s after %zu frames", E(err), nf);
+	EXPECT(strcmp(sfu_strerror(err), "return address 0 inside the stack") == 0, "its text: %s", sfu_strerror(err));
+	/* The cursor says the same, step by step. */
+	{
+		sfu_cursor c;
+		sfu_cursor_init(&c, &sec, 1, &port, &r);
+		err = sfu_cursor_step(&c);
+		if (err == SFU_OK)
+			err = sfu_cursor_step(&c);
+		EXPECT(err == SFU_E_ZERO_RA && c.regs.pc == 0x100015, "cursor: %s at %#llx", E(err),
+		       (unsigned long long)c.regs.pc);
+	}
+	end("end misread-lands-on-a-zero-mid-stack");
+}
+
+/* A function named as an entry is the outermost frame, whatever its
+ * frame holds; so is a return address equal to an entry's first byte. */
+UT_CASE(test_end_entries)
+{
+	static sfb_sec s;
+	static mem m;
+	sfu_section sec;
+	static uint64_t entries[2];
+	sfu_port port = { .read = mem_read, .ctx = &m, .entries = entries, .nentries = 1 };
+	sfu_regs r = { 0x100004, 0xd0c0, 0, 0, NULL, 0, NULL };
+	sfu_frame fr[8];
+	size_t nf;
+	int err;
+	begin();
+	end_fixture(&s, &sec, &m, 16);
+	mem_put(&m, 0xd0d8, 0x100005); /* C's RA: on into A (nothing ends the stack there) */
+	mem_put(&m, 0xd0e0, 0x100005);
+	entries[0] = 0x100020; /* C */
+	err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
+	EXPECT(err == SFU_END && nf == 3 && fr[2].pc == 0x100025, "entry C, unbounded: %s after %zu frames", E(err), nf);
+	entries[0] = 0x100010; /* B */
+	err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
+	EXPECT(err == SFU_END && nf == 2 && fr[1].pc == 0x100015, "entry B: %s after %zu frames", E(err), nf);
+	entries[0] = 0x100000; /* A, the first frame */
+	err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
+	EXPECT(err == SFU_END && nf == 1, "entry A, the first frame: %s after %zu frames", E(err), nf);
+	/* A return address equal to an entry (an exit routine planted as the
+	 * return address; looked up at ra - 1 it is in the function before). */
+	entries[0] = 0x300000;
+	entries[1] = 0x100025;
+	port.nentries = 2;
+	err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
+	EXPECT(err == SFU_END && nf == 3, "return address at an entry: %s after %zu frames", E(err), nf);
+	/* Entries the walk never meets change nothing: on into A twice, then
+	 * the zero at 0xd0e8, mid-stack. */
+	entries[1] = 0x300040;
+	port.stack_lo = 0xd000;
+	port.stack_hi = 0xd200;
+	err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
+	EXPECT(err == SFU_E_ZERO_RA && nf == 5, "no entry met: %s after %zu frames", E(err), nf);
+	end("end named-entry-functions");
+}
+
+/* A trap frame that was never written (a kernel thread's pt_regs):
+ * SFU_END_NEVER_RAN where it ends at the top of the stack (the hook gives
+ * its end as the SP), a misread elsewhere. */
+UT_CASE(test_end_empty_trap)
+{
+	static sfb_sec s;
+	static mem m;
+	sfu_section sec;
+	sfu_port port = { .read = mem_read, .trap = trap_hook2, .ctx = &m, .stack_lo = 0xc000, .stack_hi = 0xc128 };
+	sfu_regs r = { 0x100014, 0xc000, 0, 0, NULL, 0, NULL };
+	sfu_frame fr[8];
+	size_t nf;
+	int err;
+	begin();
+	trap_fixture(&s, &sec, &m);
+	mem_put(&m, 0xc000, 0x300010); /* handler's RA: into the vector code */
+	g_trap.kind = SFU_TRAP_EMPTY;
+	g_trap.sp = 0xc128; /* a 0x120-byte frame at the call's SP 0xc008 */
+	err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
+	EXPECT(err == SFU_END_NEVER_RAN && nf == 2 && SFU_COMPLETE(err), "at the top: %s after %zu frames", E(err), nf);
+	port.stack_hi = 0xc200;
+	err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
+	EXPECT(err == SFU_E_ZERO_RA && nf == 2, "its end 0xd8 below the top, top 0: %s after %zu frames", E(err), nf);
+	port.top = 0xd8;
+	err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
+	EXPECT(err == SFU_END_NEVER_RAN && nf == 2, "the same with top 0xd8: %s after %zu frames", E(err), nf);
+	end("end zeroed-trap-frame-never-ran");
+}
+
+/* A trap frame that says user mode, with an SP on a stack the port
+ * declares: the kernel's stack (an EL0 task on its own, or a mode word
+ * misread): the walk goes on there. */
+UT_CASE(test_trap_user_on_kernel_stack)
+{
+	static sfb_sec s;
+	static mem m;
+	sfu_section sec;
+	sfu_port port = { .read = mem_read, .trap = trap_hook2, .ctx = &m, .stack_lo = 0xc000, .stack_hi = 0xc1ff };
+	sfu_regs r = { 0x100014, 0xc000, 0, 0, NULL, 0, NULL };
+	sfu_frame fr[8];
+	size_t nf;
+	int err;
+	begin();
+	trap_fixture(&s, &sec, &m);
+	mem_put(&m, 0xc000, 0x300010);
+	mem_put(&m, 0xc100, 0x100025); /* fn0's RA: into the entry (outermost) */
+	g_trap.kind = SFU_TRAP_USER;   /* fn0 at 0x100003, SP 0xc100: on the stack */
+	err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
+	EXPECT(err == SFU_END && nf == 4 && !(fr[2].flags & SFU_FRAME_USER) && fr[3].pc == 0x100025,
+	       "user, SP on the stack: %s after %zu frames", E(err), nf);
+	end("trap user-mode-on-a-declared-stack-walks-on");
 }
 
 /* Every code's name and text, as SFU_ERRORS lists them, from the one

@@ -68,8 +68,10 @@ static uint64_t A(const void *p) { return (uint64_t)(uintptr_t)p; }
 struct tcb {
 	uint64_t id;
 	uint64_t sp;
+	uint32_t state, fp_enable; /* an FP context is saved (ThreadX's tx_thread_fp_enable) */
 };
-static struct tcb g_tcb;
+static struct tcb g_tcb, g_other_tcb;
+static volatile uint64_t g_nesting; /* a kernel's interrupt nesting counter */
 static struct tcb *volatile g_current = &g_tcb;
 static volatile uint64_t g_frame_var, g_sp_var;
 
@@ -122,7 +124,7 @@ static struct sfu_trap_layout variant(int fp)
 }
 
 static struct sfu_trap_layout g_layouts[2];
-static struct sfu_port_range g_ram[2];
+static struct sfu_port_range g_ram[4];
 static struct sfu_port_ctx g_ctx;
 
 static void setup(void)
@@ -138,13 +140,23 @@ static void setup(void)
 	g_ram[0].end = A(&mem + 1);
 	g_ram[1].start = A(&g_tcb);
 	g_ram[1].end = A(&g_tcb + 1);
+	g_ram[2].start = A(&g_other_tcb);
+	g_ram[2].end = A(&g_other_tcb + 1);
 	g_ctx.ram = g_ram;
-	g_ctx.nram = 2;
+	g_ctx.nram = 3;
 	g_ctx.traps = g_layouts;
 	g_ctx.ntraps = 2;
 	g_ctx.kernel = NULL;
 	g_ctx.trap = NULL;
+	g_ctx.entries = NULL;
+	g_ctx.nentries = 0;
+	g_ctx.top = 0;
+	g_ctx.tcb = 0;
 	g_tcb.sp = 0;
+	g_tcb.fp_enable = 0;
+	g_other_tcb.sp = 0;
+	g_other_tcb.fp_enable = 0;
+	g_nesting = 0;
 	g_current = &g_tcb;
 }
 
@@ -163,7 +175,7 @@ static void fill(uint64_t *f, int fp, uint64_t pc, uint64_t mode, uint64_t fpreg
 /* Each rule of a trap layout, broken once in the first variant:
  * SFU_E_DESC, and the rule names the field. */
 static const struct ut_rule layout_rules[] = {
-	{ "no call site (neither sites nor a code range)", "call:" },
+	{ "no call site (neither sites, a code range nor callees)", "call:" },
 	{ "callees missing, ncallees 1", "call.callees:" },
 	{ "frame.size 0", "frame.size:" },
 	{ "frame.size not a multiple of 8", "frame.size:" },
@@ -171,20 +183,20 @@ static const struct ut_rule layout_rules[] = {
 	{ "frame.off not a multiple of 8", "frame.off:" },
 	{ "pc past the frame", "regs.pc:" },
 	{ "pc a bare offset", "regs.pc:" },
-	{ "pc not saved", "regs.pc:" },
+	{ "pc not saved", "regs.pc: 0, not saved (left out of the initializer)" },
 	{ "mode a bare offset", "regs.mode:" },
 	{ "mode at pc's offset", "regs: pc and mode" },
 	{ "a register a bare offset", "regs.reg[]: a register" },
 	{ "a register past the frame", "regs.reg[]: a register" },
-	{ "no frame pointer", "regs.reg[]: the frame pointer" },
-	{ "no link register (aarch64)", "regs.reg[]: the link register" },
+	{ "no frame pointer", "regs.reg[" UT_XSTR(SFU_PORT_DWARF_FP) "] (the frame pointer): 0, not saved" },
+	{ "no link register (aarch64)", "regs.reg[" UT_XSTR(SFU_PORT_DWARF_RA) "] (the link register): 0, not saved" },
 	{ "select word past the frame", "select.at:" },
 	{ "select word a bare offset", "select.at:" },
 	{ "sp.add not a multiple of 8", "sp.add:" },
 	{ "SP in no variable", "sp.var:" },
 	{ "SP in a variable not 8-byte aligned", "sp.var:" },
 	{ "unknown sp.from", "sp.from:" },
-	{ "saved SP not saved", "sp.at:" },
+	{ "saved SP not saved", "sp.at: 0, not saved (left out of the initializer)" },
 	{ "saved SP a bare offset", "sp.at:" },
 	{ "saved SP at pc's offset", "sp.at: at the offset of regs.pc" },
 	{ "saved SP at mode's offset", "sp.at: at the offset of regs.pc or regs.mode" },
@@ -193,13 +205,24 @@ static const struct ut_rule layout_rules[] = {
 	{ "TCB field not a multiple of 8", "frame.ref_off:" },
 	{ "TCB field negative", "frame.ref_off:" },
 	{ "unknown frame.from", "frame.from:" },
+	{ "call.end below call.start", "call.end:" },
+	{ "select.size 3", "select.size:" },
+	{ "select.from unknown", "select.from:" },
+	{ "a variable select word with no variable", "select.ref:" },
+	{ "a TCB select word with no current-thread pointer", "select.ref:" },
+	{ "select.at left out, a select.mask given", "select.at: 0, not given (left out of the initializer)" },
+	{ "a 4-byte select word at a 2-byte offset", "select.at:" },
+	{ "select.mask wider than its word", "select.mask:" },
+	{ "a frame select word with a variable", "select.ref:" },
+	{ "a TCB frame with no current-thread pointer", "frame.ref:" },
+	{ "a TCB frame field not a multiple of 8", "frame.ref_off:" },
 };
 
 /* Break rule i of l; false if the rule does not apply to this arch. */
 static bool break_layout(size_t i, struct sfu_trap_layout *l)
 {
 	switch (i) {
-	case 0: l->call.start = l->call.end = NULL; break;
+	case 0: l->call.start = l->call.end = NULL; l->call.callees = NULL; l->call.ncallees = 0; break;
 	case 1: l->call.callees = NULL; break;
 	case 2: l->frame.size = 0; break;
 	case 3: l->frame.size = 0x121; break;
@@ -234,7 +257,18 @@ static bool break_layout(size_t i, struct sfu_trap_layout *l)
 	case 26: l->frame.ref = (const char *)&g_current + 4; break;
 	case 27: l->frame.ref_off = 4; break;
 	case 28: l->frame.ref_off = -8; break;
-	case 29: l->frame.from = 3; break;
+	case 29: l->frame.from = 4; break;
+	case 30: l->call.end = (const char *)l->call.start - 1; break;
+	case 31: l->select.size = 3; break;
+	case 32: l->select.from = 7; break;
+	case 33: l->select.from = SFU_SELECT_VAR; break;
+	case 34: l->select.from = SFU_SELECT_TCB; break;
+	case 35: l->select.at = 0; break;
+	case 36: l->select.size = 4; l->select.at = SFU_AT(2); break;
+	case 37: l->select.size = 1; l->select.mask = 0x100; break;
+	case 38: l->select.ref = (const void *)&g_current; break;
+	case 39: l->frame.from = SFU_TRAP_FRAME_TCB; l->frame.ref = NULL; break;
+	case 40: l->frame.from = SFU_TRAP_FRAME_TCB; l->frame.ref_off = 12; break;
 	}
 	return true;
 }
@@ -417,6 +451,308 @@ UT_CASE(test_sp_sources)
 	k = sfu_port_trap(&g_ctx, ra, 0, &r);
 	EXPECT(k == SFU_TRAP_KERNEL && r.pc == 0x111000, "frame from a variable: %d", k);
 	end("ctx " ARCH " sp-sources: frame end + k, a variable, the live SP; the frame from a variable");
+}
+
+/* The variant chosen by a word outside the frame: the FP flag in the
+ * thread's control block (the running one's through the current pointer;
+ * in a thread's walk its own), a nesting counter in a variable ("the frame
+ * at the SP when nested, through the TCB otherwise"); the frame through
+ * the thread's TCB. */
+UT_CASE(test_select_sources)
+{
+	struct sfu_trap_layout two[2];
+	sfu_regs r;
+	uint64_t ra, *f = &mem.a[32], *g = &mem.a[140];
+	int k;
+	begin();
+	setup();
+	ra = put_call(8, CALLEE_A);
+	two[0] = variant(1);
+	two[1] = variant(0);
+	two[0].select.from = two[1].select.from = SFU_SELECT_TCB;
+	two[0].select.ref = two[1].select.ref = (const void *)&g_current;
+	two[0].select.at = two[1].select.at = SFU_AT(offsetof(struct tcb, fp_enable));
+	two[0].select.size = two[1].select.size = 4;
+	EXPECT(sfu_layout_check(&two[0], NULL) == SFU_OK && sfu_layout_check(&two[1], NULL) == SFU_OK,
+	       "the TCB-selected variants check out");
+	g_ctx.traps = two;
+	g_ctx.ntraps = 2;
+	/* The frame's own first word says nothing (0): the TCB's flag does. */
+	fill(f, 1, 0x222000, KERNEL_MODE, 0xe0e0);
+	f[F_FLAG / 8] = 0;
+	g_tcb.sp = A(f);
+	g_tcb.fp_enable = 1;
+	k = sfu_port_trap(&g_ctx, ra, 0, &r);
+	EXPECT(k == SFU_TRAP_KERNEL && r.pc == 0x222000 && r.sp == A(f) + 0x320, "flag 1 in the current TCB: %d pc %#llx",
+	       k, (unsigned long long)r.pc);
+	g_tcb.fp_enable = 0;
+	fill(f, 0, 0x111000, KERNEL_MODE, 0xf0f0);
+	k = sfu_port_trap(&g_ctx, ra, 0, &r);
+	EXPECT(k == SFU_TRAP_KERNEL && r.sp == A(f) + 0x120, "flag 0: the short variant: %d sp %#llx", k,
+	       (unsigned long long)r.sp);
+	/* A thread's walk: its own TCB's flag, not the running one's. */
+	fill(f, 1, 0x222000, KERNEL_MODE, 0xe0e0);
+	f[F_FLAG / 8] = 0;
+	g_other_tcb.fp_enable = 1;
+	g_ctx.tcb = A(&g_other_tcb);
+	k = sfu_port_trap(&g_ctx, ra, 0, &r);
+	EXPECT(k == SFU_TRAP_KERNEL && r.sp == A(f) + 0x320, "the walk's own TCB: %d sp %#llx", k, (unsigned long long)r.sp);
+	/* Its TCB unreadable: no variant can be chosen. */
+	g_ctx.tcb = 0x10;
+	k = sfu_port_trap(&g_ctx, ra, 0, &r);
+	EXPECT(k == SFU_TRAP_UNREADABLE, "an unreadable TCB: %d", k);
+	g_ctx.tcb = 0;
+	end("ctx " ARCH " select-tcb: the variant by a 4-byte flag of the thread's control block");
+
+	begin();
+	/* Nested: the frame at the SP; first level: through the TCB. */
+	two[0] = variant(0);
+	two[0].select.from = SFU_SELECT_VAR;
+	two[0].select.ref = (const void *)&g_nesting;
+	two[0].select.at = SFU_AT(0);
+	two[0].select.mask = ~(uint64_t)0;
+	two[0].select.value = 1;
+	two[1] = variant(0);
+	two[1].frame.from = SFU_TRAP_FRAME_SP;
+	two[1].select.mask = 0;
+	EXPECT(sfu_layout_check(&two[0], NULL) == SFU_OK && sfu_layout_check(&two[1], NULL) == SFU_OK,
+	       "the nesting variants check out");
+	fill(f, 0, 0x111000, KERNEL_MODE, 0xf0f0);
+	fill(g, 0, 0x444000, KERNEL_MODE, 0xd0d0);
+	g_tcb.sp = A(f);
+	g_nesting = 1;
+	k = sfu_port_trap(&g_ctx, ra, A(g), &r);
+	EXPECT(k == SFU_TRAP_KERNEL && r.pc == 0x111000, "first level: through the TCB: %d pc %#llx", k,
+	       (unsigned long long)r.pc);
+	g_nesting = 2;
+	k = sfu_port_trap(&g_ctx, ra, A(g), &r);
+	EXPECT(k == SFU_TRAP_KERNEL && r.pc == 0x444000 && r.sp == A(g) + 0x120, "nested: at the SP: %d pc %#llx", k,
+	       (unsigned long long)r.pc);
+	end("ctx " ARCH " select-var: the frame at the SP when nested, through the TCB otherwise (two layouts)");
+
+	begin();
+	/* The frame through the thread's TCB: the current one's, or in a
+	 * thread's walk its own. */
+	two[0] = variant(0);
+	two[0].frame.from = SFU_TRAP_FRAME_TCB;
+	g_ctx.traps = two;
+	g_ctx.ntraps = 1;
+	g_tcb.sp = A(f);
+	g_other_tcb.sp = A(g);
+	k = sfu_port_trap(&g_ctx, ra, 0, &r);
+	EXPECT(k == SFU_TRAP_KERNEL && r.pc == 0x111000, "the current TCB's frame: %d pc %#llx", k, (unsigned long long)r.pc);
+	g_ctx.tcb = A(&g_other_tcb);
+	k = sfu_port_trap(&g_ctx, ra, 0, &r);
+	EXPECT(k == SFU_TRAP_KERNEL && r.pc == 0x444000, "the walk's own TCB's frame: %d pc %#llx", k,
+	       (unsigned long long)r.pc);
+	g_ctx.tcb = 0;
+	g_ctx.traps = g_layouts;
+	g_ctx.ntraps = 2;
+	end("ctx " ARCH " frame-tcb: the frame through the walk's thread's control block");
+}
+
+/* The port's decoder of an indirect call, the instruction a call through
+ * a null function pointer ends with: each form it knows, and instructions
+ * that are none, as the bytes before a return address. */
+struct icall_case {
+	const char *what;
+	uint8_t n, b[8];
+	bool call;
+};
+static const struct icall_case icall_cases[] = {
+#if defined(__aarch64__)
+	{ "BLR x1", 4, { 0x20, 0x00, 0x3f, 0xd6 }, true },
+	{ "BLR x30", 4, { 0xc0, 0x03, 0x3f, 0xd6 }, true },
+	{ "BLRAAZ x2", 4, { 0x5f, 0x08, 0x3f, 0xd6 }, true },
+	{ "BLRAB x3, x4", 4, { 0x64, 0x0c, 0x3f, 0xd7 }, true },
+	{ "BL (direct)", 4, { 0x10, 0x00, 0x00, 0x94 }, false },
+	{ "BR x1 (no call)", 4, { 0x20, 0x00, 0x1f, 0xd6 }, false },
+	{ "RET", 4, { 0xc0, 0x03, 0x5f, 0xd6 }, false },
+	{ "3 bytes", 3, { 0x00, 0x3f, 0xd6 }, false },
+#else
+	{ "call *%rax", 2, { 0xff, 0xd0 }, true },
+	{ "call *%r11", 3, { 0x41, 0xff, 0xd3 }, true },
+	{ "call *(%rax)", 2, { 0xff, 0x10 }, true },
+	{ "call *8(%rax)", 3, { 0xff, 0x50, 0x08 }, true },
+	{ "call *(%rsp)", 3, { 0xff, 0x14, 0x24 }, true },
+	{ "call *8(%rsp)", 4, { 0xff, 0x54, 0x24, 0x08 }, true },
+	{ "call *0x100(%rbx)", 6, { 0xff, 0x93, 0x00, 0x01, 0x00, 0x00 }, true },
+	{ "call *disp32(%rip)", 6, { 0xff, 0x15, 0x10, 0x00, 0x00, 0x00 }, true },
+	{ "call *disp32(,%rax,8)", 7, { 0xff, 0x14, 0xc5, 0x00, 0x10, 0x00, 0x00 }, true },
+	{ "call rel32 (direct)", 5, { 0xe8, 0x00, 0x00, 0x00, 0x00 }, false },
+	{ "jmp *%rax (no call)", 2, { 0xff, 0xe0 }, false },
+	{ "push %rax; nop", 2, { 0x50, 0x90 }, false },
+	{ "inc %eax (FF /0)", 2, { 0xff, 0xc0 }, false },
+#endif
+};
+
+UT_CASE(test_indirect_call_decode)
+{
+	char name[160];
+	size_t i;
+
+	for (i = 0; i < sizeof icall_cases / sizeof icall_cases[0]; i++) {
+		const struct icall_case *c = &icall_cases[i];
+		begin();
+		EXPECT(sfu__port_indirect_call(c->b, c->n) == c->call, "%s: %s", c->what,
+		       c->call ? "not seen as an indirect call" : "seen as an indirect call");
+		snprintf(name, sizeof name, "ctx " ARCH " indirect-call: %s is %s", c->what,
+		         c->call ? "an indirect call" : "none");
+		end(name);
+	}
+}
+
+/* A trap frame saying the interrupted PC was 0: a call through a null
+ * function pointer (the return address it left follows an indirect call:
+ * aarch64 the frame's link register, x86_64 the word at the interrupted
+ * SP) is kernel code, walked on from its caller; a PC of 0 with anything
+ * else there is a misread (SFU_TRAP_PC_ZERO; the walk: SFU_E_ZERO_RA). */
+/* The return address a call through a null pointer would leave with a
+ * 0x120-byte frame at f: aarch64 the frame's link register, x86_64 the
+ * word at the interrupted SP (the frame's end). */
+static void set_ra(uint64_t *f, uint64_t ra)
+{
+#if SFU_PORT_DWARF_RA >= 0
+	f[(F_REGS(0) + 8 * SFU_PORT_DWARF_RA) / 8] = ra;
+#else
+	f[F_SIZE(0) / 8] = ra;
+#endif
+}
+
+UT_CASE(test_pc_zero)
+{
+	uint64_t ra, icall_ra, *f = &mem.a[32];
+	sfu_regs r;
+	int k;
+
+	begin();
+	setup();
+	ra = put_call(8, CALLEE_A); /* the vector code's call */
+#if defined(__aarch64__)
+	{
+		static const uint8_t blr[4] = { 0x20, 0x00, 0x3f, 0xd6 }; /* BLR x1 */
+		memcpy(g_code + 32, blr, 4);
+		icall_ra = A(g_code + 36);
+	}
+#else
+	g_code[32] = 0xff; /* call *%rax */
+	g_code[33] = 0xd0;
+	icall_ra = A(g_code + 34);
+#endif
+	fill(f, 0, 0, KERNEL_MODE, 0xf0f0);
+	g_tcb.sp = A(f);
+	set_ra(f, icall_ra);
+	memset(&r, 0, sizeof r);
+	k = sfu_port_trap(&g_ctx, ra, 0, &r);
+	EXPECT(k == SFU_TRAP_KERNEL && r.pc == 0, "a return address after an indirect call: %d pc %#llx", k,
+	       (unsigned long long)r.pc);
+	/* The return address after the direct call (the vector code's): no
+	 * null pointer was called. */
+	set_ra(f, ra);
+	k = sfu_port_trap(&g_ctx, ra, 0, &r);
+	EXPECT(k == SFU_TRAP_PC_ZERO, "a return address after a direct call: %d", k);
+	/* A return address that cannot be read (outside the RAM and the
+	 * code range), and one of 0. */
+	set_ra(f, 0x10);
+	k = sfu_port_trap(&g_ctx, ra, 0, &r);
+	EXPECT(k == SFU_TRAP_PC_ZERO, "a return address at 0x10, unreadable code: %d", k);
+	set_ra(f, 0);
+	k = sfu_port_trap(&g_ctx, ra, 0, &r);
+	EXPECT(k == SFU_TRAP_PC_ZERO, "PC 0 and return address 0: %d", k);
+	end("ctx " ARCH " pc-zero: a trap frame's PC 0 is a null call only after an indirect call, else SFU_TRAP_PC_ZERO");
+}
+
+/* A frame never written (every word 0, a kernel thread's pt_regs) is no
+ * context: SFU_TRAP_EMPTY, even where its mode word would read as user
+ * mode; a frame with PC 0 and anything else saved is a null call. */
+UT_CASE(test_empty_frame)
+{
+	sfu_regs r;
+	uint64_t *f = &mem.a[32];
+	int k;
+	begin();
+	setup();
+	memset(f, 0, 0x120);
+	k = sfu_port_trap_regs(&g_layouts[0], A(f), &r);
+	EXPECT(k == SFU_TRAP_EMPTY && r.sp == A(f) + 0x120, "zeroed: %d, its end %#llx", k, (unsigned long long)r.sp);
+	fill(f, 0, 0, KERNEL_MODE, 0x1234);
+	k = sfu_port_trap_regs(&g_layouts[0], A(f), &r);
+	EXPECT(k == SFU_TRAP_KERNEL && r.pc == 0, "PC 0, the rest saved: %d", k);
+	memset(f, 0, 0x120);
+	f[F_GP(0) / 8 + 5] = 1;
+	k = sfu_port_trap_regs(&g_layouts[0], A(f), &r);
+	EXPECT(k == (USER_MODE == 0 ? SFU_TRAP_USER : SFU_TRAP_KERNEL), "one word set: %d", k);
+	end("ctx " ARCH " empty-frame: a zeroed trap frame is SFU_TRAP_EMPTY, not user mode");
+}
+
+/* A call site told by its callee alone, without a code range: the
+ * instruction is read through the checked read. */
+UT_CASE(test_callees_only)
+{
+	struct sfu_trap_layout l;
+	sfu_regs r;
+	uint64_t ra, *f = &mem.a[32];
+	const char *why = NULL;
+	int k;
+	begin();
+	setup();
+	ra = put_call(8, CALLEE_A);
+	l = variant(0);
+	l.call.start = l.call.end = NULL;
+	l.select.mask = 0;
+	EXPECT(sfu_layout_check(&l, &why) == SFU_OK, "callees alone: %s", why ? why : "(no rule)");
+	g_ctx.traps = &l;
+	g_ctx.ntraps = 1;
+	fill(f, 0, 0x111000, KERNEL_MODE, 0xf0f0);
+	g_tcb.sp = A(f);
+	k = sfu_port_trap(&g_ctx, ra, 0, &r);
+	EXPECT(k == SFU_TRAP_NONE, "the code outside the RAM: not read, no site: %d", k);
+	g_ram[3].start = A(g_code);
+	g_ram[3].end = A(g_code + sizeof g_code);
+	g_ctx.nram = 4;
+	k = sfu_port_trap(&g_ctx, ra, 0, &r);
+	EXPECT(k == SFU_TRAP_KERNEL && r.pc == 0x111000, "the code in the RAM: %d pc %#llx", k, (unsigned long long)r.pc);
+	k = sfu_port_trap(&g_ctx, A(g_code + 40), 0, &r);
+	EXPECT(k == SFU_TRAP_NONE, "no call before it: %d", k);
+	g_ctx.nram = 3;
+	g_ctx.traps = g_layouts;
+	g_ctx.ntraps = 2;
+	end("ctx " ARCH " callees-only: a site found by its callee alone, the instruction through the checked read");
+}
+
+/* A saved context outside the thread's stacks (in the thread struct, on
+ * a heap): read through the base context's memory, every word checked;
+ * outside that too, refused.  A zeroed one: never saved. */
+UT_CASE(test_context_outside)
+{
+	struct sfu_switch_layout sl = {
+		.size = 0x70, .align = 16, .sp = { .from = SFU_TRAP_SP_SAVED, .at = SFU_AT(0x68) },
+		.regs = { .pc = SFU_AT(0x58), .reg = { [SFU_PORT_DWARF_FP] = SFU_AT(0x50) } } };
+	static uint64_t outside[14] __attribute__((aligned(16)));
+	struct sfu_port_thread t;
+	sfu_stack st = { A(mem.b), A(mem.b + 256) };
+	uint64_t *c = &mem.a[16];
+	sfu_regs r;
+	int err;
+	begin();
+	setup();
+	EXPECT(sfu_port_thread_init(&t, &g_ctx, &st, 1) == SFU_OK, "thread port");
+	memset(c, 0, 0x70);
+	c[0x58 / 8] = 0x555000;
+	c[0x50 / 8] = 0x5050;
+	c[0x68 / 8] = A(mem.b + 200);
+	err = sfu_port_switch_regs(&t.ctx, &sl, A(c), &r);
+	EXPECT(err == SFU_OK && r.pc == 0x555000 && r.sp == A(mem.b + 200) && r.fp == 0x5050,
+	       "in the base's RAM: %s pc %#llx", E(err), (unsigned long long)r.pc);
+	memcpy(outside, c, 0x70);
+	err = sfu_port_switch_regs(&t.ctx, &sl, A(outside), &r);
+	EXPECT(err == SFU_E_READ, "in no RAM: %s", E(err));
+	err = sfu_port_switch_regs(&t.ctx, &sl, A(&mem + 1) - 0x40, &r);
+	EXPECT(err == SFU_E_READ, "running past the RAM's end: %s", E(err));
+	memset(c, 0, 0x70);
+	err = sfu_port_switch_regs(&t.ctx, &sl, A(c), &r);
+	EXPECT(err == SFU_END_NEVER_RAN, "zeroed: %s", E(err));
+	end("ctx " ARCH " context-outside: a context off the thread's stacks read in the base's memory, checked");
 }
 
 /* A thread's saved context that is a trap frame, or a switch context with
@@ -607,13 +943,20 @@ UT_CASE(test_walk)
 	sfu_regs r = { 0 };
 	sfu_frame fr[8];
 	uint64_t ra, *f = &mem.a[64], *s0 = &mem.b[32];
+	sfu_stack task;
 	size_t n = 0;
 	int err;
 	begin();
 	setup();
 	ra = put_call(8, CALLEE_A);
-	port.stack_lo = A(&mem);
-	port.stack_hi = A(&mem + 1);
+	/* The handler's stack, and the task's, whose top is the interrupted
+	 * frame's CFA: its return address of 0 is where the task started. */
+	port.stack_lo = A(mem.b);
+	port.stack_hi = A(mem.b + 256);
+	task.lo = A(mem.a);
+	task.hi = A(f) + 0x130;
+	port.stacks = &task;
+	port.nstacks = 1;
 	/* The handler's frame: RA into the entry code. */
 	s0[0] = 0x1111;
 	s0[1] = ra;

@@ -244,6 +244,7 @@ static uint64_t *thread_setup(struct threads *th, sfu_stack *st)
 	memset(&base, 0, sizeof base);
 	base.ram = g_ram;
 	base.nram = 1;
+	base.top = FIXTURE_TOP;
 	st->lo = A(mem.b);
 	st->hi = A(mem.b + 64);
 	sfu_port_thread_init(&th->walk, &base, st, 1);
@@ -265,7 +266,7 @@ UT_CASE(test_threads)
 	c[7] = 0x1234;     /* at the resumed SP: f's frame */
 	c[8] = 0x100020;
 	th.ctx = A(c);
-	th.bad = A(&mem.a[10]); /* another thread's stack: refused */
+	th.bad = A(&g_syms) + 8; /* in no memory the dump may read: refused */
 	th.calls = 0;
 	err = sfu_dump_threads_iter(&dump, next_thread, &th);
 	snprintf(want, sizeof want,
@@ -282,7 +283,7 @@ UT_CASE(test_threads)
 	         (unsigned long long)st.lo, (unsigned long long)st.hi, (unsigned long long)th.ctx,
 	         (unsigned long long)A(c + 7), (unsigned long long)st.lo, (unsigned long long)st.hi,
 	         (unsigned long long)th.bad);
-	EXPECT(strcmp(g_out, want) == 0, "output:\n%.200s\nwanted:\n%.200s", g_out, want);
+	EXPECT(strcmp(g_out, want) == 0, "output differs from byte %zu:\n%.150s\nwanted:\n%.150s", diff_at(g_out, want), g_out + diff_at(g_out, want), want + diff_at(g_out, want));
 	EXPECT(err == SFU_E_READ, "the last walk's stop: %s", E(err));
 	EXPECT(th.calls == 3, "the iterator was called %u times, not 3", th.calls);
 	end("unit dump threads: header, saved context, a walk bounded by the thread's port; a bad context refused");
@@ -293,9 +294,10 @@ UT_CASE(test_threads)
 	end("unit dump threads: no iterator is SFU_E_ARG, nothing printed");
 }
 
-/* A context that records the mode its thread resumes in (CS at 56). */
+/* A context that records the mode its thread resumes in (CS at 56) and
+ * the SP it resumes with (at 64). */
 static const struct sfu_switch_layout x86_switch_mode = {
-	.size = 64, .align = 8, .sp = { .from = SFU_TRAP_SP_END },
+	.size = 72, .align = 8, .sp = { .from = SFU_TRAP_SP_SAVED, .at = SFU_AT(64) },
 	.regs = { .pc = SFU_AT(48), .mode = SFU_AT(56), .reg = SFU_X86_64_SWITCH_REGS(32, 40, 24, 16, 8, 0) },
 };
 
@@ -323,13 +325,15 @@ UT_CASE(test_thread_user_mode)
 
 	begin();
 	c = thread_setup(&th, &st);
-	c[6] = 0x100010; /* resume PC */
-	c[7] = 0x1b;     /* CS: ring 3 */
-	c[8] = 0x1234;
-	c[9] = 0x100020; /* a kernel-looking frame above: must not be walked */
+	c = &mem.b[40];
+	c[6] = 0x400010;   /* resume PC: user code, which no section describes */
+	c[7] = 0x1b;       /* CS: ring 3 */
+	c[8] = 0x7fff0000; /* SP: the user's stack, none of the thread's */
+	c[9] = 0x1234;
+	c[10] = 0x100020; /* a kernel-looking frame above: must not be walked */
 	th.ctx = A(c);
 	err = sfu_dump_threads_iter(&dump, next_user_thread, &th);
-	EXPECT(err == SFU_END_USER && strstr(g_out, "  #0  0x0000000000100010 ?? (user)\n"
+	EXPECT(err == SFU_END_USER && strstr(g_out, "  #0  0x0000000000400010 ?? (user)\n"
 	                                            "backtrace: 1 frame, stopped: interrupted code ran at a lower "
 	                                            "privilege level (SFU_END_USER)\n") &&
 	           !strstr(g_out, "refused"),
@@ -338,12 +342,24 @@ UT_CASE(test_thread_user_mode)
 
 	begin();
 	setup();
-	c[7] = 0x08; /* CS: ring 0 */
+	c[6] = 0x100010;  /* resume PC: the kernel's */
+	c[7] = 0x08;      /* CS: ring 0 */
+	c[8] = A(c + 9);  /* SP: on its stack */
 	err = sfu_dump_threads_iter(&dump, next_user_thread, &th);
 	EXPECT(err == SFU_END && strstr(g_out, "  #0  0x0000000000100010 f+0x10/0x40\n") &&
 	           strstr(g_out, "  #1  0x0000000000100020 f+0x20/0x40\n"),
 	       "%s; output:\n%.400s", E(err), g_out);
 	end("unit dump threads: the same context in kernel mode is walked on");
+
+	/* User mode said, an SP on the thread's own stack: the kernel's stack
+	 * (a mode word misread, or an EL0 task on it), walked on. */
+	begin();
+	setup();
+	c[7] = 0x1b;
+	err = sfu_dump_threads_iter(&dump, next_user_thread, &th);
+	EXPECT(err == SFU_END && !strstr(g_out, "(user)") && strstr(g_out, "  #1  0x0000000000100020 f+0x20/0x40\n"),
+	       "%s; output:\n%.400s", E(err), g_out);
+	end("unit dump threads: user mode with an SP on the thread's stack is the kernel's: walked on");
 }
 
 /* ---- the thread table ------------------------------------------------------ */
@@ -418,7 +434,7 @@ UT_CASE(test_thread_table)
 	tcbs[3].state = 9;   /* past the names: "?" */
 	tcbs[3].hi = tcbs[3].lo; /* an empty stack: refused alone */
 	tcb_good(4, "stray", 12);
-	tcbs[4].ctx = A(&mem.a[10]); /* its context on another stack: refused */
+	tcbs[4].ctx = A(&g_syms) + 8; /* its context in no memory the dump reads: refused */
 	dump.threads = &tcb_table;
 	err = sfu_dump_threads(&dump);
 	snprintf(want, sizeof want,
@@ -439,7 +455,7 @@ UT_CASE(test_thread_table)
 	         (unsigned long long)tcbs[0].lo, (unsigned long long)tcbs[0].hi, (unsigned long long)tcbs[0].ctx,
 	         (unsigned long long)A(&mem.b[47]), (unsigned long long)A(&tcbs[3]), (unsigned long long)tcbs[4].lo,
 	         (unsigned long long)tcbs[4].hi, (unsigned long long)tcbs[4].ctx);
-	EXPECT(strcmp(g_out, want) == 0, "output:\n%.220s\nwanted:\n%.220s", g_out, want);
+	EXPECT(strcmp(g_out, want) == 0, "output differs from byte %zu:\n%.150s\nwanted:\n%.150s", diff_at(g_out, want), g_out + diff_at(g_out, want), want + diff_at(g_out, want));
 	EXPECT(err == SFU_E_READ, "the last walk's stop: %s", E(err));
 	end("unit dump thread table: an array described once: states by name, free and running slots skipped, "
 	    "each walk bounded by the thread's stacks, bad stacks and contexts refused alone");
@@ -648,10 +664,11 @@ static void end_rule_case(const char *prefix, const struct rule_case *c, const c
  * walks nothing; the running thread's dump is not bounded by a table the
  * check refuses (no stacks are read from it) and is refused too. */
 static const struct sfu_switch_layout bad_switch = { .size = 0 };
+static const void *const g_sites[] = { (const void *)0x100100 };
 static const sfu_stack four_shared[4] = { { 0x1000, 0x2000 }, { 0x3000, 0x4000 }, { 0x5000, 0x6000 }, { 0x7000, 0x8000 } };
 static const struct rule_case table_rules[] = {
-	{ "both array and list", "threads", NO_INDEX, "neither an array nor a list, or both" },
-	{ "neither array nor list", "threads", NO_INDEX, "neither an array nor a list, or both" },
+	{ "both array and list", "threads", NO_INDEX, "none of array, ptrs, head and lists, or more than one" },
+	{ "neither array nor list", "threads", NO_INDEX, "none of array, ptrs, head and lists, or more than one" },
 	{ "zero size", "threads", NO_INDEX, "size: 0 or over 65535" },
 	{ "a size over 65535", "threads", NO_INDEX, "size: 0 or over 65535" },
 	{ "count 0", "threads", NO_INDEX, "count: 0 or over SFU_DUMP_MAX_THREADS" },
@@ -671,7 +688,27 @@ static const struct rule_case table_rules[] = {
 	{ "no stack", "threads", NO_INDEX, "stacks: none" },
 	{ "shared stacks missing", "threads", NO_INDEX, "stacks: none" },
 	{ "more stacks than a thread's port holds", "threads", NO_INDEX, "stacks: more than SFU_PORT_THREAD_STACKS" },
+	{ "a ring without a head", "threads", NO_INDEX, "ring: only with a head" },
+	{ "an array of pointers and a list", "threads", NO_INDEX, "none of array, ptrs, head and lists, or more than one" },
+	{ "lists without nlists", "threads", NO_INDEX, "lists: nlists is 0" },
+	{ "lists without a link node", "threads", NO_INDEX, "link: missing for lists" },
+	{ "a next pointer outside the link node", "threads", NO_INDEX, "next: not a field of the link node" },
+	{ "a list's head node missing", "threads", NO_INDEX, "lists[].head: missing" },
+	{ "both context and context_in", "threads", NO_INDEX, "context: neither context nor context_in, or both" },
+	{ "a context kept in the struct, past it", "threads", NO_INDEX, "context_in: past the struct" },
+	{ "both name and name_in", "threads", NO_INDEX, "name_in: past the struct, or given with name" },
+	{ "a stack top without its size", "threads.stacks", 0, "stacks: a top or a base needs its field and a size" },
+	{ "a stack of an unknown kind", "threads.stacks", 0, "stacks: kind not one of SFU_DUMP_SPAN_*" },
+	{ "a switch layout's trap layout with the PC left out", "threads.layout.traps", 1,
+	  "regs.pc: 0, not saved (left out of the initializer)" },
+	{ "a list's next pointer past the struct", "threads", NO_INDEX,
+	  "next: past the struct, or not a 4- or 8-byte field at its alignment" },
+	{ "the lists' link node past the struct", "threads", NO_INDEX, "link: past the struct" },
 };
+
+static const struct sfu_dump_list one_list[1] = { { &tcb_head, "ready" } };
+static struct sfu_trap_layout g_bad_traps[2];
+static struct sfu_switch_layout g_bad_trap_switch;
 
 static void break_table(size_t i, struct sfu_dump_table *t)
 {
@@ -697,6 +734,54 @@ static void break_table(size_t i, struct sfu_dump_table *t)
 	case 18: memset(t->stacks, 0, sizeof t->stacks); break;
 	case 19: memset(t->stacks, 0, sizeof t->stacks); t->nshared = 1; break;
 	case 20: t->shared = four_shared; t->nshared = 4; break;
+	case 21: t->ring = true; break;
+	case 22: t->ptrs = (const void *const *)(const void *)tcbs; t->head = &tcb_head; t->array = NULL; break;
+	case 23: t->array = NULL; t->lists = one_list; t->next = (struct sfu_dump_field)SFU_DUMP_FIELD(struct tcb, next); break;
+	case 24: t->array = NULL; t->lists = one_list; t->nlists = 1; t->next = (struct sfu_dump_field)SFU_DUMP_FIELD(struct tcb, next); break;
+	case 25:
+		t->array = NULL;
+		t->lists = one_list;
+		t->nlists = 1;
+		t->link = (struct sfu_dump_field)SFU_DUMP_FIELD(struct tcb, lo);
+		t->next = (struct sfu_dump_field)SFU_DUMP_FIELD(struct tcb, next);
+		break;
+	case 26: {
+		static const struct sfu_dump_list no_head[1] = { { NULL, "ready" } };
+		t->array = NULL;
+		t->lists = no_head;
+		t->nlists = 1;
+		t->link = (struct sfu_dump_field)SFU_DUMP_FIELD(struct tcb, next);
+		t->next = (struct sfu_dump_field)SFU_DUMP_FIELD(struct tcb, next);
+		break;
+	}
+	case 27: t->context_in = (struct sfu_dump_field)SFU_DUMP_FIELD(struct tcb, lo); break;
+	case 28:
+		t->context_in = (struct sfu_dump_field){ (uint16_t)(offsetof(struct tcb, lo) + 1u), 64 };
+		t->context.at = 0;
+		t->context.size = 0;
+		break;
+	case 29: t->name_in = (struct sfu_dump_field)SFU_DUMP_FIELD(struct tcb, id); break;
+	case 30: t->stacks[0] = (struct sfu_dump_span)SFU_DUMP_STACK_TOP(struct tcb, hi, 0); break;
+	case 31: t->stacks[0].kind = 9; break;
+	case 32:
+		g_bad_traps[0] = g_bad_traps[1] = (struct sfu_trap_layout)X86_TRAP_LAYOUT(g_sites);
+		g_bad_traps[1].regs.pc = 0;
+		g_bad_trap_switch.traps = g_bad_traps;
+		g_bad_trap_switch.ntraps = 2;
+		t->layout = &g_bad_trap_switch;
+		break;
+	case 33:
+		t->array = NULL;
+		t->head = &tcb_head;
+		t->next = (struct sfu_dump_field){ (uint16_t)(sizeof(struct tcb) + 1u), 8 };
+		break;
+	case 34:
+		t->array = NULL;
+		t->lists = one_list;
+		t->nlists = 1;
+		t->link = (struct sfu_dump_field){ (uint16_t)(sizeof(struct tcb) - 7u), 16 };
+		t->next = (struct sfu_dump_field)SFU_DUMP_FIELD(struct tcb, next);
+		break;
 	}
 }
 
@@ -771,6 +856,17 @@ UT_CASE(test_putc)
 	p.text = p.text_end = NULL;
 	p.symtab = dump.symtab;
 	err = sfu_dump_regs(&p, &r);
+	EXPECT(err == SFU_E_ZERO_RA && strncmp(g_out, two_frames, 80) == 0 && g_calls == g_len &&
+	           strstr(g_out, "backtrace: 2 frames, stopped: return address 0 inside the stack (SFU_E_ZERO_RA)\n"),
+	       "a walk through putc, no stacks: %s, %zu bytes in %zu calls; output:\n%.400s", E(err), g_len, g_calls,
+	       g_out);
+	/* With the stacks' bounds, the zero at a stack's top ends it. */
+	reset();
+	memset(&pstate, 0, sizeof pstate);
+	p.stacks = g_dump_stacks;
+	p.nstacks = 2;
+	p.top = FIXTURE_TOP;
+	err = sfu_dump_regs(&p, &r);
 	EXPECT(err == SFU_END && strcmp(g_out, two_frames) == 0 && g_calls == g_len,
 	       "a walk through putc: %s, %zu bytes in %zu calls; output:\n%.400s", E(err), g_len, g_calls, g_out);
 	end("unit dump putc: SFU_DUMP_PUTC prints through putc, one byte a call, and reads the linker's RAM");
@@ -814,14 +910,40 @@ UT_CASE(test_trap)
 
 	begin();
 	setup();
-	tf->cs = 0x1b; /* ring 3 */
+	tf->cs = 0x1b;             /* ring 3 */
+	tf->iret_rsp = 0x7fff0000; /* the user's stack */
+	tf->iret_rip = 0x400010;   /* user code, which no section describes */
 	err = sfu_dump_trap(&dump, &l, A(tf));
 	EXPECT(err == SFU_END_USER && strcmp(g_out, "backtrace:\n"
-	                                            "  #0  0x0000000000100010 ?? (user)\n"
+	                                            "  #0  0x0000000000400010 ?? (user)\n"
 	                                            "backtrace: 1 frame, stopped: interrupted code ran at a lower "
 	                                            "privilege level (SFU_END_USER)\n") == 0,
 	       "%s; output:\n%.400s", E(err), g_out);
 	end("unit dump trap: a user-mode frame is shown unnamed and ends the walk (SFU_END_USER)");
+
+	/* Ring 3 said, its SP on a stack the description bounds: the
+	 * kernel's (a CS word misread), walked on. */
+	begin();
+	setup();
+	tf->iret_rip = 0x100010;
+	tf->iret_rsp = A(&mem.b[40]);
+	err = sfu_dump_trap(&dump, &l, A(tf));
+	EXPECT(err == SFU_END && !strstr(g_out, "(user)") && strstr(g_out, "backtrace: 2 frames"),
+	       "%s; output:\n%.400s", E(err), g_out);
+	end("unit dump trap: a user-mode frame whose SP is on the description's stacks is walked on");
+
+	/* Ring 3 said, its SP off every stack, but its PC is code the
+	 * sections describe: the kernel's (a mode word misread), never a user
+	 * frame that ends the trace; its SP then stops the walk. */
+	begin();
+	setup();
+	tf->iret_rsp = 0x7fff0000;
+	err = sfu_dump_trap(&dump, &l, A(tf));
+	EXPECT(err != SFU_END_USER && !SFU_COMPLETE(err) && !strstr(g_out, "(user)") &&
+	           strstr(g_out, "  #0  0x0000000000100010 f+0x10/0x40\n"),
+	       "%s; output:\n%.400s", E(err), g_out);
+	tf->cs = 0x08;
+	end("unit dump trap: a user-mode frame whose PC the sections describe is the kernel's, not a user end");
 
 	begin();
 	setup();
@@ -1003,7 +1125,7 @@ static const struct rule_case desc_rules[] = {
 	{ "traps without the trap callback", "traps", NO_INDEX, "traps without trap and trap_check" },
 	{ "traps without trap_check", "traps", NO_INDEX, "traps without trap and trap_check" },
 	{ "ntraps without traps", "traps", NO_INDEX, "traps without trap and trap_check" },
-	{ "a trap layout's pc a bare offset", "traps", 1, "regs.pc: not saved, or not SFU_AT" },
+	{ "a trap layout's pc a bare offset", "traps", 1, "regs.pc: not SFU_AT(a multiple of 8)" },
 	{ "a trap layout without a call site", "traps", 0, "call: no call site" },
 	{ "nstacks without stacks", "stacks", NO_INDEX, "missing, and nstacks is not 0" },
 	{ "an empty stack", "stacks", 1, "lo not below hi" },
@@ -1442,6 +1564,603 @@ UT_CASE(test_threads_no_table)
 	err = sfu_dump_regs(&dump, &r);
 	EXPECT(err == SFU_END && strcmp(g_out, two_frames) == 0, "the next dump: %s", E(err));
 	end("unit dump threads: without .threads, sfu_dump_threads says so in a line and returns SFU_E_ARG");
+}
+
+/* ---- where a trace ends, in a dump ------------------------------------------ */
+
+/* With the default top (0: the caller SP exactly at the stack's top), a
+ * zero in the middle of a stack is no end: the dump says so; at the
+ * stack's top it is; a function named in
+ * .entries ends the trace there; an entry that is no function's first
+ * byte is refused by the check. */
+UT_CASE(test_end_rule)
+{
+	static uint64_t entries[1];
+	sfu_regs r;
+	struct sfu_dump_why why;
+	int err;
+
+	begin();
+	setup();
+	dump.top = 0;
+	r = chain(10);
+	err = sfu_dump_regs(&dump, &r);
+	EXPECT(err == SFU_E_ZERO_RA && strncmp(g_out, two_frames, 80) == 0 &&
+	           strstr(g_out, "backtrace: 2 frames, stopped: return address 0 inside the stack (SFU_E_ZERO_RA)\n"),
+	       "a zero 0x190 bytes below the top: %s; output:\n%.200s", E(err), g_out);
+	reset();
+	memset(&g_state, 0, sizeof g_state);
+	r = chain(60);
+	err = sfu_dump_regs(&dump, &r);
+	EXPECT(err == SFU_END && strcmp(g_out, two_frames) == 0, "the zero at the top: %s; output:\n%.200s", E(err), g_out);
+	end("unit dump end: a return address of 0 mid-stack is an incomplete trace, at the stack's top the end");
+
+	begin();
+	setup();
+	dump.top = 0;
+	entries[0] = 0x100000;
+	dump.entries = entries;
+	dump.nentries = 1;
+	r = chain(10);
+	err = sfu_dump_regs(&dump, &r);
+	EXPECT(err == SFU_END && strstr(g_out, "  #0  0x0000000000100010 f+0x10/0x40\n"
+	                                       "backtrace: 1 frame, stopped: outermost frame reached (SFU_END)\n"),
+	       "f named an entry: %s; output:\n%.200s", E(err), g_out);
+	setup();
+	dump.top = 0;
+	entries[0] = 0x100100;
+	dump.entries = entries;
+	dump.nentries = 1;
+	err = sfu_dump_regs(&dump, &r);
+	EXPECT(err == SFU_E_ZERO_RA, "an entry the walk never meets: %s", E(err));
+	end("unit dump end: a function named in .entries is the outermost frame");
+
+	begin();
+	setup();
+	entries[0] = 0x100004;
+	dump.entries = entries;
+	dump.nentries = 1;
+	err = sfu_dump_check(&dump, &why);
+	EXPECT(err == SFU_E_DESC && strcmp(why.part, "entries") == 0 && why.index == 0 &&
+	           strncmp(why.rule, "no function of the sections starts here", 39) == 0,
+	       "an entry inside f: %s, %s[%zu]: %s", E(err), why.part ? why.part : "", why.index, why.rule ? why.rule : "");
+	setup();
+	entries[0] = 0;
+	dump.entries = entries;
+	dump.nentries = 1;
+	err = sfu_dump_check(&dump, &why);
+	EXPECT(err == SFU_E_DESC && strcmp(why.part, "entries") == 0 && why.index == 0 && strncmp(why.rule, "0:", 2) == 0,
+	       "entry 0: %s, %s", E(err), why.rule ? why.rule : "");
+	setup();
+	dump.entries = NULL;
+	dump.nentries = 2;
+	err = sfu_dump_check(&dump, &why);
+	EXPECT(err == SFU_E_DESC && strcmp(why.part, "entries") == 0 && strncmp(why.rule, "missing", 7) == 0,
+	       "no entries, nentries 2: %s, %s", E(err), why.rule ? why.rule : "");
+	end("unit dump end: the check refuses an entry that is no function's first byte, 0, or missing");
+}
+
+/* The description's .trap is the callback of every walk: the walk of a
+ * dump of registers, of the caller's stack, of each thread of a table. */
+static unsigned g_trap_calls;
+static int counting_trap(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *out)
+{
+	g_trap_calls++;
+	return sfu_port_trap(ctx, pc, sp, out);
+}
+
+UT_CASE(test_trap_callback_everywhere)
+{
+	static const void *const sites[] = { (const void *)0x100200 };
+	static const struct sfu_trap_layout l = X86_TRAP_LAYOUT(sites);
+	struct x86_trap_frame *tf;
+	sfu_regs r;
+	int err;
+
+	begin();
+	table_setup();
+	dump.traps = &l;
+	dump.ntraps = 1;
+	dump.trap = counting_trap;
+	dump.trap_check = sfu_layout_check;
+	r = chain(0);
+	mem.b[1] = 0x100200;
+	tf = (struct x86_trap_frame *)(void *)&mem.b[2];
+	tf->iret_rip = 0x100088;
+	tf->iret_rsp = A(&mem.b[50]);
+	tf->cs = 0x08;
+	g_trap_calls = 0;
+	err = sfu_dump_regs(&dump, &r);
+	EXPECT(err == SFU_E_NOINFO && g_trap_calls >= 2 && strstr(g_out, "(interrupted)"), "sfu_dump_regs: %s, %u calls",
+	       E(err), g_trap_calls);
+	/* A trap dump whose walk meets the site again. */
+	g_trap_calls = 0;
+	reset();
+	tf = (struct x86_trap_frame *)(void *)&mem.b[30];
+	tf->iret_rip = 0x100010;
+	tf->iret_rsp = A(&mem.b[0]);
+	tf->cs = 0x08;
+	err = sfu_dump_trap(&dump, &l, A(tf));
+	EXPECT(g_trap_calls >= 1 && strstr(g_out, "  #1  0x0000000000100200 ?? (exception)"), "sfu_dump_trap: %s, %u calls",
+	       E(err), g_trap_calls);
+	/* A thread of the table whose walk meets the site. */
+	g_trap_calls = 0;
+	reset();
+	tcbs[0].name = "t";
+	tcbs[0].id = 1;
+	tcbs[0].state = 2;
+	tcbs[0].lo = A(mem.b);
+	tcbs[0].hi = A(mem.b + 64);
+	mem.b[40 + 5] = 0xfeed;
+	mem.b[40 + 6] = 0x100010;
+	mem.b[40 + 7] = 0x1234;
+	mem.b[40 + 8] = 0x100200;
+	tf = (struct x86_trap_frame *)(void *)&mem.b[40 + 9];
+	tcbs[0].ctx = A(&mem.b[40]);
+	dump.threads = &tcb_table;
+	err = sfu_dump_threads(&dump);
+	EXPECT(g_trap_calls >= 1 && strstr(g_out, "0x0000000000100200 ?? (exception)"), "sfu_dump_threads: %s, %u calls",
+	       E(err), g_trap_calls);
+	end("unit dump trap callback: the description's .trap is used by sfu_dump_regs, sfu_dump_trap and every "
+	    "thread's walk");
+}
+
+/* ---- the thread table's other shapes ---------------------------------------- */
+
+/* A kernel's thread struct with an inline name, the saved context kept in
+ * it (r15 r14 r13 r12 rbx rbp, the SP, the PC: Linux's cpu_context in
+ * x86_64 clothes), an embedded list node, a ring pointer and its stack's
+ * top only. */
+struct knode {
+	struct knode *next, *prev;
+};
+struct ktask {
+	uint64_t state;
+	char name[12];
+	uint32_t fp;
+	struct knode node;
+	struct ktask *ring;
+	uint64_t ctx[8];
+	uint64_t top;
+	uint64_t base; /* the same stack by its base (Linux's task->stack) */
+};
+static struct {
+	struct ktask t[3];
+	struct knode ready, blocked; /* the lists' head nodes */
+} kt;
+static struct ktask *kptrs[4], *kring_head;
+static const char *const k_states[] = { NULL, "ready", "blocked" };
+static const struct sfu_switch_layout k_switch = {
+	.size = 64, .align = 8, .sp = { .from = SFU_TRAP_SP_SAVED, .at = SFU_AT(48) },
+	.regs = { .pc = SFU_AT(56), .reg = SFU_X86_64_SWITCH_REGS(32, 40, 24, 16, 8, 0) } };
+static const struct sfu_dump_list k_lists[] = { { &kt.ready, "ready" }, { &kt.blocked, "blocked" } };
+
+#define KTASK_THREAD                                          \
+	SFU_DUMP_SAVED_IN(struct ktask, ctx, &k_switch),        \
+	SFU_DUMP_NAME_IN(struct ktask, name),                   \
+	.stacks = { SFU_DUMP_STACK_TOP(struct ktask, top, 64 * 8) }
+
+/* Three tasks, each context resuming f at the chain on mem.b's top (its
+ * zero return address at the stack's top), in RAM with the lists' head
+ * nodes; the default top. */
+static void ktask_setup(void)
+{
+	static const char *const names[3] = { "alpha", "beta-is-longer", "gamma" };
+	unsigned k;
+
+	setup();
+	dump.top = 0;
+	(void)chain(60);
+	memset(&kt, 0, sizeof kt);
+	for (k = 0; k < 3; k++) {
+		memcpy(kt.t[k].name, names[k], strlen(names[k]) < sizeof kt.t[k].name ? strlen(names[k]) : sizeof kt.t[k].name);
+		kt.t[k].state = 1 + (k & 1);
+		kt.t[k].ctx[5] = 0xfeed;
+		kt.t[k].ctx[6] = A(&mem.b[60]);
+		kt.t[k].ctx[7] = 0x100010;
+		kt.t[k].top = A(mem.b + 64);
+		kt.t[k].base = A(mem.b);
+	}
+	g_ram[1].start = A(&kt);
+	g_ram[1].end = A(&kt + 1);
+	dump.nram = 2;
+}
+
+/* The header names of a dump's threads, in order, and how many ended
+ * complete. */
+static void thread_names(char *buf, size_t n, unsigned *complete)
+{
+	const char *p = g_out, *e;
+	size_t len = 0;
+
+	*complete = 0;
+	buf[0] = 0;
+	while ((p = strstr(p, "thread ")) != NULL) {
+		if (p != g_out && p[-1] != '\n') {
+			p++;
+			continue;
+		}
+		p += 7;
+		if (strncmp(p, "table:", 6) == 0)
+			continue;
+		e = strchr(p, ':');
+		if (e == NULL)
+			break;
+		if (len + (size_t)(e - p) + 2 < n) {
+			memcpy(buf + len, p, (size_t)(e - p));
+			len += (size_t)(e - p);
+			buf[len++] = ';';
+			buf[len] = 0;
+		}
+	}
+	for (p = g_out; (p = strstr(p, "(SFU_END)\n")) != NULL; p++)
+		(*complete)++;
+}
+
+UT_CASE(test_table_shapes)
+{
+	char names[256];
+	unsigned complete;
+	int err;
+
+	begin();
+	ktask_setup();
+	{
+		static const struct sfu_dump_table t = {
+			SFU_DUMP_PTRS(struct ktask, kptrs, 4),
+			KTASK_THREAD,
+			SFU_DUMP_STATE(struct ktask, state, k_states),
+		};
+		kptrs[0] = &kt.t[0];
+		kptrs[1] = NULL;
+		kptrs[2] = &kt.t[1];
+		kptrs[3] = NULL;
+		dump.threads = &t;
+		err = sfu_dump_threads(&dump);
+	}
+	thread_names(names, sizeof names, &complete);
+	EXPECT(err == SFU_END && strcmp(names, "alpha;beta-is-long;") == 0 && complete == 2 &&
+	           strstr(g_out, "thread alpha: ready, stack ") && strstr(g_out, "thread beta-is-long: blocked, stack "),
+	       "%s, threads %s, %u complete; output:\n%.200s", E(err), names, complete, g_out);
+	{
+		char want[160];
+		snprintf(want, sizeof want, "  saved context at 0x%016llx: pc 0x0000000000100010 sp 0x%016llx\n",
+		         (unsigned long long)A(kt.t[0].ctx), (unsigned long long)A(&mem.b[60]));
+		EXPECT(strstr(g_out, want) != NULL, "the context in the struct, the SP saved there:\n%.200s", g_out);
+		snprintf(want, sizeof want, "stack 0x%016llx .. 0x%016llx\n", (unsigned long long)A(mem.b),
+		         (unsigned long long)A(mem.b + 64));
+		EXPECT(strstr(g_out, want) != NULL, "the stack from its top and size:\n%.200s", g_out);
+	}
+	end("unit dump thread table: an array of pointers (free slots skipped), no id (none shown), a name kept in the "
+	    "struct (its N bytes at most), the context kept in the struct outside the stack, a stack by its top");
+
+	begin();
+	ktask_setup();
+	{
+		static const struct sfu_dump_table t = {
+			SFU_DUMP_RING(struct ktask, &kring_head, ring),
+			KTASK_THREAD,
+			SFU_DUMP_STATE(struct ktask, state, k_states),
+		};
+		kt.t[0].ring = &kt.t[1];
+		kt.t[1].ring = &kt.t[2];
+		kt.t[2].ring = &kt.t[0];
+		kring_head = &kt.t[1];
+		dump.threads = &t;
+		err = sfu_dump_threads(&dump);
+	}
+	thread_names(names, sizeof names, &complete);
+	EXPECT(err == SFU_END && strcmp(names, "beta-is-long;gamma;alpha;") == 0 && complete == 3 &&
+	           !strstr(g_out, "more than"),
+	       "%s, threads %s, %u complete; output:\n%.200s", E(err), names, complete, g_out);
+	end("unit dump thread table: a ring from its head, each thread once, no count to keep");
+
+	begin();
+	ktask_setup();
+	{
+		static const struct sfu_dump_table t = {
+			SFU_DUMP_RING(struct ktask, &kring_head, ring),
+			KTASK_THREAD,
+			.count = 3,
+		};
+		kt.t[0].ring = &kt.t[1];
+		kt.t[1].ring = &kt.t[1]; /* a loop that never comes back to the first */
+		kring_head = &kt.t[0];
+		dump.threads = &t;
+		err = sfu_dump_threads(&dump);
+	}
+	thread_names(names, sizeof names, &complete);
+	EXPECT(strcmp(names, "alpha;beta-is-long;beta-is-long;") == 0 &&
+	           strstr(g_out, "thread table: more than 3 threads (count, SFU_DUMP_MAX_THREADS), or a loop in the list\n"),
+	       "%s, threads %s; output:\n%.200s", E(err), names, g_out);
+	end("unit dump thread table: a ring that does not come back ends at count, and says so");
+
+	begin();
+	ktask_setup();
+	{
+		static const struct sfu_dump_table t = {
+			SFU_DUMP_LISTS(struct ktask, node, node.next, k_lists),
+			KTASK_THREAD,
+		};
+		/* ready: head -> t0 -> t2 -> head; blocked: head -> t1 -> head. */
+		kt.ready.next = &kt.t[0].node;
+		kt.t[0].node.next = &kt.t[2].node;
+		kt.t[2].node.next = &kt.ready;
+		kt.blocked.next = &kt.t[1].node;
+		kt.t[1].node.next = &kt.blocked;
+		dump.threads = &t;
+		err = sfu_dump_threads(&dump);
+	}
+	thread_names(names, sizeof names, &complete);
+	EXPECT(err == SFU_END && strcmp(names, "alpha;gamma;beta-is-long;") == 0 && complete == 3 &&
+	           strstr(g_out, "thread gamma: ready,") && strstr(g_out, "thread beta-is-long: blocked,"),
+	       "%s, threads %s, %u complete; output:\n%.200s", E(err), names, complete, g_out);
+	/* An empty list, and a node that cannot be read. */
+	reset();
+	kt.ready.next = &kt.ready;
+	kt.t[1].node.next = (struct knode *)(uintptr_t)0x18;
+	err = sfu_dump_threads(&dump);
+	thread_names(names, sizeof names, &complete);
+	EXPECT(err == SFU_E_READ && strcmp(names, "beta-is-long;") == 0 &&
+	           strstr(g_out, "thread table: the thread at 0x0000000000000000 cannot be read\n"),
+	       "%s, threads %s; output:\n%.200s", E(err), names, g_out);
+	end("unit dump thread table: state lists through a node in each struct, each closed by its head node, the "
+	    "list's state on each thread's line; an unreadable node ends the dump, said");
+}
+
+/* A stack by its base and the size every thread's has (Linux's
+ * task->stack and THREAD_SIZE), and the functions stacks start in given
+ * with SFU_DUMP_ENTRIES: each thread's trace ends at the entry, whatever
+ * lies above it. */
+UT_CASE(test_stack_base_entries)
+{
+	static const uint64_t ents[] = { 0x100000 }; /* f */
+	static const struct sfu_dump with_entries = { SFU_DUMP_ENTRIES(ents) };
+	static const struct sfu_dump_table t = {
+		SFU_DUMP_PTRS(struct ktask, kptrs, 2),
+		SFU_DUMP_SAVED_IN(struct ktask, ctx, &k_switch),
+		SFU_DUMP_NAME_IN(struct ktask, name),
+		.stacks = { SFU_DUMP_STACK_BASE(struct ktask, base, 64 * 8) },
+	};
+	char names[256], want[160];
+	unsigned complete;
+	int err;
+
+	begin();
+	ktask_setup();
+	kptrs[0] = &kt.t[0];
+	kptrs[1] = &kt.t[2];
+	kt.t[0].top = kt.t[2].top = 0; /* (the base alone is read) */
+	dump.threads = &t;
+	dump.entries = with_entries.entries;
+	dump.nentries = with_entries.nentries;
+	err = sfu_dump_threads(&dump);
+	thread_names(names, sizeof names, &complete);
+	snprintf(want, sizeof want, "stack 0x%016llx .. 0x%016llx\n", (unsigned long long)A(mem.b),
+	         (unsigned long long)A(mem.b + 64));
+	EXPECT(with_entries.nentries == 1 && err == SFU_END && strcmp(names, "alpha;gamma;") == 0 && complete == 2 &&
+	           strstr(g_out, want) && !strstr(g_out, "  #1 ") &&
+	           strstr(g_out, "backtrace: 1 frame, stopped: outermost frame reached (SFU_END)\n"),
+	       "%s, threads %s, %u complete; output:\n%.200s", E(err), names, complete, g_out);
+	end("unit dump thread table: a stack by its base and a shared size (SFU_DUMP_STACK_BASE); SFU_DUMP_ENTRIES's "
+	    "entry ends each thread's trace at its first frame");
+}
+
+/* A misread: a switch layout 8 bytes too large (a description that does
+ * not fit the kernel's switch) takes the SP one word too high, where the
+ * stack holds 0 below its top.  The walk stops there with SFU_E_ZERO_RA,
+ * printed as an incomplete trace ("return address 0 inside the stack"),
+ * never as "outermost frame reached"; the right layout's walk reaches the
+ * zero the stack's start left at its top (SFU_END). */
+UT_CASE(test_misread_zero_ra)
+{
+	static const struct sfu_switch_layout too_big = SFU_X86_64_SWITCH_PUSHED(64, 48, 32, 40, 24, 16, 8, 0);
+	struct sfu_dump_table right = tcb_table, wrong = tcb_table;
+	int err;
+
+	wrong.layout = &too_big;
+	begin();
+	table_setup();
+	dump.top = 0; /* the default: a zero return address ends a walk only at the top */
+	tcb_good(0, "t", 1);
+	/* f's frame above the context (rbp, RA into f), then f's outermost
+	 * frame: its RA of 0 at b[50], its caller SP b[51], the stack's top. */
+	tcbs[0].hi = A(mem.b + 51);
+	dump.threads = &right;
+	err = sfu_dump_threads(&dump);
+	EXPECT(err == SFU_END && strstr(g_out, "  #0  0x0000000000100010 f+0x10/0x40\n"
+	                                       "  #1  0x0000000000100020 f+0x20/0x40\n"
+	                                       "backtrace: 2 frames, stopped: outermost frame reached (SFU_END)\n"),
+	       "the right layout: %s; output:\n%.300s", E(err), g_out);
+	reset();
+	memset(&g_state, 0, sizeof g_state);
+	dump.threads = &wrong;
+	err = sfu_dump_threads(&dump);
+	EXPECT(err == SFU_E_ZERO_RA && !SFU_COMPLETE(err) && strstr(g_out, "  #0  0x0000000000100010 f+0x10/0x40\n"
+	                                                                   "backtrace: 1 frame, stopped: return address 0 "
+	                                                                   "inside the stack (SFU_E_ZERO_RA)\n") &&
+	           !strstr(g_out, "outermost"),
+	       "the layout 8 bytes too large: %s; output:\n%.300s", E(err), g_out);
+	end("unit dump misread: a switch layout that does not fit lands on a 0 return address mid-stack: SFU_E_ZERO_RA, "
+	    "printed as incomplete");
+}
+
+/* A return address must follow a call: the dump reads the instruction
+ * before it (the code in the description's RAM) and stops at a word that
+ * follows none, SFU_E_NOT_CALL, the word's frame not shown; after a direct
+ * or an indirect call the walk goes on; code it cannot read is not judged. */
+static uint8_t g_code[0x200] __attribute__((aligned(16)));
+static uint64_t g_code_sec[512];
+
+UT_CASE(test_not_call)
+{
+	uint64_t fn = A(g_code);
+	size_t len;
+	sfu_regs r;
+	int err;
+
+	begin();
+	setup();
+	len = emit_section(g_code_sec, sizeof g_code_sec, fn);
+	dump.sframe = (const char *)g_code_sec;
+	dump.sframe_end = (const char *)g_code_sec + len;
+	dump.symtab = NULL;
+	g_ram[1].start = fn;
+	g_ram[1].end = fn + sizeof g_code;
+	dump.nram = 2;
+	memset(g_code, 0x90, sizeof g_code); /* nops */
+	r = chain(10);
+	r.pc = fn + 0x10;
+	mem.b[11] = fn + 0x25; /* the return address: into the same function */
+	g_code[0x20] = 0xe8;   /* call rel32 */
+	err = sfu_dump_regs(&dump, &r);
+	EXPECT(err == SFU_END && strstr(g_out, "backtrace: 2 frames, stopped: outermost frame reached (SFU_END)\n"),
+	       "after a direct call: %s; output:\n%.300s", E(err), g_out);
+	reset();
+	memset(&g_state, 0, sizeof g_state);
+	g_code[0x20] = 0x90;
+	g_code[0x23] = 0xff; /* call *%rax */
+	g_code[0x24] = 0xd0;
+	err = sfu_dump_regs(&dump, &r);
+	EXPECT(err == SFU_END, "after an indirect call: %s; output:\n%.300s", E(err), g_out);
+	reset();
+	memset(&g_state, 0, sizeof g_state);
+	g_code[0x23] = g_code[0x24] = 0x90;
+	err = sfu_dump_regs(&dump, &r);
+	EXPECT(err == SFU_E_NOT_CALL && !SFU_COMPLETE(err) &&
+	           strstr(g_out, "backtrace: 1 frame, stopped: return address after no call instruction (SFU_E_NOT_CALL)\n"),
+	       "after nops: %s; output:\n%.300s", E(err), g_out);
+	/* The code outside the description's RAM: not judged. */
+	reset();
+	memset(&g_state, 0, sizeof g_state);
+	dump.nram = 1;
+	err = sfu_dump_regs(&dump, &r);
+	EXPECT(err == SFU_END, "code not readable: %s; output:\n%.300s", E(err), g_out);
+	end("unit dump not-call: a return address must follow a direct or an indirect call (SFU_E_NOT_CALL, the frame not "
+	    "shown); code the description cannot read is not judged");
+}
+
+/* A thread whose saved context is all zeros: at its stack's top it never
+ * ran (its whole dump, SFU_END_NEVER_RAN); anywhere else a misread
+ * (SFU_E_ZERO_RA). */
+UT_CASE(test_never_ran)
+{
+	int err;
+
+	begin();
+	table_setup();
+	dump.top = 0;
+	tcb_good(0, "fresh", 1);
+	memset(&mem.b[40], 0, 24 * 8);
+	tcbs[0].ctx = A(&mem.b[57]); /* 56 bytes up to the top */
+	dump.threads = &tcb_table;
+	err = sfu_dump_threads(&dump);
+	EXPECT(err == SFU_END_NEVER_RAN &&
+	           strstr(g_out, ": zeroed at its stack's top: the thread never ran\nbacktrace:\nbacktrace: 0 frames, "
+	                         "stopped: zeroed trap frame at the stack's top: never ran (SFU_END_NEVER_RAN)\n"),
+	       "%s; output:\n%.200s", E(err), g_out);
+	reset();
+	memset(&g_state, 0, sizeof g_state);
+	tcbs[0].ctx = A(&mem.b[40]);
+	err = sfu_dump_threads(&dump);
+	EXPECT(err == SFU_E_ZERO_RA && strstr(g_out, ": zeroed, nothing was ever saved in it\n"),
+	       "%s; output:\n%.200s", E(err), g_out);
+	end("unit dump thread table: a zeroed saved context at the stack's top never ran, elsewhere is a misread");
+}
+
+/* A switch layout whose variants are chosen by a flag of the thread's
+ * control block: each thread's walk reads its own. */
+struct fptcb {
+	const char *name;
+	uint64_t ctx;
+	uint32_t fp_enable, pad;
+	uint64_t lo, hi;
+};
+static struct fptcb fptcbs[2];
+static struct fptcb *fp_current;
+
+UT_CASE(test_thread_tcb_select)
+{
+	static const void *const sites[] = { (const void *)0x100100 };
+	static struct sfu_trap_layout v[2];
+	static struct sfu_switch_layout sl;
+	static const struct sfu_dump_table t = {
+		SFU_DUMP_ARRAY(struct fptcb, fptcbs, 2),
+		SFU_DUMP_SAVED(struct fptcb, ctx, &sl),
+		SFU_DUMP_NAME(struct fptcb, name),
+		SFU_DUMP_STACKS(struct fptcb, lo, hi),
+	};
+	struct x86_trap_frame *f0 = (struct x86_trap_frame *)(void *)&mem.a[0];
+	struct x86_trap_frame *f1 = (struct x86_trap_frame *)(void *)&mem.b[0];
+	int err;
+
+	begin();
+	setup();
+	dump.top = FIXTURE_TOP;
+	memset(&mem, 0, sizeof mem);
+	memset(fptcbs, 0, sizeof fptcbs);
+	/* v[0]: an FP context first (0x20 bytes more), v[1] without; the flag
+	 * is in the TCB, nothing in the frame says. */
+	v[0] = (struct sfu_trap_layout)X86_TRAP_LAYOUT(sites);
+	v[1] = v[0];
+	v[0].frame.size = X86_TF_SIZE + 0x20;
+	v[0].regs.pc = SFU_AT(X86_TF_RIP + 0x20);
+	v[0].sp.at = SFU_AT(X86_TF_RSP + 0x20);
+	v[0].regs.mode = SFU_AT(X86_TF_CS + 0x20);
+	{
+		unsigned i;
+		for (i = 0; i < 17; i++)
+			v[0].regs.reg[i] = SFU_AT(8 * i + 0x20);
+	}
+	v[0].select.from = v[1].select.from = SFU_SELECT_TCB;
+	v[0].select.ref = v[1].select.ref = (const void *)&fp_current;
+	v[0].select.at = v[1].select.at = SFU_AT(offsetof(struct fptcb, fp_enable));
+	v[0].select.size = v[1].select.size = 4;
+	v[0].select.mask = v[1].select.mask = 1;
+	v[0].select.value = 1;
+	v[1].select.value = 0;
+	sl.traps = v;
+	sl.ntraps = 2;
+	/* Thread 0 with an FP context: its interrupted PC 0x20 further. */
+	fptcbs[0].name = "fp";
+	fptcbs[0].fp_enable = 1;
+	fptcbs[0].ctx = A(f0);
+	fptcbs[0].lo = A(mem.a);
+	fptcbs[0].hi = A(mem.a + 64);
+	mem.a[(X86_TF_RIP + 0x20) / 8] = 0x100010;
+	mem.a[(X86_TF_RSP + 0x20) / 8] = A(&mem.a[60]);
+	mem.a[(X86_TF_CS + 0x20) / 8] = 0x08;
+	mem.a[(X86_TF_RIP) / 8] = 0x100030; /* what the short variant would read */
+	mem.a[60] = 0x1234;
+	mem.a[61] = 0x100020;
+	fptcbs[1].name = "int";
+	fptcbs[1].ctx = A(f1);
+	fptcbs[1].lo = A(mem.b);
+	fptcbs[1].hi = A(mem.b + 64);
+	f1->iret_rip = 0x100010;
+	f1->iret_rsp = A(&mem.b[60]);
+	f1->cs = 0x08;
+	mem.b[60] = 0x1234;
+	mem.b[61] = 0x100020;
+	fp_current = NULL; /* the running one's would be read through it */
+	g_ram[1].start = A(fptcbs);
+	g_ram[1].end = A(fptcbs + 2);
+	dump.nram = 2;
+	dump.threads = &t;
+	err = sfu_dump_threads(&dump);
+	EXPECT(err == SFU_END && strstr(g_out, "thread fp: ?") && strstr(g_out, "thread int: ?"), "%s; output:\n%.200s",
+	       E(err), g_out);
+	{
+		char want[200];
+		snprintf(want, sizeof want, "  saved context at 0x%016llx: pc 0x0000000000100010 sp 0x%016llx\n",
+		         (unsigned long long)A(f0), (unsigned long long)A(&mem.a[60]));
+		EXPECT(strstr(g_out, want) != NULL, "thread fp by its own flag:\n%.200s", g_out);
+		snprintf(want, sizeof want, "  saved context at 0x%016llx: pc 0x0000000000100010 sp 0x%016llx\n",
+		         (unsigned long long)A(f1), (unsigned long long)A(&mem.b[60]));
+		EXPECT(strstr(g_out, want) != NULL, "thread int by its own flag:\n%.200s", g_out);
+	}
+	(void)f0;
+	end("unit dump thread table: a saved context's variant chosen by a flag of each thread's own control block");
 }
 
 int main(void)

@@ -36,7 +36,7 @@ UT_CASE(test_fp_fallback)
 	stack[8] = 0;        /* [rbp] = caller rbp */
 	stack[9] = 0x100104; /* [rbp+8] = RA into entry */
 	{
-		sfu_port port = { ut_stack_read, NULL, NULL, &st, 0, 0, NULL, 0 };
+		sfu_port port = { .read = ut_stack_read, .ctx = &st };
 		sfu_regs r = { 0x100004, base, base + 64, 0, NULL, 0, NULL };
 		err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
 	}

@@ -69,7 +69,8 @@ static const char *walk_right(const sfu_section *secs, size_t n)
 	static uint64_t words[8];
 	struct ut_stack st = { words, 8 };
 	uint64_t sp = (uint64_t)(uintptr_t)words;
-	sfu_port port = { ut_stack_read, NULL, NULL, &st, 0, 0, NULL, 0 };
+	/* The stack's top just above A's frame: its RA of 0 is the end. */
+	sfu_port port = { .read = ut_stack_read, .ctx = &st, .stack_lo = sp, .stack_hi = sp + 48 };
 	sfu_regs r = { CODE_LO + 0x44, sp, 0, 0, NULL, 0, NULL };
 	sfu_frame fr[8];
 	size_t nf = 0;

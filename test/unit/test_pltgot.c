@@ -202,7 +202,8 @@ static int rd(void *ctx, uint64_t a, uint64_t *o)
 static void test_walk(unsigned version)
 {
 	sfu_section sec, idx[2], *which;
-	sfu_port port = { rd, NULL, NULL, NULL, 0, 0, NULL, 0 };
+	/* The stack's top is the caller's CFA: its RA of 0 is the end. */
+	sfu_port port = { .read = rd, .stack_lo = STK, .stack_hi = STK + 0x38 };
 	sfu_regs regs = { PLTGOT + 8, 0, 0, 0, NULL, 0, NULL };
 	sfu_frame fr[3][8];
 	static sfu_cache_entry slots[16];

@@ -71,7 +71,7 @@ static const struct ut_rule switch_rules[] = {
 	{ "mode at pc's offset", "regs: pc and mode" },
 	{ "a register past the end", "regs.reg[]: a register" },
 	{ "a register a bare offset", "regs.reg[]: a register" },
-	{ "no frame pointer", "regs.reg[]: the frame pointer" },
+	{ "no frame pointer", "regs.reg[" UT_XSTR(SFU_PORT_DWARF_FP) "] (the frame pointer): 0, not saved" },
 	{ "saved SP not word-aligned", "sp.at:" },
 	{ "saved SP not saved", "sp.at:" },
 	{ "SP at the end + a non-multiple of 8", "sp.add:" },
@@ -175,7 +175,7 @@ UT_CASE(test_switch_walk)
 	sfu_section sec = section();
 	sfu_regs r;
 	sfu_frame f[8];
-	uint64_t *ctx = &mem.b[40];
+	uint64_t *ctx = &mem.b[53]; /* the outermost frame's caller SP (ctx + 11) at the stack's top */
 	size_t n = 0;
 	int err;
 	begin();
@@ -269,7 +269,8 @@ UT_CASE(test_switch_walk)
 UT_CASE(test_switch_left_out)
 {
 	struct sfu_port_thread t;
-	sfu_stack st = { A(mem.b), A(mem.b + 64) };
+	/* The stack's top where the outermost frame's caller SP lies (b[58]). */
+	sfu_stack st = { A(mem.b), A(mem.b + 58) };
 	sfu_section sec = section();
 	struct sfu_switch_layout l = x86_switch, with_r10;
 	const char *why = NULL;

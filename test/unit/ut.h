@@ -52,6 +52,10 @@ struct ut_rule {
 /* A description check's refusal (sfu_layout_check, sfu_switch_check,
  * sfu_dump_check): SFU_E_DESC, and a rule that begins with want (the field
  * it names, and as much of the reason as the case means). */
+/* A macro's value as a string (a port's register number in a rule). */
+#define UT_STR(x) #x
+#define UT_XSTR(x) UT_STR(x)
+
 static inline int ut_refused(int err, const char *why, const char *want)
 {
 	return err == SFU_E_DESC && why != NULL && strncmp(why, want, strlen(want)) == 0;

@@ -160,7 +160,7 @@ int main(int argc, char **argv)
 	char err[256];
 	unsigned i, k, steps = 0, nrows = 0, skipped = 0;
 	uint64_t dwarf[NDWARF];
-	sfu_port port = { fake_read, fake_strip, NULL, NULL, STK_BASE, STK_BASE + STK_SIZE, NULL, 0 };
+	sfu_port port = { .read = fake_read, .strip_ra = fake_strip, .stack_lo = STK_BASE, .stack_hi = STK_BASE + STK_SIZE };
 	int rc;
 
 	if (argc != 4) {
