@@ -422,6 +422,7 @@ struct sfu_dump_state {
         uint64_t code, addr, cause_frame;
         const char *msg;         /* a panic's text (sfu_dump_message) */
         const char *name, *state_text; /* the walk's thread */
+        char namebuf[SFU_CRASH_T_NAME]; /* its name read from its memory */
     } rec;
 };
 

@@ -206,6 +206,13 @@ struct sfu_dump_table {
  *                                            array (its length is taken)
  *   SFU_DUMP_ID(T, id), SFU_DUMP_NAME(T, name), SFU_DUMP_NAME_IN(T, name),
  *   SFU_DUMP_STATE(T, state, names)          the same one at a time
+ *                                            (a name pointer's text is
+ *                                            read through the checked
+ *                                            read, like every word of the
+ *                                            kernel's memory: names kept
+ *                                            in flash need its range in
+ *                                            the description's RAM list,
+ *                                            else "?")
  *   SFU_DUMP_STACKS(T, lo, hi)               one stack per thread
  *   SFU_DUMP_STACKS2(T, lo, hi, lo2, hi2)    two (its own, its exception
  *                                            stack)
@@ -384,6 +391,12 @@ SFU__DUMP_FN const char *sfu__dump_table_rule(const struct sfu_dump_table *t, co
     return NULL;
 }
 
+/* The crash record's copy of a name kept in a thread's memory (at
+ * most max bytes, 0: the record's room), read through the checked read
+ * like the header's: a name is a pointer the kernel's memory gives, never
+ * read directly.  Only when the description has a record. */
+static SFU__DUMP_NOINLINE void sfu__dump_rec_name(const struct sfu_dump *d, uint64_t at, size_t max);
+
 /* The word (size bytes, 8 at most) at addr, through the dump's checked
  * read (little-endian, zero-extended); false if not readable or not at a
  * multiple of size. */
@@ -396,6 +409,22 @@ static SFU__DUMP_NOINLINE bool sfu__dump_word(const struct sfu_dump *d, uint64_t
     w >>= 8u * (addr & 7u);
     *v = size == 8 ? w : w & ((UINT64_C(1) << (8u * size)) - 1u);
     return true;
+}
+
+static SFU__DUMP_NOINLINE void sfu__dump_rec_name(const struct sfu_dump *d, uint64_t at, size_t max)
+{
+    struct sfu_dump_state *st = d->state;
+    uint64_t w = 0;
+    size_t i;
+
+    if (d->record == NULL || at == 0)
+        return;
+    if (max == 0 || max > SFU_CRASH_T_NAME - 1u)
+        max = SFU_CRASH_T_NAME - 1u;
+    for (i = 0; i < max && sfu__dump_word(d, at + i, 1, &w) && w != 0; i++)
+        st->rec.namebuf[i] = (char)w;
+    st->rec.namebuf[i] = '\0';
+    st->rec.name = st->rec.namebuf;
 }
 
 /* Field f of the thread struct at obj, through the dump's checked read;
@@ -469,7 +498,9 @@ SFU__DUMP_FN int sfu__dump_current_port(const struct sfu_dump *d)
     /* Its name, for the crash record's block (read as the header line
      * reads a thread's). */
     if (t->name.at != 0 && sfu__dump_field(d, cur, t->name, &v))
-        d->state->rec.name = (const char *)(uintptr_t)v;
+        sfu__dump_rec_name(d, v, 0);
+    else if (t->name_in.at != 0)
+        sfu__dump_rec_name(d, cur + t->name_in.at - 1u, t->name_in.size);
     return sfu__dump_table_port(d, t, cur) ? 1 : -1;
 }
 
@@ -560,8 +591,10 @@ static SFU__DUMP_NOINLINE int sfu__dump_table_next(const struct sfu_dump *d, str
             (t->name.at != 0 && !sfu__dump_field(d, obj, t->name, &v)) ||
             (t->context.at != 0 && !sfu__dump_field(d, obj, t->context, &dt->context)))
             break;
-        if (t->name.at != 0)
-            dt->name = (const char *)(uintptr_t)v;
+        if (t->name.at != 0 && v != 0) { /* a pointer in the kernel's memory: read checked */
+            dt->name_at = v;
+            dt->name_max = SFU_DUMP_NAME_MAX;
+        }
         if (t->name_in.at != 0) {
             dt->name_at = obj + t->name_in.at - 1u;
             dt->name_max = t->name_in.size;
@@ -712,7 +745,9 @@ static SFU__DUMP_NOINLINE int sfu__dump_thread_start(const struct sfu_dump *d, s
     }
     sfu__dump_thread_header(d, t, more == 2 ? NULL : port);
     /* The record's block of this thread: its name and state. */
-    st->rec.name = t->name;
+    st->rec.name = t->name; /* the iterator's own (its code's pointer) */
+    if (t->name == NULL)
+        sfu__dump_rec_name(d, t->name_at, t->name_max);
     st->rec.state_text = t->state;
     if (more == 2) {
         sfu__dump_refused(d, "  stacks of the thread at ", t->frame, SFU_E_ARG);

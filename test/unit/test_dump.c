@@ -374,7 +374,20 @@ struct tcb {
 	struct tcb *next;
 };
 static const char *const tcb_states[] = { NULL, "ready", "blocked" };
-static struct tcb tcbs[5];
+/* The structs and the names they point at, in the dump's RAM: a name is a
+ * pointer the kernel's memory gives, read through the checked read. */
+static struct {
+	struct tcb t[5];
+	char names[5][16];
+} tcbmem;
+#define tcbs tcbmem.t
+
+/* Thread k's name, copied into the dump's RAM. */
+static const char *tcb_name(unsigned k, const char *name)
+{
+	snprintf(tcbmem.names[k], sizeof tcbmem.names[k], "%s", name);
+	return tcbmem.names[k];
+}
 static struct tcb *tcb_current, *tcb_head;
 
 /* The dump's RAM: the stacks, and the thread structs. */
@@ -382,9 +395,9 @@ static void table_setup(void)
 {
 	setup();
 	memset(&mem, 0, sizeof mem);
-	memset(tcbs, 0, sizeof tcbs);
-	g_ram[1].start = A(tcbs);
-	g_ram[1].end = A(tcbs) + sizeof tcbs;
+	memset(&tcbmem, 0, sizeof tcbmem);
+	g_ram[1].start = A(&tcbmem);
+	g_ram[1].end = A(&tcbmem) + sizeof tcbmem;
 	dump.nram = 2;
 	tcb_current = tcb_head = NULL;
 }
@@ -399,7 +412,7 @@ static void tcb_good(unsigned k, const char *name, uint32_t id)
 	c[6] = 0x100010;
 	c[7] = 0x1234;
 	c[8] = 0x100020;
-	tcbs[k].name = name;
+	tcbs[k].name = tcb_name(k, name);
 	tcbs[k].id = id;
 	tcbs[k].state = 2;
 	tcbs[k].ctx = A(c);
@@ -484,6 +497,27 @@ static const char three_frames_end[] = "  #2  0x0000000000100020 f+0x20/0x40\n"
 static const char two_frames_bounded[] = "  #1  0x0000000000100020 f+0x20/0x40\n"
                                          "backtrace: 2 frames, stopped: stack pointer outside the stack "
                                          "(SFU_E_STACK_BOUNDS)\n";
+
+/* A name pointer the kernel's memory gives is read through the checked
+ * read: one into no memory the dump reads (here: this program's own
+ * constant, or address 0x10) prints "?", and the dump goes on. */
+UT_CASE(test_thread_name_unreadable)
+{
+	static const char outside[] = "outside";
+	int err;
+
+	begin();
+	table_setup();
+	tcb_good(0, "x", 1);
+	tcb_good(1, "y", 2);
+	tcbs[0].name = outside;
+	tcbs[1].name = (const char *)(uintptr_t)0x10;
+	dump.threads = &tcb_table;
+	err = sfu_dump_threads(&dump);
+	EXPECT(strstr(g_out, "thread 1 ?: blocked") && strstr(g_out, "thread 2 ?: blocked") && !strstr(g_out, "outside"),
+	       "%s; output:\n%.400s", E(err), g_out);
+	end("unit dump thread table: a name pointer into no memory the dump reads prints ?, never read directly");
+}
 
 UT_CASE(test_running_thread)
 {
@@ -1686,7 +1720,7 @@ UT_CASE(test_trap_callback_everywhere)
 	/* A thread of the table whose walk meets the site. */
 	g_trap_calls = 0;
 	reset();
-	tcbs[0].name = "t";
+	tcbs[0].name = tcb_name(0, "t");
 	tcbs[0].id = 1;
 	tcbs[0].state = 2;
 	tcbs[0].lo = A(mem.b);
@@ -2071,7 +2105,8 @@ UT_CASE(test_never_ran)
 /* A switch layout whose variants are chosen by a flag of the thread's
  * control block: each thread's walk reads its own. */
 struct fptcb {
-	const char *name;
+	const char *name; /* at nm (the dump reads names in its RAM) */
+	char nm[8];
 	uint64_t ctx;
 	uint32_t fp_enable, pad;
 	uint64_t lo, hi;
@@ -2122,7 +2157,8 @@ UT_CASE(test_thread_tcb_select)
 	sl.traps = v;
 	sl.ntraps = 2;
 	/* Thread 0 with an FP context: its interrupted PC 0x20 further. */
-	fptcbs[0].name = "fp";
+	snprintf(fptcbs[0].nm, sizeof fptcbs[0].nm, "fp");
+	fptcbs[0].name = fptcbs[0].nm;
 	fptcbs[0].fp_enable = 1;
 	fptcbs[0].ctx = A(f0);
 	fptcbs[0].lo = A(mem.a);
@@ -2133,7 +2169,8 @@ UT_CASE(test_thread_tcb_select)
 	mem.a[(X86_TF_RIP) / 8] = 0x100030; /* what the short variant would read */
 	mem.a[60] = 0x1234;
 	mem.a[61] = 0x100020;
-	fptcbs[1].name = "int";
+	snprintf(fptcbs[1].nm, sizeof fptcbs[1].nm, "int");
+	fptcbs[1].name = fptcbs[1].nm;
 	fptcbs[1].ctx = A(f1);
 	fptcbs[1].lo = A(mem.b);
 	fptcbs[1].hi = A(mem.b + 64);
