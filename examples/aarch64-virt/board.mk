@@ -64,7 +64,7 @@ kernel.irqstub := el1t_irq
 # switch inside the handler, no labels), described to sfu by rtos-sfu.c
 # only; the sfu file built with the board's plain flags, FP/SIMD off.
 rtos.srcs := head.S rtos-entry.S rtos.c rtos-sfu.c board.c
-rtos.flags := -DEX_THREAD_EXC_STACK=0u
+rtos.flags := -DEX_THREAD_EXC_STACK=0u -DEX_THREADS_OUTERMOST=1
 rtos.core-plain := 1
 # ... and what the user writes for sfu (recipe.c, rtos-sfu.c, the thread
 # table) too.

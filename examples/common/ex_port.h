@@ -50,7 +50,8 @@
  *                            a probe: with the MMU off it faults where the
  *                            CPU (or QEMU) checks Device memory alignment
  *   EX_OUTERMOST()           first in the function a stack starts with
- *                            (board_main, a thread's entry): its CFI says
+ *                            (board_main; a thread's entry where no
+ *                            trampoline calls it: EX_THREAD_OUTERMOST()): its CFI says
  *                            the return address is undefined from here on,
  *                            as _start's and clone's do in a Linux
  *                            program, so gdb's backtrace of a crash
@@ -118,6 +119,19 @@
 #define EX_OUTERMOST() __asm__ volatile(".cfi_undefined rip")
 #else
 #error "examples: no sfu port for this architecture"
+#endif
+
+/* A thread's entry function is its stack's first frame only where the
+ * image starts threads without a trampoline (the RTOS-style images: the
+ * context's return address 0, -DEX_THREADS_OUTERMOST=1); elsewhere the
+ * trampoline (switch.S's ex_thread_start, CFI undefined) is. */
+#ifndef EX_THREADS_OUTERMOST
+#define EX_THREADS_OUTERMOST 0
+#endif
+#if EX_THREADS_OUTERMOST
+#define EX_THREAD_OUTERMOST() EX_OUTERMOST()
+#else
+#define EX_THREAD_OUTERMOST() ((void)0)
 #endif
 
 #include "sfu_threads.h"

@@ -42,7 +42,7 @@ EX_NOINLINE void sleeper_wait(int depth)
 
 EX_NOINLINE EX_NORETURN void thread_sleeper(void *arg)
 {
-    EX_OUTERMOST();
+    EX_THREAD_OUTERMOST();
     (void)arg;
     for (;;)
         sleeper_wait(1);
@@ -58,7 +58,7 @@ EX_NOINLINE void spinner_work(int depth)
 
 EX_NOINLINE EX_NORETURN void thread_spinner(void *arg)
 {
-    EX_OUTERMOST();
+    EX_THREAD_OUTERMOST();
     (void)arg;
     for (;;)
         spinner_work(2);
@@ -79,7 +79,7 @@ EX_NOINLINE void crasher_work(int depth)
 
 EX_NOINLINE EX_NORETURN void thread_crasher(void *arg)
 {
-    EX_OUTERMOST();
+    EX_THREAD_OUTERMOST();
     (void)arg;
     for (;;)
         crasher_work(3);
@@ -116,7 +116,7 @@ EX_NOINLINE uint64_t ex_recurse(uint64_t n)
 
 EX_NOINLINE EX_NORETURN void thread_overflow(void *arg)
 {
-    EX_OUTERMOST();
+    EX_THREAD_OUTERMOST();
     (void)arg;
     ex_printf("overflow: recursing %p from %p\n", (void *)(uintptr_t)ex_recurse(0), (void *)&arg);
     panic("overflow: the recursion returned");

@@ -64,6 +64,7 @@ kernel.irqstub := isr_stubs
 # described to sfu by rtos-sfu.c only; the sfu file built with the board's
 # plain flags, SSE off.
 rtos.srcs := head.S rtos-isr.S rtos.c rtos-sfu.c board.c
+rtos.flags := -DEX_THREADS_OUTERMOST=1
 rtos.core-plain := 1
 # ... and what the user writes for sfu (recipe.c, rtos-sfu.c, the thread
 # table) too.
