@@ -1243,8 +1243,9 @@ static SFU__NOINLINE bool sfu__fde_of(const sfu_section *secs, size_t nsecs, uin
 
 /* What a context said to run at a lower privilege level is: user code
  * (SFU_TRAP_USER) only where neither its SP nor its PC is the kernel's;
- * an SP on a stack the port declares, or a PC the sections describe, is
- * kernel code (an RTOS's EL0 task on its own stack; a mode word misread):
+ * an SP on a stack the port declares, or a PC the sections describe (or
+ * whose byte before they do), is kernel code (an RTOS's EL0 task on its
+ * own stack; a mode word misread):
  * SFU_TRAP_KERNEL, the walk goes on; a PC of 0 is no context at all
  * (SFU_TRAP_PC_ZERO).  For the trap step and the dump's first frames. */
 static SFU__NOINLINE int sfu__user_kind(const sfu_port *p, const sfu_section *secs, size_t nsecs, uint64_t pc,
@@ -1255,7 +1256,10 @@ static SFU__NOINLINE int sfu__user_kind(const sfu_port *p, const sfu_section *se
 
 	if (pc == 0)
 		return SFU_TRAP_PC_ZERO;
-	if ((sfu__port_bounded(p) && sfu__port_stack(p, sp, &st)) || sfu__fde_of(secs, nsecs, pc, &f))
+	/* pc - 1 too: a kernel return address past a function's end (after a
+	 * call to a noreturn function) read as the interrupted PC. */
+	if ((sfu__port_bounded(p) && sfu__port_stack(p, sp, &st)) || sfu__fde_of(secs, nsecs, pc, &f) ||
+	    sfu__fde_of(secs, nsecs, pc - 1u, &f))
 		return SFU_TRAP_KERNEL;
 	return SFU_TRAP_USER;
 }

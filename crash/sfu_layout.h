@@ -155,6 +155,19 @@
 #error "SFU_PORT_THREAD_STACKS must be between 1 and 64"
 #endif
 
+/* Knob SFU_PORT_GUARD_GAP (default 4096): the bytes beside each of a
+ * thread's stacks a saved context found off those stacks may not touch.
+ * A kernel's RAM range usually spans the guard pages it leaves unmapped
+ * between stacks; a context "off the stacks" right beside one is a field
+ * misread (a stack's top or base read as the context's address), and
+ * reading it would fault in the crash path.  0: no gap. */
+#ifndef SFU_PORT_GUARD_GAP
+#define SFU_PORT_GUARD_GAP 4096
+#endif
+#if SFU_PORT_GUARD_GAP < 0 || SFU_PORT_GUARD_GAP > 1048576
+#error "SFU_PORT_GUARD_GAP must be between 0 and 1048576"
+#endif
+
 /* A range of memory, [start, end). */
 struct sfu_port_range {
     uint64_t start;
@@ -1098,9 +1111,22 @@ SFU__LAYOUT_FN int sfu_switch_check(const struct sfu_switch_layout *l, const cha
 static inline bool sfu__port_context_ok(const void *ctxv, uint64_t addr, uint64_t size, uint64_t align)
 {
     const struct sfu_port_ctx *ctx = (const struct sfu_port_ctx *)ctxv;
+    size_t i;
 
-    return sfu__port_block_ok(ctxv, addr, size, align) ||
-           (ctx != NULL && ctx->kernel != NULL && sfu__port_block_ok(ctx->kernel, addr, size, align));
+    if (sfu__port_block_ok(ctxv, addr, size, align))
+        return true;
+    if (ctx == NULL || ctx->kernel == NULL || addr > UINT64_MAX - size - (uint64_t)SFU_PORT_GUARD_GAP)
+        return false;
+    /* Off the thread's stacks (its RAM): in the base context's memory,
+     * never within SFU_PORT_GUARD_GAP bytes of one of them (a guard
+     * page). */
+    for (i = 0; i < ctx->nram; i++) {
+        const struct sfu_port_range *r = &ctx->ram[i];
+
+        if (addr < r->end + (uint64_t)SFU_PORT_GUARD_GAP && addr + size + (uint64_t)SFU_PORT_GUARD_GAP > r->start)
+            return false;
+    }
+    return sfu__port_block_ok(ctx->kernel, addr, size, align);
 }
 
 /* A saved context that is a trap frame: the first variant that fits. */

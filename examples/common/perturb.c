@@ -22,6 +22,10 @@
  *   thread table  the context field, each stack field, the next pointer
  *                 and the link node (+-8 bytes), the struct's size (+-8),
  *                 a stack's size (+-16).
+ * An offset moves by PT_D bytes (default 8; build with -DPT_D=16 or 32
+ * to probe farther: at 16 the aarch64 plain image has two walks that read
+ * the saved LR as the interrupted PC, a trace one frame short that no
+ * rule can tell from one interrupted just after a return).
  * Which descriptions: the image's own (ex_dump, its trap layouts, its
  * thread table and that table's switch layout): an image that describes
  * its kernel in another way is covered by booting this scenario on it
@@ -40,6 +44,9 @@ void *memset(void *dst, int c, size_t n); /* mem.c */
 #define PT_FRAMES 48u   /* frames kept per walk */
 #define PT_WALKS 8u     /* walks per description */
 #define PT_TRAPS 8u     /* trap layouts of a description */
+#ifndef PT_D
+#define PT_D 8
+#endif
 #define PT_KEY_RUNNING 1u
 #define PT_KEY_IRQ 2u
 
@@ -201,8 +208,8 @@ static bool at_field(uint16_t *f, unsigned k, bool may_drop)
     if (v == 0)
         return false;
     switch (k) {
-    case 0: *f = (uint16_t)(v + 8u); return true;
-    case 1: if (v <= 8u) return false; *f = (uint16_t)(v - 8u); return true;
+    case 0: *f = (uint16_t)(v + PT_D); return true;
+    case 1: if (v <= PT_D) return false; *f = (uint16_t)(v - PT_D); return true;
     case 2: if (!may_drop) return false; *f = 0; return true;
     }
     return false;
@@ -221,12 +228,12 @@ static int trap_change(struct sfu_trap_layout *l, unsigned k)
     case 0: /* frame.size */
         if (how == 2)
             return 0;
-        l->frame.size = (uint16_t)(how == 0 ? l->frame.size + 8u : l->frame.size - 8u);
+        l->frame.size = (uint16_t)(how == 0 ? l->frame.size + PT_D : l->frame.size - PT_D);
         return 1;
     case 1: /* frame.off */
         if (how == 2)
             return 0;
-        l->frame.off += how == 0 ? 8 : -8;
+        l->frame.off += how == 0 ? PT_D : -PT_D;
         return 1;
     case 2: /* frame.from: each other source */
         l->frame.from = (uint8_t)((l->frame.from + 1u + how) % 4u);
@@ -236,7 +243,7 @@ static int trap_change(struct sfu_trap_layout *l, unsigned k)
     case 3: /* frame.ref_off */
         if (l->frame.from < SFU_TRAP_FRAME_PTR || how == 2)
             return 0;
-        l->frame.ref_off = (int16_t)(l->frame.ref_off + (how == 0 ? 8 : -8));
+        l->frame.ref_off = (int16_t)(l->frame.ref_off + (how == 0 ? PT_D : -PT_D));
         return 1;
     case 4: /* sp.from: each other rule */
         l->sp.from = (uint8_t)((l->sp.from + 1u + how) % 4u);
@@ -250,7 +257,7 @@ static int trap_change(struct sfu_trap_layout *l, unsigned k)
             return at_field(&l->sp.at, how, true) ? 1 : 0;
         if (l->sp.from != SFU_TRAP_SP_END || how == 2)
             return 0;
-        l->sp.add += how == 0 ? 8 : -8;
+        l->sp.add += how == 0 ? PT_D : -PT_D;
         return 1;
     case 6: /* the select word: where, and which value */
         if (l->select.mask == 0)
@@ -306,7 +313,7 @@ static int switch_change(struct sfu_switch_layout *s, unsigned k)
     case 0: /* size */
         if (how == 2)
             return 0;
-        s->size = (uint16_t)(how == 0 ? s->size + 8u : s->size - 8u);
+        s->size = (uint16_t)(how == 0 ? s->size + PT_D : s->size - PT_D);
         return 1;
     case 1: /* the SP rule */
         if (s->sp.from == SFU_TRAP_SP_SAVED)
@@ -316,7 +323,7 @@ static int switch_change(struct sfu_switch_layout *s, unsigned k)
             s->sp.at = s->regs.reg[SFU_PORT_DWARF_FP];
             return 1;
         }
-        s->sp.add += how == 0 ? 8 : -8;
+        s->sp.add += how == 0 ? PT_D : -PT_D;
         return 1;
     case 2:
         return at_field(&s->regs.pc, how, true) ? 1 : 0;
@@ -353,9 +360,9 @@ static int table_change(struct sfu_dump_table *t, unsigned k)
     } else if (field == 2) {
         f = &t->link;
     } else if (field == 3) {
-        if (t->size <= 8u)
+        if (t->size <= PT_D)
             return 0;
-        t->size = how == 0 ? t->size + 8u : t->size - 8u;
+        t->size = how == 0 ? t->size + PT_D : t->size - PT_D;
         return 1;
     } else {
         struct sfu_dump_span *sp = &t->stacks[(field - 4u) / 3u];
@@ -370,9 +377,9 @@ static int table_change(struct sfu_dump_table *t, unsigned k)
             return 1;
         }
     }
-    if (f->at == 0 || (how == 1 && f->at <= 8u))
+    if (f->at == 0 || (how == 1 && f->at <= PT_D))
         return 0;
-    f->at = (uint16_t)(how == 0 ? f->at + 8u : f->at - 8u);
+    f->at = (uint16_t)(how == 0 ? f->at + PT_D : f->at - PT_D);
     return 1;
 }
 

@@ -294,8 +294,8 @@ static inline int wc_on_stack(const struct wc_env *e, int st, uint64_t sp)
 	return st >= 0 && sp >= e->stacks[st].lo && sp <= e->stacks[st].hi;
 }
 
-/* A user-mode context whose SP lies on a declared stack, or whose PC the
- * sections describe: kernel code, walked on (sfu.h, THE END OF A STACK);
+/* A user-mode context whose SP lies on a declared stack, or whose PC (or
+ * the byte before it) the sections describe: kernel code, walked on (sfu.h, THE END OF A STACK);
  * (a PC of 0: no context, the walk stops: 1 too, it ends no walk as
  * user mode). */
 static inline int wc_user_is_kernel(const struct wc_env *e, uint64_t pc, uint64_t sp)
@@ -305,7 +305,8 @@ static inline int wc_user_is_kernel(const struct wc_env *e, uint64_t pc, uint64_
 	if (pc == 0 || (wc_bounded(e) && wc_stack_of(e, sp) != -2))
 		return 1;
 	for (i = 0; i < e->nsecs; i++)
-		if (e->core->find_fde(&e->secs[i], pc, &f, NULL) == SFU_OK)
+		if (e->core->find_fde(&e->secs[i], pc, &f, NULL) == SFU_OK ||
+		    e->core->find_fde(&e->secs[i], pc - 1u, &f, NULL) == SFU_OK)
 			return 1;
 	return 0;
 }

@@ -33,6 +33,9 @@ static uint64_t g_live_sp;
 #define KERNEL_MODE 0x08u /* CS, RPL 0 */
 #define USER_MODE 0x23u   /* CS, RPL 3 */
 #endif
+/* The fixture's stacks and the contexts off them lie a few KiB apart: a
+ * guard gap its size, tested at 256 bytes (test_context_outside). */
+#define SFU_PORT_GUARD_GAP 256
 #include "sfu_layout.h"
 #include "../common/sfb.h"
 
@@ -752,7 +755,23 @@ UT_CASE(test_context_outside)
 	memset(c, 0, 0x70);
 	err = sfu_port_switch_regs(&t.ctx, &sl, A(c), &r);
 	EXPECT(err == SFU_END_NEVER_RAN, "zeroed: %s", E(err));
-	end("ctx " ARCH " context-outside: a context off the thread's stacks read in the base's memory, checked");
+	/* Beside a stack of the thread (a stack's top read as the context's
+	 * address, where a guard page would be): refused, never read; past
+	 * the gap, read. */
+	{
+		struct sfu_port_thread t2;
+		sfu_stack st2 = { A(mem.b), A(mem.b + 128) };
+
+		EXPECT(sfu_port_thread_init(&t2, &g_ctx, &st2, 1) == SFU_OK, "thread port 2");
+		memcpy(mem.b + 128, outside, 0x70);
+		err = sfu_port_switch_regs(&t2.ctx, &sl, A(mem.b + 128), &r);
+		EXPECT(err == SFU_E_READ, "at the stack's top, inside the guard gap: %s", E(err));
+		memcpy(mem.b + 160, outside, 0x70);
+		err = sfu_port_switch_regs(&t2.ctx, &sl, A(mem.b + 160), &r);
+		EXPECT(err == SFU_OK && r.pc == 0x555000, "past the gap: %s", E(err));
+	}
+	end("ctx " ARCH " context-outside: a context off the thread's stacks read in the base's memory, checked, never "
+	    "within SFU_PORT_GUARD_GAP of the thread's stacks");
 }
 
 /* A thread's saved context that is a trap frame, or a switch context with
