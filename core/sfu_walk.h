@@ -1228,14 +1228,16 @@ static SFU__NOINLINE int sfu__zero_end(const sfu_cursor *c, uint64_t sp)
 	return c->bounded && sp <= c->stack_hi && c->stack_hi - sp <= top ? SFU_END : SFU_E_ZERO_RA;
 }
 
-/* The FDE of the first of the sections that describes pc, into *f;
- * false if none does. */
-static SFU__NOINLINE bool sfu__fde_of(const sfu_section *secs, size_t nsecs, uint64_t pc, sfu_fde *f)
+/* Whether any of the sections describes pc.  Its FDE on its own frame:
+ * called at the step's level, the search stacks under the step's frame
+ * alone. */
+static SFU__NOINLINE bool sfu__fde_of(const sfu_section *secs, size_t nsecs, uint64_t pc)
 {
+	sfu_fde f;
 	size_t i;
 
 	for (i = 0; i < nsecs; i++) {
-		if (sfu__search(&secs[i], pc, f, NULL, NULL) == SFU_OK)
+		if (sfu__search(&secs[i], pc, &f, NULL, NULL) == SFU_OK)
 			return true;
 	}
 	return false;
@@ -1244,37 +1246,39 @@ static SFU__NOINLINE bool sfu__fde_of(const sfu_section *secs, size_t nsecs, uin
 /* What a context said to run at a lower privilege level is: user code
  * (SFU_TRAP_USER) only where neither its SP nor its PC is the kernel's;
  * an SP on a stack the port declares, or a PC the sections describe (or
- * whose byte before they do), is kernel code (an RTOS's EL0 task on its
- * own stack; a mode word misread):
- * SFU_TRAP_KERNEL, the walk goes on; a PC of 0 is no context at all
- * (SFU_TRAP_PC_ZERO).  For the trap step and the dump's first frames. */
-static SFU__NOINLINE int sfu__user_kind(const sfu_port *p, const sfu_section *secs, size_t nsecs, uint64_t pc,
-                                        uint64_t sp)
+ * whose byte before they do: a kernel return address past a function's
+ * end, after a call to a noreturn function, read as the interrupted PC),
+ * is kernel code (an RTOS's EL0 task on its own stack; a mode word
+ * misread): SFU_TRAP_KERNEL, the walk goes on; a PC of 0 is no context at
+ * all (SFU_TRAP_PC_ZERO).  This function is the rule's first half, the
+ * port's (SFU_TRAP_USER: the sections are to be asked, sfu__fde_of at pc
+ * and at pc - 1, in that order); its callers ask them at their own level,
+ * not under this frame: the trap step (sfu__step) and the dump's first
+ * frames. */
+static SFU__NOINLINE int sfu__user_kind(const sfu_port *p, uint64_t pc, uint64_t sp)
 {
 	sfu_stack st;
-	sfu_fde f;
 
 	if (pc == 0)
 		return SFU_TRAP_PC_ZERO;
-	/* pc - 1 too: a kernel return address past a function's end (after a
-	 * call to a noreturn function) read as the interrupted PC. */
-	if ((sfu__port_bounded(p) && sfu__port_stack(p, sp, &st)) || sfu__fde_of(secs, nsecs, pc, &f) ||
-	    sfu__fde_of(secs, nsecs, pc - 1u, &f))
-		return SFU_TRAP_KERNEL;
-	return SFU_TRAP_USER;
+	return sfu__port_bounded(p) && sfu__port_stack(p, sp, &st) ? SFU_TRAP_KERNEL : SFU_TRAP_USER;
 }
 
 /* Does the frame at lookup PC lpc (pc: its PC) belong to a function the
  * port names as an entry: the FDE covering lpc starts at one, or pc is
  * one (a return address planted at an exit routine's first byte)?  One
- * search of the sections' FDEs, only for a port that names entries. */
+ * search of the sections' FDEs, only for a port that names entries; the
+ * search called from here, not through sfu__fde_of, so that it stacks
+ * under this frame and the step's alone. */
 static SFU__NOINLINE bool sfu__at_entry(const sfu_cursor *c, uint64_t pc, uint64_t lpc)
 {
 	const sfu_port *p = c->port;
 	sfu_fde f;
 	size_t i;
-	bool found = sfu__fde_of(c->secs, c->nsecs, lpc, &f);
+	bool found = false;
 
+	for (i = 0; i < c->nsecs && !found; i++)
+		found = sfu__search(&c->secs[i], lpc, &f, NULL, NULL) == SFU_OK;
 	for (i = 0; i < p->nentries; i++) {
 		if (p->entries[i] == pc || (found && p->entries[i] == f.start))
 			return true;
@@ -1431,7 +1435,11 @@ SFU__INLINE int sfu__cfa(const sfu_cursor *c, uint32_t f, const sfu__compact_row
 SFU__INLINE int sfu__unwind(sfu_cursor *c, uint32_t f, const sfu__compact_row *r, const sfu_rule *g)
 {
 	const sfu_port *port = c->port;
-	uint64_t cfa, sp, ra, fp;
+	/* w: the one word a compact row's reads of the RA and the FP land in,
+	 * one after the other: one slot of the step's stack, where that is in
+	 * line, not two.  (The general rules' land in ra and fp: in
+	 * sfu__from_general one word costs a register more.) */
+	uint64_t cfa, sp, ra, fp, w;
 	bool fp_ok;
 	int err;
 
@@ -1451,9 +1459,11 @@ SFU__INLINE int sfu__unwind(sfu_cursor *c, uint32_t f, const sfu__compact_row *r
 	if (err)
 		return err;
 	if (SFU__RULE(1, SFU__CROW_RA_SAVED)) {
-		err = g ? sfu__apply(c, &g[1], cfa, &ra) : SFU__ROW_READ(cfa + (uint64_t)(int64_t)r->u.off.ra, &ra);
+		err = g ? sfu__apply(c, &g[1], cfa, &ra) : SFU__ROW_READ(cfa + (uint64_t)(int64_t)r->u.off.ra, &w);
 		if (err)
 			return err;
+		if (!g)
+			ra = w;
 	} else {
 		ra = c->regs.ra;
 	}
@@ -1463,8 +1473,10 @@ SFU__INLINE int sfu__unwind(sfu_cursor *c, uint32_t f, const sfu__compact_row *r
 	 * read does not end the walk: the FP becomes unknown, and a later rule
 	 * that needs it stops with SFU_E_UNSAFE. */
 	if (SFU__RULE(2, SFU__CROW_FP_SAVED)) {
-		err = g ? sfu__apply(c, &g[2], cfa, &fp) : SFU__ROW_READ(cfa + (uint64_t)(int64_t)r->u.off.fp, &fp);
+		err = g ? sfu__apply(c, &g[2], cfa, &fp) : SFU__ROW_READ(cfa + (uint64_t)(int64_t)r->u.off.fp, &w);
 		fp_ok = err == SFU_OK;
+		if (!g)
+			fp = w;
 		if (!fp_ok)
 			fp = 0;
 		if (g && err && err != SFU_E_READ && err != SFU_E_ALIGN)
@@ -1555,10 +1567,49 @@ static SFU__NOINLINE int sfu__from_null_call(sfu_cursor *c)
 	return SFU_OK;
 }
 
+/* The trap frame t is the caller's frame: kind (SFU_TRAP_KERNEL or
+ * SFU_TRAP_USER) is the verdict on it, made. */
+static SFU__NOINLINE int sfu__trap_frame(sfu_cursor *c, const sfu_regs *t, int kind)
+{
+	if (kind == SFU_TRAP_USER) {
+		/* The interrupted code ran at a lower privilege level: its PC
+		 * and SP are worth showing, but its stack is not the kernel's
+		 * to read, so it is the last frame and bounds do not apply. */
+		c->user = 1;
+	} else {
+		/* The interrupted SP need not be aligned (an interrupt can land
+		 * anywhere) and may be on another stack than the handler's
+		 * (aarch64 SP_EL1 vs SP_EL0, x86_64 IST), so the direction check
+		 * does not apply across a trap; the port recognised the trap
+		 * return point, and the depth cap still bounds a walk that comes
+		 * back here.  Zero is no stack. */
+		if (t->sp == 0)
+			return SFU_E_WRONG_WAY;
+		if (!sfu__pick_stack(c, t->sp))
+			return SFU_E_STACK_BOUNDS;
+	}
+	sfu__commit(c, t->pc, t->sp, t->fp, true, t->sp, SFU_HOW_TRAP, true);
+	c->regs.ra = t->ra;
+	c->regs.dwarf = t->dwarf;
+	c->regs.ndwarf = t->ndwarf;
+	c->regs.dwarf_map = t->dwarf_map;
+	c->full = 1;
+	return SFU_OK;
+}
+
+/* sfu__from_trap's answer for a user-mode frame whose verdict the
+ * sections give (sfu__user_kind): its PC, SP and FP wait in the step's
+ * held[0..2], its other registers in the cursor's, which a caller frame
+ * does not use (c->full is 0: every frame with an inexact PC was reached
+ * by a step, whose commit cleared them). */
+#define SFU__JUDGE (-2)
+
 /* Exception vector code has no SFrame info; the port knows the trap frame
  * there.  Out of line: its register block stays off the common path's
- * stack. */
-static SFU__NOINLINE int sfu__from_trap(sfu_cursor *c)
+ * stack.  A user-mode frame the port's half of the rule leaves to the
+ * sections is handed to the step (SFU__JUDGE, held): their search then
+ * stacks under the step's frame, not under this one's register block. */
+static SFU__NOINLINE int sfu__from_trap(sfu_cursor *c, uint64_t *held)
 {
 	sfu_regs t;
 	int kind;
@@ -1582,33 +1633,43 @@ static SFU__NOINLINE int sfu__from_trap(sfu_cursor *c)
 	if (kind != SFU_TRAP_KERNEL && kind != SFU_TRAP_USER)
 		return SFU_E_READ; /* (no answer a port may give) */
 	if (kind == SFU_TRAP_USER)
-		kind = sfu__user_kind(c->port, c->secs, c->nsecs, t.pc, t.sp);
+		kind = sfu__user_kind(c->port, t.pc, t.sp);
 	if (kind == SFU_TRAP_PC_ZERO)
 		return SFU_E_ZERO_RA;
 	if (kind == SFU_TRAP_USER) {
-		/* The interrupted code ran at a lower privilege level: its PC
-		 * and SP are worth showing, but its stack is not the kernel's
-		 * to read, so it is the last frame and bounds do not apply. */
-		c->user = 1;
-	} else {
-		/* The interrupted SP need not be aligned (an interrupt can land
-		 * anywhere) and may be on another stack than the handler's
-		 * (aarch64 SP_EL1 vs SP_EL0, x86_64 IST), so the direction check
-		 * does not apply across a trap; the port recognised the trap
-		 * return point, and the depth cap still bounds a walk that comes
-		 * back here.  Zero is no stack. */
-		if (t.sp == 0)
-			return SFU_E_WRONG_WAY;
-		if (!sfu__pick_stack(c, t.sp))
-			return SFU_E_STACK_BOUNDS;
+		SFU_ASSERT(!c->full);
+		held[0] = t.pc;
+		held[1] = t.sp;
+		held[2] = t.fp;
+		c->regs.ra = t.ra;
+		c->regs.dwarf = t.dwarf;
+		c->regs.ndwarf = t.ndwarf;
+		c->regs.dwarf_map = t.dwarf_map;
+		return SFU__JUDGE;
 	}
-	sfu__commit(c, t.pc, t.sp, t.fp, true, t.sp, SFU_HOW_TRAP, true);
-	c->regs.ra = t.ra;
-	c->regs.dwarf = t.dwarf;
-	c->regs.ndwarf = t.ndwarf;
-	c->regs.dwarf_map = t.dwarf_map;
-	c->full = 1;
-	return SFU_OK;
+	return sfu__trap_frame(c, &t, kind);
+}
+
+/* The user-mode frame sfu__from_trap held (SFU__JUDGE), judged: kernel
+ * code if the sections describe its PC (or the byte before).  The cursor's
+ * registers are the caller frame's again before the verdict is applied,
+ * so that a refused one leaves the cursor on the last good frame. */
+static SFU__NOINLINE int sfu__trap_judged(sfu_cursor *c, const uint64_t *held, bool kernel)
+{
+	sfu_regs t;
+
+	t.pc = held[0];
+	t.sp = held[1];
+	t.fp = held[2];
+	t.ra = c->regs.ra;
+	t.dwarf = c->regs.dwarf;
+	t.ndwarf = c->regs.ndwarf;
+	t.dwarf_map = c->regs.dwarf_map;
+	c->regs.ra = 0;
+	c->regs.dwarf = NULL;
+	c->regs.ndwarf = 0;
+	c->regs.dwarf_map = NULL;
+	return sfu__trap_frame(c, &t, kernel ? SFU_TRAP_KERNEL : SFU_TRAP_USER);
 }
 
 /* Frame record where a PC has no SFrame info (SFU_FP_FALLBACK): amd64
@@ -1654,7 +1715,13 @@ SFU__INLINE int sfu__lookup(sfu_cursor *c, void *cache, uint64_t pc, sfu__compac
  * walk's loop has its own copy (no call per frame). */
 SFU__HOT int sfu__step(sfu_cursor *c, void *cache)
 {
-	sfu__compact_row r;
+	/* The row of the lookup or, after it found none, the PC, SP and FP
+	 * of a user-mode trap frame held (sfu__from_trap): the same bytes of
+	 * the step's stack. */
+	union {
+		sfu__compact_row r;
+		uint64_t held[3];
+	} u;
 	uint64_t lpc;
 	int err;
 
@@ -1687,13 +1754,17 @@ SFU__HOT int sfu__step(sfu_cursor *c, void *cache)
 	/* A function the port names as an entry is the outermost. */
 	if (c->port->nentries && c->port->entries && sfu__at_entry(c, c->regs.pc, lpc))
 		return SFU_END;
-	err = sfu__lookup(c, cache, lpc, &r);
+	err = sfu__lookup(c, cache, lpc, &u.r);
 	if (err == SFU_E_NOINFO) {
 		/* The vector code's call into its handler is reached as a
 		 * return address; an exact PC there is code the vector
-		 * interrupted. */
+		 * interrupted.  A user-mode frame there is judged by the
+		 * sections here (sfu__user_kind). */
 		if (c->port->trap && !c->exact) {
-			err = sfu__from_trap(c);
+			err = sfu__from_trap(c, u.held);
+			if (err == SFU__JUDGE)
+				return sfu__trap_judged(c, u.held, sfu__fde_of(c->secs, c->nsecs, u.held[0]) ||
+				                                       sfu__fde_of(c->secs, c->nsecs, u.held[0] - 1u));
 			if (err != SFU_E_NOINFO)
 				return err;
 		}
@@ -1702,9 +1773,9 @@ SFU__HOT int sfu__step(sfu_cursor *c, void *cache)
 	}
 	if (err)
 		return err;
-	if (SFU__GENERAL_STEP && (r.flags & SFU__CROW_GENERAL))
-		return sfu__from_general(c, &r);
-	return sfu__from_row(c, &r);
+	if (SFU__GENERAL_STEP && (u.r.flags & SFU__CROW_GENERAL))
+		return sfu__from_general(c, &u.r);
+	return sfu__from_row(c, &u.r);
 }
 
 SFU__FN int sfu_cursor_step(sfu_cursor *c)

@@ -1318,6 +1318,19 @@ static SFU__DUMP_NOINLINE int sfu__dump_cause(const struct sfu_dump *d, const st
 #endif
 }
 
+/* The core's rule for a context that ran in user mode (sfu__user_kind):
+ * the port's half, then the sections' (an SFU_TRAP_KERNEL, SFU_TRAP_USER
+ * or SFU_TRAP_PC_ZERO). */
+static SFU__DUMP_NOINLINE int sfu__dump_user_kind(const struct sfu_dump_state *st, const sfu_port *port, uint64_t pc,
+                                                  uint64_t sp)
+{
+    int kind = sfu__user_kind(port, pc, sp);
+
+    if (kind == SFU_TRAP_USER && (sfu__fde_of(st->secs, st->nsecs, pc) || sfu__fde_of(st->secs, st->nsecs, pc - 1u)))
+        kind = SFU_TRAP_KERNEL;
+    return kind;
+}
+
 /* The registers held by a trap frame at frame, read through port's
  * checks, into *r: SFU_TRAP_KERNEL or SFU_TRAP_USER, or -SFU_E_DESC (a
  * layout sfu_layout_check refuses), -SFU_E_READ (not readable, no variant
@@ -1341,7 +1354,7 @@ static SFU__DUMP_NOINLINE int sfu__dump_trap_regs(const struct sfu_dump *d, cons
      * the walk would start from a made-up SP.  A user-mode frame whose SP
      * or PC is the kernel's is kernel code (the core's rule). */
     if (kind == SFU_TRAP_USER)
-        kind = sfu__user_kind(port, d->state->secs, d->state->nsecs, r->pc, r->sp);
+        kind = sfu__dump_user_kind(d->state, port, r->pc, r->sp);
     if (kind == SFU_TRAP_PC_ZERO)
         return -SFU_E_ZERO_RA;
     return kind == SFU_TRAP_UNREADABLE ? -SFU_E_READ : kind;

@@ -764,7 +764,7 @@ static SFU__DUMP_NOINLINE int sfu__dump_thread_start(const struct sfu_dump *d, s
          * SFU_END_USER from the walk itself (an SP on the thread's
          * stacks is the kernel's: walked on). */
         if (kind == SFU_END_USER) {
-            int k = sfu__user_kind(port, st->secs, st->nsecs, r->pc, r->sp);
+            int k = sfu__dump_user_kind(st, port, r->pc, r->sp);
 
             st->user = k == SFU_TRAP_USER;
             if (k == SFU_TRAP_PC_ZERO)

@@ -1545,6 +1545,74 @@ UT_CASE(test_trap_user_on_kernel_stack)
 	end("trap user-mode-on-a-declared-stack-walks-on");
 }
 
+/* A user-mode trap frame whose verdict the sections give (its PC is
+ * described: kernel code), stepped by the cursor: where that verdict
+ * refuses the frame (its SP on none of the declared stacks; SP 0 on a port
+ * that declares none) the cursor is left on the last good frame, every
+ * register as it was; where it stands, the frame's registers are the
+ * hook's, the user's too. */
+UT_CASE(test_trap_user_judged_cursor)
+{
+	static sfb_sec s;
+	static mem m;
+	static const uint64_t dw[2] = { 0x11, 0x22 };
+	sfu_section sec;
+	sfu_port port = { .read = mem_read, .trap = trap_hook2, .ctx = &m, .stack_lo = 0xc000, .stack_hi = 0xc1ff };
+	sfu_regs r = { 0x100014, 0xc000, 0, 0, NULL, 0, NULL };
+	sfu_cursor c;
+	uint64_t pc, sp, fp;
+	int err, i;
+	begin();
+	trap_fixture(&s, &sec, &m);
+	mem_put(&m, 0xc000, 0x300010); /* handler's RA: into the vector code */
+	g_trap.kind = SFU_TRAP_USER;
+	g_trap.dwarf = dw;
+	g_trap.ndwarf = 2;
+	for (i = 0; i < 2; i++) {
+		/* 0: SP off the declared stack; 1: no stack declared, SP 0. */
+		g_trap.sp = i == 0 ? 0x7fff0000 : 0;
+		port.stack_lo = i == 0 ? 0xc000 : 0;
+		port.stack_hi = i == 0 ? 0xc1ff : 0;
+		err = sfu_cursor_init(&c, &sec, 1, &port, &r);
+		if (!err)
+			err = sfu_cursor_step(&c);
+		EXPECT(err == SFU_OK && c.regs.pc == 0x300010, "case %d: to the vector code: %s", i, E(err));
+		pc = c.regs.pc;
+		sp = c.regs.sp;
+		fp = c.regs.fp;
+		err = sfu_cursor_step(&c);
+		EXPECT(err == (i == 0 ? SFU_E_STACK_BOUNDS : SFU_E_WRONG_WAY), "case %d: %s", i, E(err));
+		EXPECT(c.regs.pc == pc && c.regs.sp == sp && c.regs.fp == fp && c.regs.ra == 0 && c.regs.dwarf == NULL &&
+		           c.regs.ndwarf == 0 && c.regs.dwarf_map == NULL && c.depth == 1 && !c.full && !c.user &&
+		           !c.exact && c.how == SFU_HOW_SFRAME,
+		       "case %d: the cursor moved: pc %#llx sp %#llx depth %u", i, (unsigned long long)c.regs.pc,
+		       (unsigned long long)c.regs.sp, (unsigned)c.depth);
+	}
+	/* No stack declared, SP set: kernel code, walked on, its registers. */
+	g_trap.sp = 0x7fff0000;
+	err = sfu_cursor_init(&c, &sec, 1, &port, &r);
+	if (!err)
+		err = sfu_cursor_step(&c);
+	if (!err)
+		err = sfu_cursor_step(&c);
+	EXPECT(err == SFU_OK && c.regs.pc == 0x100003 && c.regs.sp == 0x7fff0000 && c.regs.dwarf == dw &&
+	           c.regs.ndwarf == 2 && c.full && !c.user && c.exact && c.how == SFU_HOW_TRAP,
+	       "kernel by its PC: %s, pc %#llx", E(err), (unsigned long long)c.regs.pc);
+	/* Its PC described by none: the user's frame, its registers, the last. */
+	g_trap.pc = 0x400123;
+	err = sfu_cursor_init(&c, &sec, 1, &port, &r);
+	if (!err)
+		err = sfu_cursor_step(&c);
+	if (!err)
+		err = sfu_cursor_step(&c);
+	EXPECT(err == SFU_OK && c.regs.pc == 0x400123 && c.regs.sp == 0x7fff0000 && c.regs.dwarf == dw &&
+	           c.regs.ndwarf == 2 && c.full && c.user && c.how == SFU_HOW_TRAP,
+	       "user: %s, pc %#llx", E(err), (unsigned long long)c.regs.pc);
+	err = sfu_cursor_step(&c);
+	EXPECT(err == SFU_END_USER, "after the user's frame: %s", E(err));
+	end("trap user-mode-judged-by-the-sections-cursor");
+}
+
 /* Every code's name and text, as SFU_ERRORS lists them, from the one
  * string table; "?" just outside the codes and far from them. */
 UT_CASE(test_error_strings)
