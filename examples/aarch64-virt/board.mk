@@ -40,7 +40,7 @@ stub := trap_common
 irqtrap := a64_trap
 irqstub := trap_common
 
-variants := pac lld kernel rtos nofp mmuoff gen os
+variants := pac lld kernel rtos freertos nofp mmuoff gen os
 pac.flags := -mbranch-protection=pac-ret
 pac.title := pac-ret build
 lld.link := lld
@@ -74,6 +74,20 @@ rtos.trap := rtos_fault
 rtos.stub := rtos_task_sync
 rtos.irqtrap := rtos_irq
 rtos.irqstub := rtos_task_irq
+# FreeRTOS's ARM_AARCH64 port at EL1 (freertos-port.S: portSAVE_CONTEXT
+# onto the task stack, FreeRTOS_SWI_Handler, FreeRTOS_IRQ_Handler on the
+# IRQ stack), a kernel shaped as FreeRTOS's tasks.c (freertos.c: TCB_t,
+# the state lists), described to sfu by rtos/sfu_freertos.h only.
+freertos.srcs := head.S freertos-port.S freertos.c freertos-sfu.c board.c
+freertos.flags := -DEX_THREAD_EXC_STACK=0u
+freertos.cflags := -I rtos
+freertos.core-plain := 1
+freertos.plain := recipe.c freertos-sfu.c
+freertos.title := FreeRTOS ARM_AARCH64 port
+freertos.trap := freertos_fault
+freertos.stub := FreeRTOS_SWI_Handler
+freertos.irqtrap := vApplicationIRQHandler
+freertos.irqstub := FreeRTOS_IRQ_Handler
 # The sfu file built without -mgeneral-regs-only, FP off as always.
 nofp.core-plain := 1
 nofp.title := FP/SIMD off, sfu built without -mgeneral-regs-only
