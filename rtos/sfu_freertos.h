@@ -45,12 +45,13 @@
  *                              FreeRTOS_Abort spins; yours reports): the
  *                              task context is then behind pxCurrentTCB
  *                                                  (default: none)
- *   SFU_FREERTOS_SPX_HANDLER   the C function your vector table's
- *                              current-EL-SPx synchronous entry calls
- *                              after pushing the same context (no FP
+ *   SFU_FREERTOS_SPX_HANDLER   the C function your vector table's entries
+ *                              call after pushing the same context (no FP
  *                              part, 288 bytes, flag 0) on SP_ELx: a fault
- *                              in an interrupt handler, or on a task stack
- *                              too full for portSAVE_CONTEXT (default: none)
+ *                              in an interrupt handler (the interrupted SP
+ *                              the frame's end), or a task's whose stack is
+ *                              too full for portSAVE_CONTEXT (SPSR says
+ *                              SP_EL0: its SP still there) (default: none)
  *   SFU_FREERTOS_STACK_BYTES   every task's stack size in bytes, when the
  *                              TCB keeps no pxEndOfStack
  *   SFU_FREERTOS_ENTRY         the function your boot stack starts in
@@ -134,10 +135,11 @@ enum {
     SFU_FREERTOS_TRAP_TASK_FP = 1, /* the same with the FPU registers */
     SFU_FREERTOS_TRAP_IRQ = 2,     /* an IRQ taken from a task (SP_EL0) */
     SFU_FREERTOS_TRAP_IRQ_NESTED = 3, /* an IRQ taken from a handler (SP_ELx) */
-    SFU_FREERTOS_TRAP_SPX = 4      /* SFU_FREERTOS_SPX_HANDLER's frame, if defined */
+    SFU_FREERTOS_TRAP_SPX = 4,     /* SFU_FREERTOS_SPX_HANDLER's frame, if defined: */
+    SFU_FREERTOS_TRAP_SPX_TASK = 5 /* from a handler (SP_ELx), or from a task (SP_EL0) */
 };
 #ifdef SFU_FREERTOS_SPX_HANDLER
-#define SFU_FREERTOS_NTRAPS 5
+#define SFU_FREERTOS_NTRAPS 6
 #else
 #define SFU_FREERTOS_NTRAPS 4
 #endif
@@ -255,18 +257,25 @@ static const void *const sfu__fr_spx_calls[] = { sfu__fr_spx_fn };
         .regs = { .pc = SFU_AT(SFU__FR_I + 16u), .mode = SFU_AT(SFU__FR_I + 24u), .reg = SFU__FR_IRQ_REGS }, \
     }
 
+/* SFU_FREERTOS_SPX_HANDLER's frame, at the SP of its call: the
+ * interrupted SP the frame's end (SPSR.M[0] 1: SP_ELx) or SP_EL0's. */
+#define SFU__FR_SPX(spx)                                                                            \
+    {                                                                                               \
+        .call = SFU__FR_CALLS(sfu__fr_spx_calls),                                                   \
+        .frame = { .from = SFU_TRAP_FRAME_SP, .size = SFU_FREERTOS_CTX_SIZE(0), .align = 16 },      \
+        .sp = { .from = (spx) ? SFU_TRAP_SP_END : SFU_TRAP_SP_LIVE },                               \
+        .select = { .at = SFU_AT(SFU__FR_G(0) - 24u), .mask = 1, .value = (spx) },                  \
+        .regs = { .pc = SFU_AT(SFU__FR_G(0) - 32u), .mode = SFU_AT(SFU__FR_G(0) - 24u), .reg = SFU__FR_REGS(0) }, \
+    }
+
 const struct sfu_trap_layout sfu_freertos_traps[SFU_FREERTOS_NTRAPS] = {
     SFU__FR_TASK(0),
     SFU__FR_TASK(1),
     SFU__FR_IRQ(0),
     SFU__FR_IRQ(1),
 #ifdef SFU_FREERTOS_SPX_HANDLER
-    {
-        .call = SFU__FR_CALLS(sfu__fr_spx_calls),
-        .frame = { .from = SFU_TRAP_FRAME_SP, .size = SFU_FREERTOS_CTX_SIZE(0), .align = 16 },
-        .sp = { .from = SFU_TRAP_SP_END },
-        .regs = { .pc = SFU_AT(SFU__FR_G(0) - 32u), .mode = SFU_AT(SFU__FR_G(0) - 24u), .reg = SFU__FR_REGS(0) },
-    },
+    SFU__FR_SPX(1),
+    SFU__FR_SPX(0),
 #endif
 };
 

@@ -33,7 +33,9 @@
  *     synchronous exception on SP_EL1 (in a handler, or while
  *     portSAVE_CONTEXT pushes onto a task stack that is full) goes to
  *     bsp_spx_sync, which pushes the same context, without its FP part, on
- *     SP_EL1 and calls freertos_spx_fault.
+ *     SP_EL1 and calls freertos_spx_fault; and a task's synchronous
+ *     exception goes there too when its stack has no room for its context
+ *     (bsp_sync_sp0), where FreeRTOS would fault again, for good.
  */
 #define CPACR_FPEN (3 << 20)
 #define EC_SVC64 0x15
@@ -278,6 +280,32 @@ bsp_spx_sync:
     eret
     .size bsp_spx_sync, . - bsp_spx_sync
 
+/* The board's: a task's synchronous exception, unless the task's stack
+ * cannot take its context (SP_EL0 less the largest context below
+ * pxCurrentTCB->pxStack, TCB_t offset 96): then that context goes on
+ * SP_EL1, the task's SP left in SP_EL0, and freertos_spx_fault reports
+ * it.  FreeRTOS itself would fault again in portSAVE_CONTEXT, for good. */
+#define TCB_PXSTACK 96
+#define CTX_MAX 800
+    .type bsp_sync_sp0, %function
+bsp_sync_sp0:
+    stp x0, x1, [sp, #-16]!
+    mrs x0, sp_el0
+    sub x0, x0, #CTX_MAX
+    ldr x1, =pxCurrentTCB
+    ldr x1, [x1]
+    ldr x1, [x1, #TCB_PXSTACK]
+    cmp x0, x1
+    ldp x0, x1, [sp], #16
+    b.lo 1f
+    b FreeRTOS_SWI_Handler
+1:  push_gprs
+    stp xzr, xzr, [sp, #-16]!
+    mov x0, sp
+    bl freertos_spx_fault
+    b .
+    .size bsp_sync_sp0, . - bsp_sync_sp0
+
     .type bsp_bad_vector, %function
 bsp_bad_vector:
     bl freertos_bad_vector
@@ -292,7 +320,7 @@ bsp_bad_vector:
     .balign 2048
     .global a64_vectors
 a64_vectors:
-    ventry FreeRTOS_SWI_Handler     /* current EL, SP_EL0: the tasks */
+    ventry bsp_sync_sp0             /* current EL, SP_EL0: the tasks */
     ventry FreeRTOS_IRQ_Handler
     ventry bsp_bad_vector
     ventry bsp_bad_vector

@@ -325,16 +325,22 @@ void freertos_fault(uint64_t esr, uint64_t ec)
     ex_fault(&f);
 }
 
+_Static_assert(offsetof(TCB_t, pxStack) == 96, "freertos-port.S reads pxStack at 96");
+
 void freertos_spx_fault(uint64_t frame)
 {
     uint64_t esr, far;
+    bool spx;
     struct ex_fault f;
 
     __asm__ volatile("mrs %0, esr_el1\n\tmrs %1, far_el1" : "=r"(esr), "=r"(far));
     if (ex_probe_take(esr, (uint64_t *)(uintptr_t)(frame + 16u)))
         return;
-    a64_describe(&f, esr, far, 4);
-    sfu_port_trap_regs(&sfu_freertos_traps[SFU_FREERTOS_TRAP_SPX], frame, &f.regs);
+    spx = (((const uint64_t *)(uintptr_t)frame)[3] & 1u) != 0; /* SPSR.M[0] */
+    a64_describe(&f, esr, far, spx ? 4 : 0);
+    sfu_port_trap_regs(&sfu_freertos_traps[spx ? SFU_FREERTOS_TRAP_SPX : SFU_FREERTOS_TRAP_SPX_TASK], frame, &f.regs);
+    if (!spx)
+        f.note = "the task's stack has no room for its context: saved on the IRQ stack";
     ex_fault(&f);
 }
 

@@ -411,7 +411,11 @@ special_checks() { # SCENARIO SUITE LOG IMAGE
 			[ "$gstop" = "$pstop" ] || { echo "thread $part stopped with ${gstop:-no dump}, expected $pstop"; return; }
 			[ "$gframes" = "$pframes" ] || { echo "thread $part: frames [$gframes], expected [$pframes]"; return; }
 		done
-		for l in 'crasher: running' 'sleeper: blocked' 'spinner: preempted'; do
+		# Each thread's state as its header line gives it (threads-states:
+		# NAME:STATE words; an RTOS names them by its own lists).
+		exp=$(expect threads-states "$suite")
+		for l in ${exp#* * }; do
+			l=${l/:/: }
 			grep -Eq "^thread [0-9]+ $l, stack " "$log" || { echo "no line 'thread N $l'"; return; }
 		done
 		core_check "$log" "$img" "log:$log" ;;
