@@ -102,10 +102,11 @@
  *   SFU_SAFE_CODEGEN         build the core for any CPU state: general
  *                            registers only, no unaligned access, whatever
  *                            the translation unit's flags      (default 1)
- *   SFU_TOP_FRAME            bytes at the top of a stack in which a
- *                            return address of 0 ends the walk (an
- *                            sfu_port's `top` of 0; see THE END OF A
- *                            STACK)                             (default 64)
+ *   SFU_TOP_FRAME            bytes below a stack's top where the caller
+ *                            SP of a return address of 0 may lie and
+ *                            still end the walk (an sfu_port's `top` of
+ *                            0; 0: exactly at the top; see THE END OF A
+ *                            STACK)                              (default 0)
  *   SFU_FIX_LD_PLTGOT        read GNU ld's x86_64 .plt.got FDE (ld 2.44,
  *                            2.47: CFA = SP + 16 at the stub's entry) as
  *                            the code it describes says, CFA = SP + 8;
@@ -137,15 +138,20 @@
  *       kernel's C entry point; a return address equal to one, a planted
  *       "task exit" address, too): SFU_END at that frame;
  *     - a return address of 0 where the code that started the stack left
- *       it: the caller's SP within sfu_port.top bytes (0: SFU_TOP_FRAME)
- *       below the top (hi) of the stack the walk is on: SFU_END.  A zeroed
- *       trap frame there (a kernel thread's pt_regs, never filled):
- *       SFU_END_NEVER_RAN.
+ *       it: the caller's SP at the top (hi) of the stack the walk is on,
+ *       or within sfu_port.top bytes below it (0: SFU_TOP_FRAME, default
+ *       0: exactly there; an RTOS that aligns a task's first SP down says
+ *       by how much): SFU_END.  A zeroed
+ *       trap frame whose end lies there (a kernel thread's pt_regs, never
+ *       filled): SFU_END_NEVER_RAN.
  *   A return address of 0 anywhere else, or on a port that declares no
- *   stack, is SFU_E_ZERO_RA: incomplete.  A trap frame that says the code
- *   ran at a lower privilege level ends the walk (SFU_END_USER) only where
- *   its SP lies on none of the port's stacks: one on a stack the port
- *   declares is the kernel's to read, and the walk goes on there.
+ *   stack, is SFU_E_ZERO_RA: incomplete; so is an interrupted PC of 0
+ *   with no return address (no context at all).  A trap frame that says
+ *   the code ran at a lower privilege level ends the walk (SFU_END_USER)
+ *   only where neither its PC nor its SP is the kernel's: an SP on a stack
+ *   the port declares, or a PC the sections describe, is kernel code (an
+ *   RTOS's EL0 task on its own stack, or a mode word misread), and the
+ *   walk goes on there; a PC of 0 said to be user code is no context.
  *
  * PRODUCER ERRORS
  *   One wrong description a producer is known to write, GNU ld's x86_64
@@ -246,7 +252,7 @@
 #define SFU_FIX_LD_PLTGOT 1
 #endif
 #ifndef SFU_TOP_FRAME
-#define SFU_TOP_FRAME 64
+#define SFU_TOP_FRAME 0
 #endif
 
 #if (SFU_V1 != 0 && SFU_V1 != 1) || (SFU_V2 != 0 && SFU_V2 != 1) || (SFU_V3 != 0 && SFU_V3 != 1)
@@ -548,10 +554,16 @@ enum sfu_trap_result {
 	SFU_TRAP_UNREADABLE = 3, /* pc is a call site of the vector code, but its
 	                          * trap frame cannot be read (a corrupt frame
 	                          * pointer): the walk ends with SFU_E_READ */
-	SFU_TRAP_EMPTY = 4   /* pc is a call site, and its trap frame is there
+	SFU_TRAP_EMPTY = 4,  /* pc is a call site, and its trap frame is there
 	                      * but was never written (every word 0: a kernel
-	                      * thread's pt_regs): SFU_END_NEVER_RAN at the top
-	                      * of the stack, else SFU_E_ZERO_RA */
+	                      * thread's pt_regs); out->sp: the frame's end.
+	                      * SFU_END_NEVER_RAN where that lies at the top of
+	                      * the stack, else SFU_E_ZERO_RA */
+	SFU_TRAP_PC_ZERO = 5 /* pc is a call site, its frame says the
+	                      * interrupted PC was 0, and no call through a null
+	                      * pointer explains it (the instruction before the
+	                      * return address it would have left is no
+	                      * indirect call): a misread, SFU_E_ZERO_RA */
 };
 
 /* The port: how the core reaches memory and the target's quirks. */

@@ -1228,6 +1228,38 @@ static SFU__NOINLINE int sfu__zero_end(const sfu_cursor *c, uint64_t sp)
 	return c->bounded && sp <= c->stack_hi && c->stack_hi - sp <= top ? SFU_END : SFU_E_ZERO_RA;
 }
 
+/* The FDE of the first of the sections that describes pc, into *f;
+ * false if none does. */
+static SFU__NOINLINE bool sfu__fde_of(const sfu_section *secs, size_t nsecs, uint64_t pc, sfu_fde *f)
+{
+	size_t i;
+
+	for (i = 0; i < nsecs; i++) {
+		if (sfu__search(&secs[i], pc, f, NULL, NULL) == SFU_OK)
+			return true;
+	}
+	return false;
+}
+
+/* What a context said to run at a lower privilege level is: user code
+ * (SFU_TRAP_USER) only where neither its SP nor its PC is the kernel's;
+ * an SP on a stack the port declares, or a PC the sections describe, is
+ * kernel code (an RTOS's EL0 task on its own stack; a mode word misread):
+ * SFU_TRAP_KERNEL, the walk goes on; a PC of 0 is no context at all
+ * (SFU_TRAP_PC_ZERO).  For the trap step and the dump's first frames. */
+static SFU__NOINLINE int sfu__user_kind(const sfu_port *p, const sfu_section *secs, size_t nsecs, uint64_t pc,
+                                        uint64_t sp)
+{
+	sfu_stack st;
+	sfu_fde f;
+
+	if (pc == 0)
+		return SFU_TRAP_PC_ZERO;
+	if ((sfu__port_bounded(p) && sfu__port_stack(p, sp, &st)) || sfu__fde_of(secs, nsecs, pc, &f))
+		return SFU_TRAP_KERNEL;
+	return SFU_TRAP_USER;
+}
+
 /* Does the frame at lookup PC lpc (pc: its PC) belong to a function the
  * port names as an entry: the FDE covering lpc starts at one, or pc is
  * one (a return address planted at an exit routine's first byte)?  One
@@ -1237,10 +1269,8 @@ static SFU__NOINLINE bool sfu__at_entry(const sfu_cursor *c, uint64_t pc, uint64
 	const sfu_port *p = c->port;
 	sfu_fde f;
 	size_t i;
-	bool found = false;
+	bool found = sfu__fde_of(c->secs, c->nsecs, lpc, &f);
 
-	for (i = 0; i < c->nsecs && !found; i++)
-		found = sfu__search(&c->secs[i], lpc, &f, NULL, NULL) == SFU_OK;
 	for (i = 0; i < p->nentries; i++) {
 		if (p->entries[i] == pc || (found && p->entries[i] == f.start))
 			return true;
@@ -1510,8 +1540,10 @@ static SFU__NOINLINE int sfu__from_null_call(sfu_cursor *c)
 	} else {
 		ra = c->regs.ra;
 	}
+	/* PC 0 and no return address either: no context at all (a zeroed
+	 * or misread one), never an end. */
 	if (ra == 0)
-		return sfu__zero_end(c, sp);
+		return SFU_E_ZERO_RA;
 	err = sfu__check_sp(c, sp, sp, 1);
 	if (err)
 		return err;
@@ -1525,7 +1557,6 @@ static SFU__NOINLINE int sfu__from_null_call(sfu_cursor *c)
 static SFU__NOINLINE int sfu__from_trap(sfu_cursor *c)
 {
 	sfu_regs t;
-	sfu_stack st;
 	int kind;
 	/* Fields a callback may not know about start cleared. */
 	t.pc = t.sp = t.fp = t.ra = 0;
@@ -1539,15 +1570,17 @@ static SFU__NOINLINE int sfu__from_trap(sfu_cursor *c)
 		return SFU_E_READ;
 	if (kind == SFU_TRAP_EMPTY)
 		/* Nothing was ever saved there: the context below never ran,
-		 * known only at the top of the stack. */
-		return sfu__zero_end(c, c->regs.sp) == SFU_END ? SFU_END_NEVER_RAN : SFU_E_ZERO_RA;
+		 * known only where the frame ends at the stack's top (t.sp:
+		 * the frame's end, as the port gives it). */
+		return t.sp > c->regs.sp && sfu__zero_end(c, t.sp) == SFU_END ? SFU_END_NEVER_RAN : SFU_E_ZERO_RA;
+	if (kind == SFU_TRAP_PC_ZERO)
+		return SFU_E_ZERO_RA;
 	if (kind != SFU_TRAP_KERNEL && kind != SFU_TRAP_USER)
 		return SFU_E_READ; /* (no answer a port may give) */
-	/* A lower privilege level's stack is not the kernel's: one the port
-	 * declares is (an RTOS's EL0 task on its own stack; a mode word
-	 * misread), and the walk goes on there. */
-	if (kind == SFU_TRAP_USER && sfu__port_bounded(c->port) && sfu__port_stack(c->port, t.sp, &st))
-		kind = SFU_TRAP_KERNEL;
+	if (kind == SFU_TRAP_USER)
+		kind = sfu__user_kind(c->port, c->secs, c->nsecs, t.pc, t.sp);
+	if (kind == SFU_TRAP_PC_ZERO)
+		return SFU_E_ZERO_RA;
 	if (kind == SFU_TRAP_USER) {
 		/* The interrupted code ran at a lower privilege level: its PC
 		 * and SP are worth showing, but its stack is not the kernel's

@@ -53,7 +53,9 @@
  *   A dump built for one CPU reads that CPU's SFrame ABI and byte order
  *   only (the ABI and byte-order knobs of core/sfu.h default to the
  *   compiler's target here; the host tools still read every one), and
- *   FLEX FDEs only where that CPU's producers write them (not aarch64).
+ *   FLEX FDEs only where a kernel's code has them (s390x; not aarch64 or
+ *   x86_64, where only a stack-realigning function has one: SFU_FLEX 1
+ *   reads them).
  *   Stack words only through the checked read of the description's
  *   memory.
  *
@@ -153,21 +155,27 @@
  *                            .symtab given is refused; a name hook
  *                            works either way)                 (default 0)
  *   SFU_DUMP_NAME_MAX        longest name printed              (default 128)
- *   and, unless defined before: SFU_ERROR_STRINGS 1 (the dump prints the
+ *   and, unless defined before (so where sfu_dump.h or sfu_threads.h is
+ *   the first sfu header the file includes; a port or layout header
+ *   included first brings core/sfu.h's own defaults, every ABI):
+ *   SFU_ERROR_STRINGS 1 (the dump prints the
  *   core's error texts); SFU_AMD64 / SFU_AARCH64 / SFU_S390X and
- *   SFU_LITTLE / SFU_BIG: the compiler's target only, SFU_FLEX 0 where
- *   that is aarch64 alone (WHAT IT READS).
+ *   SFU_LITTLE / SFU_BIG: the compiler's target only, SFU_FLEX 0 unless
+ *   s390x is read (WHAT IT READS).
  */
 #ifndef SFU_DUMP_H
 #define SFU_DUMP_H
 
 /* The CPU the dump runs on: its ABI and byte order only, unless the user
  * chose (any of the knobs of a group defined: the group is the user's).
- * FLEX FDEs (V3 3.2) where the CPU's producers write them: x86_64 (DRAP)
- * and s390x (registers); none for aarch64 (GNU as 2.47 writes none there,
- * nor does sfu-gen for the code gcc and clang emit: a FLEX FDE in an
- * aarch64 section stops the walk with SFU_E_FDE_TYPE, never a wrong
- * row), unless SFU_FLEX is defined. */
+ * FLEX FDEs (V3 3.2) only where the code a kernel is built from has them:
+ * s390x (its register rules); not aarch64 (GNU as 2.47 writes none there,
+ * nor does sfu-gen for what gcc and clang emit) nor x86_64 (only a
+ * function that realigns its stack, DRAP, has one: none in the examples'
+ * kernels, and reading them costs the dump about 1.7 KB of .text).  A
+ * FLEX FDE then stops the walk with SFU_E_FDE_TYPE, whose text names
+ * SFU_FLEX: never a wrong row.  Define SFU_FLEX 1 to walk through such
+ * functions. */
 #if !defined(SFU_AMD64) && !defined(SFU_AARCH64) && !defined(SFU_S390X)
 #if defined(__x86_64__)
 #define SFU_AMD64 1
@@ -183,10 +191,8 @@
 #define SFU_S390X 1
 #endif
 #endif
-#if !defined(SFU_FLEX) && defined(SFU_AARCH64) && defined(SFU_AMD64) && defined(SFU_S390X)
-#if SFU_AARCH64 && !SFU_AMD64 && !SFU_S390X
+#if !defined(SFU_FLEX) && defined(SFU_S390X) && !SFU_S390X
 #define SFU_FLEX 0
-#endif
 #endif
 #if !defined(SFU_LITTLE) && !defined(SFU_BIG) && defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__)
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -379,8 +385,7 @@ struct sfu_dump {
     const uint64_t *entries;         /* where stacks start (SFU_DUMP_ENTRIES): */
     size_t nentries;                 /* the first byte of each entry function */
     uint32_t top;                    /* bytes at a stack's top its start leaves
-                                      * (0: SFU_TOP_FRAME + the largest trap
-                                      * frame of .traps) */
+                                      * (sfu_port.top; 0: SFU_TOP_FRAME) */
 };
 
 /* The fields the knobs give the initializers, each with its comma (or
@@ -886,23 +891,6 @@ static SFU__DUMP_NOINLINE void sfu__dump_refusal(const struct sfu_dump *d)
 
 /* ---- the walk ------------------------------------------------------------------ */
 
-/* The bytes at a stack's top where its start leaves the end: the
- * description's, or SFU_TOP_FRAME above the largest trap frame it
- * describes (an entry that leaves one there: a kernel thread's pt_regs). */
-static uint32_t sfu__dump_top(const struct sfu_dump *d)
-{
-    uint32_t top = 0;
-    size_t i;
-
-    if (d->top != 0)
-        return d->top;
-    for (i = 0; d->traps != NULL && i < d->ntraps; i++) {
-        if (d->traps[i].frame.size > top)
-            top = d->traps[i].frame.size;
-    }
-    return top + SFU_TOP_FRAME;
-}
-
 /* The port of a walk in no thread: the description's memory, layouts and
  * stacks (in the state: the description stays constant). */
 static SFU__DUMP_NOINLINE const sfu_port *sfu__dump_port(const struct sfu_dump *d)
@@ -918,7 +906,7 @@ static SFU__DUMP_NOINLINE const sfu_port *sfu__dump_port(const struct sfu_dump *
     st->base.trap = d->trap;
     st->base.entries = d->entries;
     st->base.nentries = d->nentries;
-    st->base.top = sfu__dump_top(d);
+    st->base.top = d->top;
     st->base.tcb = 0;
     p->read = sfu_port_read;
     p->strip_ra = SFU_PORT_STRIP_RA;
@@ -1093,14 +1081,6 @@ SFU__DUMP_FN int sfu_dump_regs(const struct sfu_dump *d, const sfu_regs *regs)
     return sfu__dump_leave(d, sfu__dump_walk(d, regs));
 }
 
-/* Is sp on one of port's stacks? */
-static bool sfu__dump_on_stack(const sfu_port *port, uint64_t sp)
-{
-    sfu_stack st;
-
-    return sfu__port_stack(port, sp, &st);
-}
-
 /* The registers held by a trap frame at frame, read through port's
  * checks, into *r: SFU_TRAP_KERNEL or SFU_TRAP_USER, or -SFU_E_DESC (a
  * layout sfu_layout_check refuses), -SFU_E_READ (not readable, no variant
@@ -1127,12 +1107,14 @@ static SFU__DUMP_NOINLINE int sfu__dump_trap_regs(const struct sfu_dump *d, cons
         return -SFU_E_DESC;
     if (!sfu__port_block_ok(port->ctx, frame, l->frame.size, l->frame.align))
         return -SFU_E_READ;
-    kind = sfu_port_trap_regs(l, frame, r);
+    kind = sfu__port_trap_regs_at(port->ctx, l, frame, r);
     /* A frame whose SP cannot be known is refused as an unreadable one:
      * the walk would start from a made-up SP.  A user-mode frame whose SP
-     * lies on one of the walk's stacks is the kernel's (the core's rule). */
-    if (kind == SFU_TRAP_USER && sfu__port_bounded(port) && sfu__dump_on_stack(port, r->sp))
-        kind = SFU_TRAP_KERNEL;
+     * or PC is the kernel's is kernel code (the core's rule). */
+    if (kind == SFU_TRAP_USER)
+        kind = sfu__user_kind(port, d->state->secs, d->state->nsecs, r->pc, r->sp);
+    if (kind == SFU_TRAP_PC_ZERO)
+        return -SFU_E_ZERO_RA;
     return kind == SFU_TRAP_UNREADABLE ? -SFU_E_READ : kind;
 }
 

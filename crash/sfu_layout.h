@@ -385,7 +385,10 @@ SFU_DEF int sfu_port_trap(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *out);
  * handler was given), with the full register set for rules that use
  * other registers.  Returns SFU_TRAP_USER if the frame says the
  * interrupted code ran at a lower privilege level, else SFU_TRAP_KERNEL
- * (SFU_TRAP_UNREADABLE if its SP cannot be known). */
+ * (SFU_TRAP_UNREADABLE if its SP cannot be known; SFU_TRAP_EMPTY for a
+ * frame every word of which is 0, out->sp then its end).  The trap
+ * callback also checks that a PC of 0 is a call through a null pointer
+ * (SFU_TRAP_PC_ZERO otherwise: it has the memory to read the code). */
 SFU_DEF int sfu_port_trap_regs(const struct sfu_trap_layout *l, uint64_t frame, sfu_regs *out);
 
 /* Check a trap layout once, at boot: SFU_OK, or SFU_E_DESC with *why (if
@@ -434,6 +437,13 @@ SFU_DEF int sfu_port_thread_init(struct sfu_port_thread *t, const struct sfu_por
 #ifdef SFU_IMPLEMENTATION
 #ifndef SFU_LAYOUT_IMPLEMENTATION_DONE
 #define SFU_LAYOUT_IMPLEMENTATION_DONE
+
+/* The crash path's bodies use the core's (SFU__NOINLINE, the loads): the
+ * file that defines SFU_IMPLEMENTATION defines it before sfu.h is first
+ * included, by any header. */
+#ifndef SFU_IMPLEMENTATION_DONE
+#error "define SFU_IMPLEMENTATION before the first include of any sfu header in this file (sfu.h was included without it)"
+#endif
 
 /* The public functions out of line (never inlined into a caller built
  * with other flags), and the checks (an inlined copy per caller is what
@@ -866,6 +876,13 @@ static inline bool sfu__port_trap_sp(const struct sfu_trap_sp *s, uint64_t frame
     }
 }
 
+/* Does the block at addr (checked readable) say its code ran at a lower
+ * privilege level? */
+static inline bool sfu__port_lower_priv_at(const struct sfu_trap_regs *r, uint64_t addr)
+{
+    return r->mode != 0 && sfu__port_lower_priv(sfu__at_word(addr, r->mode));
+}
+
 /* The registers of a block checked readable (a trap frame, a saved
  * context) at addr, by r; the SP is set by the caller.  True if the block
  * says the code ran at a lower privilege level. */
@@ -883,17 +900,54 @@ static inline bool sfu__port_block_regs(const struct sfu_trap_regs *r, uint64_t 
     out->dwarf = (const uint64_t *)(uintptr_t)addr;
     out->ndwarf = SFU_PORT_NREGS;
     out->dwarf_map = r->reg;
-    return r->mode != 0 && sfu__port_lower_priv(sfu__at_word(addr, r->mode));
+    return sfu__port_lower_priv_at(r, addr);
 }
 
 SFU__LAYOUT_FN int sfu_port_trap_regs(const struct sfu_trap_layout *l, uint64_t frame, sfu_regs *out)
 {
     if (!sfu__port_trap_sp(&l->sp, frame, l->frame.size, &out->sp))
         return SFU_TRAP_UNREADABLE;
-    if (sfu__port_block_regs(&l->regs, frame, out))
-        /* A lower level in a frame never written is no context at all. */
-        return sfu__port_block_zero(frame, l->frame.size) ? SFU_TRAP_EMPTY : SFU_TRAP_USER;
-    return out->pc == 0 && sfu__port_block_zero(frame, l->frame.size) ? SFU_TRAP_EMPTY : SFU_TRAP_KERNEL;
+    if ((sfu__port_block_regs(&l->regs, frame, out) || out->pc == 0) && sfu__port_block_zero(frame, l->frame.size)) {
+        /* Never written: no context at all (even where a mode word of 0
+         * reads as user mode); its end, for where it lies. */
+        out->sp = frame + l->frame.size;
+        return SFU_TRAP_EMPTY;
+    }
+    return sfu__port_lower_priv_at(&l->regs, frame) ? SFU_TRAP_USER : SFU_TRAP_KERNEL;
+}
+
+/* A kernel frame whose PC is 0 is a call through a null function
+ * pointer only if the return address that call left (aarch64: the link
+ * register; x86_64: the word at the SP) follows an indirect call: read
+ * (the code's bytes through the checked read, or inside call.start ..
+ * call.end) and decoded by the port; anything else is a misread PC. */
+static inline bool sfu__port_null_call_ok(const void *ctx, const struct sfu_trap_layout *l, const sfu_regs *r)
+{
+    uint8_t b[SFU__PORT_ICALL_LEN];
+    uint64_t ra = r->ra;
+    unsigned i;
+
+    if (SFU_PORT_DWARF_RA < 0 && sfu_port_read((void *)(uintptr_t)ctx, r->sp, &ra) != 0)
+        return false;
+    if (ra < SFU__PORT_ICALL_LEN)
+        return false;
+    for (i = 0; i < SFU__PORT_ICALL_LEN; i++) {
+        if (!sfu__port_code_byte(ctx, l, ra - SFU__PORT_ICALL_LEN + i, &b[i]))
+            return false;
+    }
+    return sfu__port_indirect_call(b, SFU__PORT_ICALL_LEN);
+}
+
+/* sfu_port_trap_regs, with the memory of ctx: a PC of 0 that no call
+ * through a null pointer explains is SFU_TRAP_PC_ZERO. */
+static inline int sfu__port_trap_regs_at(const void *ctx, const struct sfu_trap_layout *l, uint64_t frame,
+                                         sfu_regs *out)
+{
+    int kind = sfu_port_trap_regs(l, frame, out);
+
+    if (kind == SFU_TRAP_KERNEL && out->pc == 0 && !sfu__port_null_call_ok(ctx, l, out))
+        return SFU_TRAP_PC_ZERO;
+    return kind;
 }
 
 SFU__LAYOUT_FN int sfu_port_trap(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *out)
@@ -905,7 +959,7 @@ SFU__LAYOUT_FN int sfu_port_trap(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *
         return SFU_TRAP_NONE;
     if (frame == 0)
         return SFU_TRAP_UNREADABLE;
-    return sfu_port_trap_regs(l, frame, out);
+    return sfu__port_trap_regs_at(ctx, l, frame, out);
 }
 
 /* ---- threads ------------------------------------------------------------ */
@@ -970,13 +1024,15 @@ static inline int sfu__port_switch_trap(const void *ctx, const struct sfu_switch
 
         if (!sfu__port_context_ok(ctx, addr, l->frame.size, l->frame.align) || !sfu__port_variant(ctx, l, addr))
             continue;
-        switch (sfu_port_trap_regs(l, addr, out)) {
+        switch (sfu__port_trap_regs_at(ctx, l, addr, out)) {
         case SFU_TRAP_USER:
             return SFU_END_USER;
         case SFU_TRAP_KERNEL:
             return SFU_OK;
         case SFU_TRAP_EMPTY:
             return SFU_END_NEVER_RAN;
+        case SFU_TRAP_PC_ZERO:
+            return SFU_E_ZERO_RA;
         default:
             return SFU_E_READ;
         }
@@ -995,8 +1051,10 @@ SFU__LAYOUT_FN int sfu_port_switch_regs(const void *ctx, const struct sfu_switch
         return sfu__port_switch_trap(ctx, l, addr, out);
     if (!sfu__port_context_ok(ctx, addr, l->size, l->align))
         return SFU_E_READ;
-    if (sfu__port_block_zero(addr, l->size))
+    if (sfu__port_block_zero(addr, l->size)) {
+        out->sp = addr + l->size; /* its end, for where it lies */
         return SFU_END_NEVER_RAN; /* nothing was ever saved there */
+    }
     (void)sfu__port_trap_sp(&l->sp, addr, l->size, &sp); /* SAVED or END: always known */
     out->sp = sp;
     return sfu__port_block_regs(&l->regs, addr, out) ? SFU_END_USER : SFU_OK;

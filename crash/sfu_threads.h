@@ -638,14 +638,15 @@ static void sfu__dump_thread_header(const struct sfu_dump *d, const struct sfu_d
     sfu_dump_str(d, "\n");
 }
 
-/* Does the block at addr lie where a stack of port starts: at most its
- * top bytes below the stack's top (core/sfu.h, THE END OF A STACK)? */
-static bool sfu__dump_at_top(const sfu_port *port, uint64_t addr)
+/* Does a block ending at end lie where a stack of port starts: its end
+ * at most the port's top bytes below the stack's top (core/sfu.h, THE END
+ * OF A STACK)? */
+static bool sfu__dump_at_top(const sfu_port *port, uint64_t end)
 {
     sfu_stack st;
     uint64_t top = port->top ? port->top : (uint64_t)SFU_TOP_FRAME;
 
-    return sfu__port_stack(port, addr, &st) && st.hi - addr <= top;
+    return sfu__port_stack(port, end, &st) && st.hi - end <= top;
 }
 
 /* Where a thread's walk starts (sfu__dump_thread_start). */
@@ -720,10 +721,16 @@ static SFU__DUMP_NOINLINE int sfu__dump_thread_start(const struct sfu_dump *d, s
         /* Switched out in user mode: its one frame, the user's, then
          * SFU_END_USER from the walk itself (an SP on the thread's
          * stacks is the kernel's: walked on). */
-        st->user = kind == SFU_END_USER && !(sfu__port_bounded(port) && sfu__dump_on_stack(port, r->sp));
+        if (kind == SFU_END_USER) {
+            int k = sfu__user_kind(port, st->secs, st->nsecs, r->pc, r->sp);
+
+            st->user = k == SFU_TRAP_USER;
+            if (k == SFU_TRAP_PC_ZERO)
+                kind = SFU_E_ZERO_RA;
+        }
         /* Zeroed: never saved.  A thread that never ran keeps it at its
-         * stack's top; anywhere else it is a misread. */
-        if (kind == SFU_END_NEVER_RAN && !sfu__dump_at_top(port, at))
+         * stack's top (r->sp: its end); anywhere else it is a misread. */
+        if (kind == SFU_END_NEVER_RAN && !sfu__dump_at_top(port, r->sp))
             kind = SFU_E_ZERO_RA;
         if (kind != SFU_OK && kind != SFU_END_USER) {
             sfu__dump_refused(d, "  saved context at ", at, kind);
@@ -734,7 +741,7 @@ static SFU__DUMP_NOINLINE int sfu__dump_thread_start(const struct sfu_dump *d, s
         kind = sfu__dump_trap_regs(d, port, t->trap, t->frame, r);
         at = t->frame;
         if (kind == SFU_TRAP_EMPTY)
-            kind = sfu__dump_at_top(port, at) ? -SFU_END_NEVER_RAN : -SFU_E_ZERO_RA;
+            kind = sfu__dump_at_top(port, r->sp) ? -SFU_END_NEVER_RAN : -SFU_E_ZERO_RA;
         if (kind < 0) {
             sfu__dump_refused(d, "  trap frame at ", at, -kind);
             return SFU__DUMP_SAID;

@@ -127,7 +127,7 @@ EX_ASFLAGS := -MMD -MP
 # The common sources, in common/.
 EX_SRCS := print.c mem.c scenario.c panic.c dump.c unwind.c recipe.c chain_fp.c \
 	chain_nofp.c chain_big.c leaf.c corrupt.c workload.c workload_nofp.c \
-	sched.c sched-sfu.c threads.c retained.c
+	sched.c sched-sfu.c threads.c retained.c perturb.c
 # The one file with the sfu core's implementation (gets core-flags).
 EX_CORE := unwind.c
 # Files built without a frame pointer; every other C file keeps it.

@@ -24,7 +24,10 @@ typedef char pt_regs_size_check[sizeof(struct pt_regs) == 0x120 ? 1 : -1];
 extern char __entry_text_start[], __entry_text_end[];
 const struct sfu_trap_layout ex_trap_layouts[] = {
     SFU_AARCH64_PT_REGS(__entry_text_start, __entry_text_end, struct pt_regs, regs, pc, sp, pstate) };
-EX_DUMP(ex_trap_layouts);
+/* Where stacks start: the boot code's C entry point, the threads'
+ * trampoline (a whole trace ends there). */
+static const uint64_t entries[] = { (uintptr_t)board_main, (uintptr_t)ex_thread_start };
+EX_DUMP(ex_trap_layouts, entries);
 /* (end of what sfu needs) */
 
 /* The interrupted context, for the reports (the walk finds it itself). */

@@ -42,7 +42,10 @@ const struct sfu_trap_layout ex_trap_layouts[] = {
     RTOS_FRAME(0, overflow_call, SFU_TRAP_FRAME_SP, NULL, SFU_TRAP_SP_LIVE),
     RTOS_FRAME(0, handler_call, SFU_TRAP_FRAME_SP, NULL, SFU_TRAP_SP_END),
 };
-EX_DUMP(ex_trap_layouts);
+/* Where the boot stack starts (a task's trace ends at the zero return
+ * address its first context leaves at its stack's top). */
+static const uint64_t entries[] = { (uintptr_t)board_main };
+EX_DUMP(ex_trap_layouts, entries);
 
 const struct sfu_switch_layout ex_switch_layout = { .traps = ex_trap_layouts, .ntraps = 2 };
 /* (end of what sfu needs) */

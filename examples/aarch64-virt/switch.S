@@ -18,8 +18,11 @@
  * runs in EL1t then lands on that thread's own SP_EL1 stack, which is
  * where a preempted thread keeps its interrupt frames.  (MSR SP_EL0 is
  * only allowed with SPSel = 1, hence the order.)  thread.c describes the
- * context to sfu (ex_switch_layout); the code has no CFI: sfu never needs
- * to unwind it, a thread that is not running is unwound from the context.
+ * context to sfu (ex_switch_layout); the code has no CFI: a walk never
+ * meets it (it runs with IRQs masked, and a thread that is not running is
+ * unwound from its context), and between its SPSel changes `sp` names
+ * another register, which CFI cannot say: a fault in it stops its walk
+ * with "no unwind info", never a guessed frame.
  */
 #define CTX_SIZE 0x70
 
@@ -65,17 +68,25 @@ ex_switch:
     .size ex_switch, . - ex_switch
 
 /* A new thread's first context returns here with x19 = its entry, x20 =
- * its argument: x29 = x30 = 0 mark the entry function outermost (its
- * frame record is {0, 0}), then IRQs and debug exceptions (the MMU-off
- * guard watchpoint) are unmasked. */
+ * its argument; IRQs and debug exceptions (the MMU-off guard watchpoint)
+ * are unmasked and the entry is called, with x29 = 0 (its frame record
+ * ends a frame-pointer walk).  Every thread's trace ends here: the CFI says
+ * the return address is undefined (the outermost frame: GNU as 2.47 writes
+ * it as SFrame V3's "RA undefined"; older assemblers write no marker, and
+ * the dump's description names this function as an entry instead), and
+ * gives the one row the walk needs at every instruction.  The entry never
+ * returns; if it did, the UDF faults, and the fault's dump shows where. */
     .global ex_thread_start
     .type ex_thread_start, %function
 ex_thread_start:
+    .cfi_startproc
+    .cfi_undefined x30
     mov x0, x20
     mov x29, xzr
-    mov x30, xzr
     msr daifclr, #0xa
-    br x19
+    blr x19
+    udf #0
+    .cfi_endproc
     .size ex_thread_start, . - ex_thread_start
 
     .section .note.GNU-stack, "", %progbits

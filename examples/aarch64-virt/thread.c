@@ -11,8 +11,6 @@
 const struct sfu_switch_layout ex_switch_layout = SFU_AARCH64_SWITCH_PUSHED(0x70, 0x00, 0x58);
 /* (end of what sfu needs) */
 
-void ex_thread_start(void);
-
 uint64_t board_thread_context(uint64_t stack_hi, uint64_t exc_hi, void (*entry)(void *), void *arg)
 {
     /* volatile: stored word by word, never as a vector (this file is built

@@ -13,7 +13,10 @@
 extern char a64_trap_ret[];
 static const void *const trap_sites[] = { a64_trap_ret };
 const struct sfu_trap_layout ex_trap_layouts[] = { A64_TRAP_LAYOUT(trap_sites) };
-EX_DUMP(ex_trap_layouts);
+/* Where stacks start: the boot code's C entry point, the threads'
+ * trampoline (a whole trace ends there). */
+static const uint64_t entries[] = { (uintptr_t)board_main, (uintptr_t)ex_thread_start };
+EX_DUMP(ex_trap_layouts, entries);
 
 void a64_trap(struct a64_trap_frame *tf, unsigned kind);
 

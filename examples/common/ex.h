@@ -164,16 +164,21 @@ void ex_tick(const sfu_regs *interrupted);
 extern const struct sfu_trap_layout ex_trap_layouts[];
 
 /* The C entry point of both boards (head.S jumps to it with a zero return
- * address): the last frame of every complete trace. */
+ * address): the last frame of every complete trace of the boot stack,
+ * named as an entry in the dump's description (EX_DUMP); a thread's
+ * traces end at ex_thread_start (switch.S), which calls its entry. */
 EX_NORETURN void board_main(void);
+void ex_thread_start(void);
 
 /* -------------------------------------------------------------------------
  * sfu (unwind.c, the sfu translation unit): the dump's description
  * (crash/sfu_dump.h) of this image, constant: output through ex_putc, the
- * RAM, the board's trap layouts, the boot stack's bounds, the thread table
+ * RAM, the board's trap layouts, the boot stack's bounds, the functions
+ * stacks start in (where a whole trace ends), the thread table
  * (sched-sfu.c), the embedded symbol table, the name and frame hooks
- * (dump.c).  The trap code defines it with its layouts: EX_DUMP(layouts).
- * ex_unwind_setup checks it once (sfu_dump_check: the sections split).
+ * (dump.c).  The trap code defines it with its layouts and entries:
+ * EX_DUMP(layouts, entries).  ex_unwind_setup checks it once
+ * (sfu_dump_check: the sections split, every entry a function's start).
  */
 extern const struct sfu_dump ex_dump;
 extern struct sfu_dump_state ex_dump_state;
@@ -183,11 +188,11 @@ extern const struct sfu_dump_table ex_thread_table;
 void ex_write(const char *s, size_t n);
 const char *ex_name_hook(const struct sfu_dump *d, uint64_t addr, uint64_t *start, uint64_t *size);
 void ex_frame_hook(const struct sfu_dump *d, unsigned n, const sfu_frame *f);
-#define EX_DUMP(layouts)                                                                                       \
+#define EX_DUMP(layouts, entries)                                                                              \
     const struct sfu_dump ex_dump = { SFU_DUMP_INIT_FIELDS(&ex_dump_state, ex_write, ex_ram, 1, layouts,     \
                                                            sizeof(layouts) / sizeof((layouts)[0])),           \
                                       .stacks = ex_boot_stack, .nstacks = 1, .threads = &ex_thread_table,     \
-                                      .name = ex_name_hook, .frame = ex_frame_hook }
+                                      .name = ex_name_hook, .frame = ex_frame_hook, SFU_DUMP_ENTRIES(entries) }
 void ex_unwind_setup(void);
 /* Ports for the examples' own walks and reads (the crash record, the
  * reports): the image's RAM and trap layouts, bounded by the boot stack;
@@ -244,8 +249,11 @@ void ex_thread_header(const struct ex_thread *t);
 /* Dump every thread but the running one, each from its saved context. */
 void ex_dump_threads(void);
 
-/* Scenario bodies (threads.c, retained.c). */
+/* Scenario bodies (threads.c, retained.c, perturb.c); the perturb
+ * scenario's walks from the timer interrupt (ex_tick calls it). */
 EX_NORETURN void ex_threads_scenario(void);
+EX_NORETURN void ex_perturb_scenario(void);
+void ex_perturb_tick(void);
 EX_NORETURN void ex_overflow_scenario(void);
 EX_NORETURN void ex_retained_scenario(void);
 /* Set by the retained scenario: a panic writes a crash record and resets.

@@ -18,9 +18,11 @@
 #include "sfu_dump.h" /* -I <sfu>/core -I <sfu>/crash -I <sfu>/port */
 
 void board_putc(char c); /* your console's output */
+void board_main(void);   /* your C entry point: a whole trace ends there */
 static struct sfu_dump_state dump_state; /* zeroed: the dump's working memory */
 /* Reads stay in the linker script's [__ram_start, __ram_end). */
-static const struct sfu_dump dump = SFU_DUMP_PUTC(&dump_state, board_putc, NULL, 0);
+static const uint64_t entries[] = { (uintptr_t)board_main };
+static const struct sfu_dump dump = { SFU_DUMP_PUTC_FIELDS(&dump_state, board_putc, NULL, 0), SFU_DUMP_ENTRIES(entries) };
 
 void backtrace_here(void) /* or in your panic() */
 {

@@ -208,6 +208,8 @@ static void scen_overflow(void)
     ex_overflow_scenario();
 }
 static void scen_retained(void) { ex_retained_scenario(); }
+/* perturb: perturb.c. */
+static void scen_perturb(void) { ex_perturb_scenario(); }
 
 /* nested: the null fault, whose dump faults in the name lookup of its
  * fourth frame (dump.c). */
@@ -339,6 +341,7 @@ void ex_tick(const sfu_regs *r)
         note_pc(r->pc);
     if (tracing)
         trace_tick(r);
+    ex_perturb_tick();
     ex_sched_tick();
 }
 
@@ -436,6 +439,7 @@ EX_SCENARIO(overflow, EX_FAULT, 0, "a thread recurses into its stack's guard pag
 EX_SCENARIO(nested,   EX_NESTED, 0, "a fault inside the fault's dump: one line, halt")
 EX_SCENARIO(retained, EX_PASS,  1, "crash record kept across two warm resets")
 EX_SCENARIO(libgcc,   EX_FAULT, 0, "libgcc's __udivmodti4 stores the remainder through a bad pointer")
+EX_SCENARIO(perturb,  EX_PASS,  0, "every description with one field changed, walked over real contexts: none complete and wrong")
 EX_SCENARIO(list,     EX_PASS,  0, "print this table")
 };
 #undef EX_SCENARIO

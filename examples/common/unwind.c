@@ -52,12 +52,16 @@ void ex_unwind_setup(void)
     ram_ctx.nram = 1;
     ram_ctx.traps = ex_dump.traps;
     ram_ctx.ntraps = ex_dump.ntraps;
+    ram_ctx.entries = ex_dump.entries;
+    ram_ctx.nentries = ex_dump.nentries;
     ram_port.read = sfu_port_read;
     ram_port.strip_ra = SFU_PORT_STRIP_RA;
     ram_port.trap = sfu_port_trap;
     ram_port.ctx = &ram_ctx;
     ram_port.stacks = ex_boot_stack;
     ram_port.nstacks = 1;
+    ram_port.entries = ex_dump.entries;
+    ram_port.nentries = ex_dump.nentries;
     /* The whole description, once: GNU ld leaves one merged section
      * followed by zero padding, lld one section per object; lld's
      * unmerged sections need SFU_OPT_START_PCREL (without it, V1/V2 ones

@@ -21,7 +21,10 @@ struct regs {
 extern char __entry_text_start[], __entry_text_end[];
 const struct sfu_trap_layout ex_trap_layouts[] = {
     SFU_X86_64_PT_REGS(__entry_text_start, __entry_text_end, struct regs) };
-EX_DUMP(ex_trap_layouts);
+/* Where stacks start: the boot code's C entry point, the threads'
+ * trampoline (a whole trace ends there). */
+static const uint64_t entries[] = { (uintptr_t)board_main, (uintptr_t)ex_thread_start };
+EX_DUMP(ex_trap_layouts, entries);
 /* (end of what sfu needs) */
 
 void interrupt_handler(struct regs *r);

@@ -39,7 +39,10 @@ const struct sfu_trap_layout ex_trap_layouts[] = {
     RTOS_FRAME(1, irq_call, SFU_TRAP_FRAME_PTR, &rtos_ctx_slot),
     RTOS_FRAME(0, fault_call, SFU_TRAP_FRAME_SP, NULL),
 };
-EX_DUMP(ex_trap_layouts);
+/* Where the boot stack starts (a task's trace ends at the zero return
+ * address its first context leaves at its stack's top). */
+static const uint64_t entries[] = { (uintptr_t)board_main };
+EX_DUMP(ex_trap_layouts, entries);
 
 const struct sfu_switch_layout ex_switch_layout = { .traps = ex_trap_layouts, .ntraps = 2 };
 /* (end of what sfu needs) */

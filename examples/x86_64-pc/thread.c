@@ -11,8 +11,6 @@ const struct sfu_switch_layout ex_switch_layout =
     SFU_X86_64_SWITCH_PUSHED(0x38, 0x30, 0x20, 0x28, 0x18, 0x10, 0x08, 0x00); /* rbx rbp r12..r15 */
 /* (end of what sfu needs) */
 
-void ex_thread_start(void);
-
 uint64_t board_thread_context(uint64_t stack_hi, uint64_t exc_hi, void (*entry)(void *), void *arg)
 {
     /* volatile: stored word by word, never as a vector (this file is built

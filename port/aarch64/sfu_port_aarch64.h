@@ -13,6 +13,9 @@
  *   SFU_PORT_STACK_ALIGN             16 (AAPCS64)
  *   sfu__port_lower_priv(spsr)       EL0 (or AArch32) was interrupted
  *   sfu__port_call_target            BL's target, for call.callees
+ *   sfu__port_indirect_call          a BLR (or BLRAA, BLRAB) ends at a
+ *                                    return address (a call through a
+ *                                    null pointer left it)
  *   sfu__port_live_sp                SP_EL0, for SFU_TRAP_SP_LIVE
  *
  * and the register lists of AArch64 layouts (struct sfu_trap_layout,
@@ -82,10 +85,30 @@ static inline bool sfu__port_call_target(const uint8_t *b, uint64_t ra, uint64_t
     return true;
 }
 
+/* An indirect call, BLR Xn (0xd63f0000 | n << 5) or its pointer
+ * authenticating forms BLRAA/BLRAB(Z) (0xd63f0800, 0xd73f0800 with key
+ * and modifier bits), is the 4 bytes b[0..4) before a return address (ARM
+ * ARM, "BLR", "BLRAA, BLRAAZ, BLRAB, BLRABZ").  A call through a null
+ * function pointer is one. */
+#define SFU__PORT_ICALL_LEN 4
+static inline bool sfu__port_indirect_call(const uint8_t *b, unsigned n)
+{
+    uint32_t insn;
+
+    if (n < 4)
+        return false;
+    b += n - 4u;
+    insn = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+    return (insn & 0xfffffc1fu) == 0xd63f0000u || (insn & 0xfefff800u) == 0xd63f0800u;
+}
+
 /* SFU_TRAP_SP_LIVE: an entry that runs its handler on SP_EL1 and saved no
  * SP leaves the interrupted EL0/EL1t SP in SP_EL0 (ARM ARM, "SP_EL0").
  * Knob SFU_PORT_LIVE_SP: another expression for it (an EL2 kernel's, a
- * test's); by default MRS SP_EL0, which needs EL1 or higher. */
+ * test's); by default MRS SP_EL0, which needs EL1 or higher, and SPSel 1:
+ * with SPSel 0 SP_EL0 is the SP this code runs on, not an interrupted
+ * one, and MRS SP_EL0 is UNDEFINED there (ARM ARM, "SP_EL0"): the live SP
+ * is then unknown (false), and the walk stops, never traps. */
 #define SFU__PORT_HAS_LIVE_SP 1
 static inline bool sfu__port_live_sp(uint64_t *sp)
 {
@@ -94,6 +117,9 @@ static inline bool sfu__port_live_sp(uint64_t *sp)
 #else
     uint64_t v;
 
+    __asm__ volatile("mrs %0, spsel" : "=r"(v));
+    if ((v & 1u) == 0)
+        return false;
     __asm__ volatile("mrs %0, sp_el0" : "=r"(v));
     *sp = v;
 #endif

@@ -13,6 +13,9 @@
  *   SFU_PORT_STACK_ALIGN             8
  *   sfu__port_lower_priv(cs)         ring 1-3 was interrupted
  *   sfu__port_call_target            CALL rel32's target, for call.callees
+ *   sfu__port_indirect_call          an indirect CALL ends at a return
+ *                                    address (a call through a null
+ *                                    pointer left it)
  *   sfu__port_live_sp                none (SFU_TRAP_SP_LIVE is refused)
  *
  * and the register lists of x86_64 layouts (struct sfu_trap_layout,
@@ -61,9 +64,13 @@ static inline bool sfu_x86_64_user(uint64_t cs)
     return (cs & 3u) != 0;
 }
 
+/* For a trap frame's mode word: ring 3, in a 16-bit selector (the CPU
+ * pushes CS zero-extended); rings 1 and 2, which no kernel sfu targets
+ * runs anything in, are no user mode, and a word that is no selector (a
+ * misread RFLAGS, 0x246: ring 2) is none either. */
 static inline bool sfu__port_lower_priv(uint64_t cs)
 {
-    return sfu_x86_64_user(cs);
+    return (cs & 3u) == 3u && (cs >> 16) == 0;
 }
 
 /* A direct call is CALL rel32 (SDM Vol. 2A, "CALL"): E8 and a signed
@@ -77,6 +84,46 @@ static inline bool sfu__port_call_target(const uint8_t *b, uint64_t ra, uint64_t
         return false;
     *to = ra + (uint64_t)(int64_t)(int32_t)rel;
     return true;
+}
+
+/* An indirect CALL (SDM Vol. 2A, "CALL": FF /2, a REX prefix or none)
+ * whose last byte is b[n - 1], the byte before a return address: 2 to 7
+ * bytes (register, memory by a register with or without a SIB byte and
+ * an 8- or 32-bit displacement, RIP-relative).  A call through a null
+ * function pointer is one. */
+#define SFU__PORT_ICALL_LEN 7
+static inline bool sfu__port_indirect_call(const uint8_t *b, unsigned n)
+{
+    unsigned len, start;
+
+    for (len = 2; len <= n && len <= SFU__PORT_ICALL_LEN; len++) {
+        const uint8_t *p = b + n - len;
+        unsigned modrm, mod, rm, need;
+
+        start = (p[0] & 0xf0u) == 0x40u ? 1u : 0u; /* REX */
+        if (len < start + 2u || p[start] != 0xffu)
+            continue;
+        modrm = p[start + 1u];
+        if (((modrm >> 3) & 7u) != 2u)
+            continue;
+        mod = modrm >> 6;
+        rm = modrm & 7u;
+        need = start + 2u;
+        if (mod != 3u && rm == 4u) {
+            if (len < need + 1u)
+                continue;
+            if (mod == 0u && (p[need] & 7u) == 5u)
+                need += 4u; /* SIB, no base: disp32 */
+            need += 1u;
+        }
+        if (mod == 1u)
+            need += 1u;
+        else if (mod == 2u || (mod == 0u && rm == 5u))
+            need += 4u;
+        if (need == len)
+            return true;
+    }
+    return false;
 }
 
 /* No second stack pointer: an entry that saved no RSP leaves it in a

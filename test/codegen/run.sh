@@ -26,6 +26,7 @@ for arch in aarch64 x86_64; do
 	cat >"$out/tu-$arch.c" <<C
 /* The core (with its speed machinery), the port and the whole crash path,
  * every piece emitted (test/common/crash_tu.c). */
+#define SFU_IMPLEMENTATION /* before the port's sfu.h: the bodies come with it */
 #define SFU_CACHE 1
 #define SFU_INDEX 1
 #define SFU_DUMP_SYMTAB 1

@@ -15,7 +15,7 @@ TEST_HDRS := $(CORE_HDRS) $(wildcard test/common/*.h tools/*.h port/*.h port/*/*
 	Makefile test/common/host.mk
 
 HOSTCLANG ?= clang
-UNIT_INC := -Icore -Iport/x86_64 -Icrash
+UNIT_INC := -Icore -Iport -Iport/x86_64 -Icrash
 
 # The core's two shapes (SFU_FAST in core/sfu.h): the small one at -Os, the
 # fast one at -O2, each level after HOST_CFLAGS' own, which it overrides.

@@ -131,6 +131,7 @@ struct wc_log {
 	uint32_t reads, refused, last_refused, outside, unaligned; /* last_refused: its read number */
 	uint64_t hash;
 	uint32_t trap_calls, trap_hits, strip_calls, trap_user, trap_empty;
+	uint64_t empty_end; /* the last zeroed trap frame's end (its out.sp) */
 	const char *bad; /* a violation seen inside a hook */
 };
 
@@ -199,7 +200,7 @@ static inline uint64_t wc_port_strip(void *vctx, uint64_t ra)
 	}
 }
 
-static inline int wc_user_on_stack(const struct wc_env *e, uint64_t sp);
+static inline int wc_user_is_kernel(const struct wc_env *e, uint64_t pc, uint64_t sp);
 
 static inline int wc_port_trap(void *vctx, uint64_t pc, uint64_t sp, sfu_regs *out)
 {
@@ -224,10 +225,12 @@ static inline int wc_port_trap(void *vctx, uint64_t pc, uint64_t sp, sfu_regs *o
 			c->log.trap_hits++;
 			if (t->empty) {
 				c->log.trap_empty++;
+				c->log.empty_end = t->out.sp;
 				return SFU_TRAP_EMPTY;
 			}
-			/* (A user-mode frame on a declared stack is walked on.) */
-			c->log.trap_user += (uint32_t)(t->user != 0 && !wc_user_on_stack(e, t->out.sp));
+			/* (A user-mode frame whose SP or PC is the kernel's is
+			 * walked on; one with PC 0 stops the walk.) */
+			c->log.trap_user += (uint32_t)(t->user != 0 && !wc_user_is_kernel(e, t->out.pc, t->out.sp));
 			return t->user ? SFU_TRAP_USER : SFU_TRAP_KERNEL;
 		}
 	}
@@ -291,11 +294,20 @@ static inline int wc_on_stack(const struct wc_env *e, int st, uint64_t sp)
 	return st >= 0 && sp >= e->stacks[st].lo && sp <= e->stacks[st].hi;
 }
 
-/* A user-mode context whose SP lies on a declared stack: the kernel's
- * stack, walked on (sfu.h, THE END OF A STACK). */
-static inline int wc_user_on_stack(const struct wc_env *e, uint64_t sp)
+/* A user-mode context whose SP lies on a declared stack, or whose PC the
+ * sections describe: kernel code, walked on (sfu.h, THE END OF A STACK);
+ * (a PC of 0: no context, the walk stops: 1 too, it ends no walk as
+ * user mode). */
+static inline int wc_user_is_kernel(const struct wc_env *e, uint64_t pc, uint64_t sp)
 {
-	return wc_bounded(e) && wc_stack_of(e, sp) != -2;
+	sfu_fde f;
+	size_t i;
+	if (pc == 0 || (wc_bounded(e) && wc_stack_of(e, sp) != -2))
+		return 1;
+	for (i = 0; i < e->nsecs; i++)
+		if (e->core->find_fde(&e->secs[i], pc, &f, NULL) == SFU_OK)
+			return 1;
+	return 0;
 }
 
 /* The top (hi) of stack st (wc_stack_of's numbering). */
@@ -375,7 +387,7 @@ static inline unsigned wc_align_of(unsigned abi);
  * checked. */
 static inline const char *wc_end_agrees(const struct wc_env *e, const sfu_cursor *cp, int rc, int lr,
                                         const sfu_row *row, const sfu_regs *regs, uint8_t full, uint8_t exact,
-                                        int empty)
+                                        int empty, uint64_t empty_end)
 {
 	uint64_t sp = 0, lookup = exact ? regs->pc : regs->pc - 1u, top = e->top ? e->top : (uint64_t)SFU_TOP_FRAME;
 	int known = 1, at_top, entry, undef = lr == SFU_OK && row->ra.kind == SFU_RULE_UNDEF;
@@ -385,9 +397,13 @@ static inline const char *wc_end_agrees(const struct wc_env *e, const sfu_cursor
 	if (rc == SFU_END_NEVER_RAN && !empty)
 		return "SFU_END_NEVER_RAN without a zeroed trap frame";
 	if (empty)
-		sp = regs->sp; /* the SP the vector code's call returns with */
+		sp = empty_end; /* the zeroed frame's end, as the hook gave it */
+	else if (regs->pc == 0 && full && rc == SFU_END)
+		return "SFU_END from PC 0 with no return address (no context at all)";
+	else if (regs->pc == 0 && full)
+		return NULL; /* (PC 0, RA 0: SFU_E_ZERO_RA, wherever it lies) */
 	else if (regs->pc == 0)
-		sp = regs->sp + (full && e->nsecs && e->secs[0].abi == SFU_ABI_AMD64_LE ? 8u : 0u);
+		sp = regs->sp;
 	else if (lr != SFU_OK)
 		sp = regs->fp + 16u; /* the frame-pointer fallback */
 	else if (row->cfa.kind == SFU_RULE_OFF && (row->cfa.base == SFU_REG_SP || row->cfa.base == SFU_REG_FP))
@@ -402,8 +418,10 @@ static inline const char *wc_end_agrees(const struct wc_env *e, const sfu_cursor
 		return "SFU_E_ZERO_RA at an entry or an outermost row";
 	if (rc == SFU_E_ZERO_RA && known && at_top)
 		return "SFU_E_ZERO_RA for a return address of 0 at the top of the stack";
-	if (rc == SFU_END_NEVER_RAN && !at_top)
+	if (rc == SFU_END_NEVER_RAN && (!at_top || empty_end <= regs->sp))
 		return "SFU_END_NEVER_RAN away from the top of the stack";
+	if (empty && rc == SFU_E_ZERO_RA && at_top && empty_end > regs->sp)
+		return "SFU_E_ZERO_RA for a zeroed trap frame that ends at the top of the stack";
 	return NULL;
 }
 
@@ -503,7 +521,8 @@ static inline const char *wc_cursor_agrees(const struct wc_env *e, const struct 
 		return "cursor walk and sfu_backtrace stop differently";
 	if (ctx.log.reads != r->log.reads || ctx.log.hash != r->log.hash)
 		return "cursor walk and sfu_backtrace read differently";
-	why = wc_end_agrees(e, cp, rc, last_lr, &last_row, &last_regs, last_full, last_exact, last_empty);
+	why = wc_end_agrees(e, cp, rc, last_lr, &last_row, &last_regs, last_full, last_exact, last_empty,
+	                    ctx.log.empty_end);
 	return why;
 }
 
@@ -719,8 +738,8 @@ static inline const char *wc_check_walk(const struct wc_env *e, struct wc_result
 		if (f->flags & SFU_FRAME_USER) {
 			if (f->how != SFU_HOW_TRAP || k + 1 != a.n || a.rc != SFU_END_USER)
 				return "a user-mode frame that is not the last trap frame of a walk ending with SFU_END_USER";
-			if (wc_user_on_stack(e, f->sp))
-				return "a user-mode frame whose SP is on a declared stack ended the walk";
+			if (wc_user_is_kernel(e, f->pc, f->sp))
+				return "a user-mode frame whose SP or PC is the kernel's ended the walk";
 		} else if (f->how == SFU_HOW_TRAP) {
 			/* A trap frame may lead to any declared stack. */
 			st = wc_stack_of(e, f->sp);
@@ -1226,6 +1245,14 @@ static inline void wc_chain_build(struct wc_env *e, const struct wc_code *code, 
 			uint64_t tpc = wc_pick_covered(e, code, r);
 			uint64_t tsp = sp + 8u * (1u + wc_below(r, 32));
 			int user = wc_below(r, 4) == 0, empty = wc_below(r, 8) == 0;
+			/* User code mostly where the kernel's code is not (it ends
+			 * the walk there); else at a covered PC (the kernel's:
+			 * walked on). */
+			if (user && wc_below(r, 3)) {
+				uint64_t u = wc_pick_uncovered(e, code, r);
+				if (u)
+					tpc = u;
+			}
 			size_t j;
 			if (wc_is_entry(e, pc, pc - 1u)) {
 				ch->clean = 1; /* the stub itself named as an entry */
@@ -1247,12 +1274,17 @@ static inline void wc_chain_build(struct wc_env *e, const struct wc_code *code, 
 			t->sp = sp;
 			t->user = user;
 			if (empty) {
-				/* A zeroed frame: nothing was saved there. */
+				/* A zeroed frame: nothing was saved there; the hook
+				 * gives its end, now and then at the stack's top. */
+				uint64_t end = tsp;
+				if (wc_bounded(e) && st != -2 && wc_below(r, 2))
+					end = wc_stack_hi_of(e, st) - 8u * wc_below(r, 12);
 				t->empty = 1;
+				t->out.sp = end;
 				e->ntraps++;
 				e->use_trap = 1;
 				ch->clean = 1;
-				ch->stop = wc_zero_end(e, st, sp) ? SFU_END_NEVER_RAN : SFU_E_ZERO_RA;
+				ch->stop = end > sp && wc_zero_end(e, st, end) ? SFU_END_NEVER_RAN : SFU_E_ZERO_RA;
 				break;
 			}
 			t->out.pc = tpc;
@@ -1279,9 +1311,10 @@ static inline void wc_chain_build(struct wc_env *e, const struct wc_code *code, 
 			ch->how[ch->n] = SFU_HOW_TRAP;
 			ch->n++;
 			st = wc_stack_of(e, tsp);
-			if (user && !wc_user_on_stack(e, tsp)) {
-				/* User-mode code off every declared stack: the last
-				 * frame.  (On one: the kernel's stack, walked on.) */
+			if (user && !wc_user_is_kernel(e, tpc, tsp)) {
+				/* User-mode code off every declared stack, at a PC
+				 * the sections do not describe: the last frame.
+				 * (Else the kernel's, walked on.) */
 				ch->clean = 1;
 				ch->end_user = 1;
 				ch->stop = SFU_END_USER;

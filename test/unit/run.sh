@@ -4,7 +4,8 @@
 # port's thread pieces and crash record (test_port: the x86_64 bare-metal
 # port, on the host), of the layouts (test_ctx, also for aarch64 under
 # qemu-aarch64), and of the dump layer (test_dump; test_dump_text: its code
-# range and symbol table with SFU_DUMP_LINKER_TEXT and SFU_DUMP_SYMTAB 0),
+# range and symbol table with SFU_DUMP_LINKER_TEXT and SFU_DUMP_SYMTAB 0;
+# test_dump_defaults: the knobs sfu_dump.h sets where it is included first),
 # under ASan+UBSan (test/common/host.mk), each built twice: by gcc with the
 # core's small shape at -Os, by clang with its fast shape at -O2 (SFU_FAST;
 # the lookup, fuzz and props suites cover the other pairs).  Case names
@@ -15,7 +16,7 @@ cd "$(dirname "$0")/../.."
 out=build/unit
 mkdir -p "$out"
 # test_pltgot three ways: the fix on, SFU_FIX_LD_PLTGOT 0, SFU_COMPACT 0.
-tests="test_core test_linked test_fpfallback test_cache test_index test_pltgot test_pltgot_off test_pltgot_general test_port test_ctx test_crash test_dump test_dump_text"
+tests="test_core test_linked test_fpfallback test_cache test_index test_pltgot test_pltgot_off test_pltgot_general test_port test_ctx test_crash test_dump test_dump_text test_dump_defaults"
 builds="gcc-Os clang-O2"
 # Built two at a time first; a program that fails to build is built again
 # below, alone, and its error reported there.

@@ -1120,7 +1120,7 @@ UT_CASE(test_trap_dwarf_map)
 	static mem m;
 	sfu_section sec;
 	/* The stack's top just above the last frame: its RA of 0 is the end. */
-	sfu_port port = { .read = mem_read, .trap = trap_hook2, .ctx = &m, .stack_lo = 0x9000, .stack_hi = 0x9110 };
+	sfu_port port = { .read = mem_read, .trap = trap_hook2, .ctx = &m, .stack_lo = 0x9000, .stack_hi = 0x9108 };
 	sfu_regs r = { 0x100054, 0x9000, 0, 0, NULL, 0, NULL };
 	/* The kernel's frame: r15 r14 ... in its own order; r10 is word 5. */
 	static uint64_t frame[8];
@@ -1379,9 +1379,16 @@ UT_CASE(test_end_zero_ra)
 	int err;
 	begin();
 	end_fixture(&s, &sec, &m, 16);
+	port.stack_hi = 0xd0e0;
 	err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
 	EXPECT(err == SFU_END && nf == 3 && fr[2].pc == 0x100025 && SFU_COMPLETE(err),
-	       "RA 0, caller SP 0x20 below the top: %s after %zu frames", E(err), nf);
+	       "RA 0, caller SP at the top: %s after %zu frames", E(err), nf);
+	/* 0x20 below the top, the port's top left 0 (SFU_TOP_FRAME, 0): not
+	 * where this stack starts. */
+	port.stack_hi = 0xd100;
+	err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
+	EXPECT(err == SFU_E_ZERO_RA && nf == 3 && !SFU_COMPLETE(err), "RA 0, caller SP 0x20 below the top, top 0: %s after %zu frames",
+	       E(err), nf);
 	/* The same zero 0x100 below the top: not where a stack starts. */
 	port.stack_hi = 0xd1e0;
 	err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
@@ -1486,14 +1493,14 @@ UT_CASE(test_end_entries)
 }
 
 /* A trap frame that was never written (a kernel thread's pt_regs):
- * SFU_END_NEVER_RAN at the top of the stack, a misread elsewhere. */
+ * SFU_END_NEVER_RAN where it ends at the top of the stack (the hook gives
+ * its end as the SP), a misread elsewhere. */
 UT_CASE(test_end_empty_trap)
 {
 	static sfb_sec s;
 	static mem m;
 	sfu_section sec;
-	sfu_port port = { .read = mem_read, .trap = trap_hook2, .ctx = &m, .stack_lo = 0xc000, .stack_hi = 0xc128,
-	                  .top = 0x120 };
+	sfu_port port = { .read = mem_read, .trap = trap_hook2, .ctx = &m, .stack_lo = 0xc000, .stack_hi = 0xc128 };
 	sfu_regs r = { 0x100014, 0xc000, 0, 0, NULL, 0, NULL };
 	sfu_frame fr[8];
 	size_t nf;
@@ -1502,11 +1509,15 @@ UT_CASE(test_end_empty_trap)
 	trap_fixture(&s, &sec, &m);
 	mem_put(&m, 0xc000, 0x300010); /* handler's RA: into the vector code */
 	g_trap.kind = SFU_TRAP_EMPTY;
+	g_trap.sp = 0xc128; /* a 0x120-byte frame at the call's SP 0xc008 */
 	err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
 	EXPECT(err == SFU_END_NEVER_RAN && nf == 2 && SFU_COMPLETE(err), "at the top: %s after %zu frames", E(err), nf);
-	port.top = 0;
+	port.stack_hi = 0xc200;
 	err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
-	EXPECT(err == SFU_E_ZERO_RA && nf == 2, "0x120 below the top, top 64: %s after %zu frames", E(err), nf);
+	EXPECT(err == SFU_E_ZERO_RA && nf == 2, "its end 0xd8 below the top, top 64: %s after %zu frames", E(err), nf);
+	port.top = 0xd8;
+	err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
+	EXPECT(err == SFU_END_NEVER_RAN && nf == 2, "the same with top 0xd8: %s after %zu frames", E(err), nf);
 	end("end zeroed-trap-frame-never-ran");
 }
 

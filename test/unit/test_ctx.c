@@ -563,7 +563,7 @@ UT_CASE(test_empty_frame)
 	setup();
 	memset(f, 0, 0x120);
 	k = sfu_port_trap_regs(&g_layouts[0], A(f), &r);
-	EXPECT(k == SFU_TRAP_EMPTY, "zeroed: %d", k);
+	EXPECT(k == SFU_TRAP_EMPTY && r.sp == A(f) + 0x120, "zeroed: %d, its end %#llx", k, (unsigned long long)r.sp);
 	fill(f, 0, 0, KERNEL_MODE, 0x1234);
 	k = sfu_port_trap_regs(&g_layouts[0], A(f), &r);
 	EXPECT(k == SFU_TRAP_KERNEL && r.pc == 0, "PC 0, the rest saved: %d", k);

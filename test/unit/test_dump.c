@@ -466,14 +466,14 @@ UT_CASE(test_thread_user_mode)
 	begin();
 	c = thread_setup(&th, &st);
 	c = &mem.b[40];
-	c[6] = 0x100010;   /* resume PC */
+	c[6] = 0x400010;   /* resume PC: user code, which no section describes */
 	c[7] = 0x1b;       /* CS: ring 3 */
 	c[8] = 0x7fff0000; /* SP: the user's stack, none of the thread's */
 	c[9] = 0x1234;
 	c[10] = 0x100020; /* a kernel-looking frame above: must not be walked */
 	th.ctx = A(c);
 	err = sfu_dump_threads_iter(&dump, next_user_thread, &th);
-	EXPECT(err == SFU_END_USER && strstr(g_out, "  #0  0x0000000000100010 ?? (user)\n"
+	EXPECT(err == SFU_END_USER && strstr(g_out, "  #0  0x0000000000400010 ?? (user)\n"
 	                                            "backtrace: 1 frame, stopped: interrupted code ran at a lower "
 	                                            "privilege level (SFU_END_USER)\n") &&
 	           !strstr(g_out, "refused"),
@@ -482,6 +482,7 @@ UT_CASE(test_thread_user_mode)
 
 	begin();
 	setup();
+	c[6] = 0x100010;  /* resume PC: the kernel's */
 	c[7] = 0x08;      /* CS: ring 0 */
 	c[8] = A(c + 9);  /* SP: on its stack */
 	err = sfu_dump_threads_iter(&dump, next_user_thread, &th);
@@ -1023,9 +1024,10 @@ UT_CASE(test_trap)
 	setup();
 	tf->cs = 0x1b;             /* ring 3 */
 	tf->iret_rsp = 0x7fff0000; /* the user's stack */
+	tf->iret_rip = 0x400010;   /* user code, which no section describes */
 	err = sfu_dump_trap(&dump, &l, A(tf));
 	EXPECT(err == SFU_END_USER && strcmp(g_out, "backtrace:\n"
-	                                            "  #0  0x0000000000100010 ?? (user)\n"
+	                                            "  #0  0x0000000000400010 ?? (user)\n"
 	                                            "backtrace: 1 frame, stopped: interrupted code ran at a lower "
 	                                            "privilege level (SFU_END_USER)\n") == 0,
 	       "%s; output:\n%.400s", E(err), g_out);
@@ -1035,12 +1037,25 @@ UT_CASE(test_trap)
 	 * kernel's (a CS word misread), walked on. */
 	begin();
 	setup();
+	tf->iret_rip = 0x100010;
 	tf->iret_rsp = A(&mem.b[40]);
 	err = sfu_dump_trap(&dump, &l, A(tf));
 	EXPECT(err == SFU_END && !strstr(g_out, "(user)") && strstr(g_out, "backtrace: 2 frames"),
 	       "%s; output:\n%.400s", E(err), g_out);
-	tf->cs = 0x08;
 	end("unit dump trap: a user-mode frame whose SP is on the description's stacks is walked on");
+
+	/* Ring 3 said, its SP off every stack, but its PC is code the
+	 * sections describe: the kernel's (a mode word misread), never a user
+	 * frame that ends the trace; its SP then stops the walk. */
+	begin();
+	setup();
+	tf->iret_rsp = 0x7fff0000;
+	err = sfu_dump_trap(&dump, &l, A(tf));
+	EXPECT(err != SFU_END_USER && !SFU_COMPLETE(err) && !strstr(g_out, "(user)") &&
+	           strstr(g_out, "  #0  0x0000000000100010 f+0x10/0x40\n"),
+	       "%s; output:\n%.400s", E(err), g_out);
+	tf->cs = 0x08;
+	end("unit dump trap: a user-mode frame whose PC the sections describe is the kernel's, not a user end");
 
 	begin();
 	setup();

@@ -269,7 +269,8 @@ UT_CASE(test_switch_walk)
 UT_CASE(test_switch_left_out)
 {
 	struct sfu_port_thread t;
-	sfu_stack st = { A(mem.b), A(mem.b + 64) };
+	/* The stack's top where the outermost frame's caller SP lies (b[58]). */
+	sfu_stack st = { A(mem.b), A(mem.b + 58) };
 	sfu_section sec = section();
 	struct sfu_switch_layout l = x86_switch, with_r10;
 	const char *why = NULL;
