@@ -40,7 +40,7 @@ stub := trap_common
 irqtrap := a64_trap
 irqstub := trap_common
 
-variants := pac lld kernel rtos freertos nofp mmuoff gen os
+variants := pac lld kernel rtos freertos threadx nofp mmuoff gen os
 pac.flags := -mbranch-protection=pac-ret
 pac.title := pac-ret build
 lld.link := lld
@@ -88,6 +88,20 @@ freertos.trap := freertos_fault
 freertos.stub := FreeRTOS_SWI_Handler
 freertos.irqtrap := vApplicationIRQHandler
 freertos.irqstub := FreeRTOS_IRQ_Handler
+# Eclipse ThreadX's ARMv8-A port (threadx-port.S: context save and restore,
+# the solicited return, the scheduler, all on SP_EL0), a kernel shaped as
+# ThreadX's (threadx.c: TX_THREAD, the created ring), described to sfu by
+# rtos/sfu_threadx.h only, its offsets checked against threadx/tx_api.h.
+threadx.srcs := head.S threadx-port.S threadx.c threadx-sfu.c board.c
+threadx.flags := -DEX_THREAD_EXC_STACK=0u
+threadx.cflags := -I rtos
+threadx.core-plain := 1
+threadx.plain := recipe.c threadx-sfu.c
+threadx.title := ThreadX ARMv8-A port
+threadx.trap := tx_fault_handler
+threadx.stub := tx_sync_stub
+threadx.irqtrap := tx_irq_handler
+threadx.irqstub := tx_irq_stub
 # The sfu file built without -mgeneral-regs-only, FP off as always.
 nofp.core-plain := 1
 nofp.title := FP/SIMD off, sfu built without -mgeneral-regs-only
