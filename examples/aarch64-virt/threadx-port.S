@@ -372,12 +372,4 @@ a64_vectors:
     ventry tx_bad_stub              /* SP_EL1 and lower ELs: none */
     .endr
 
-/* The system stack ISRs and the scheduler run on. */
-    .bss
-    .balign 16
-    .global tx_system_stack_lo, tx_system_stack_hi
-tx_system_stack_lo:
-    .space 16384
-tx_system_stack_hi:
-
     .section .note.GNU-stack, "", %progbits

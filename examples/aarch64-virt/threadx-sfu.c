@@ -10,8 +10,8 @@
  * its includes and the description's line changed:
  *     #include "tx_api.h"
  *     #define SFU_THREADX_IRQ_HANDLER tx_irq_handler
- *     #define SFU_THREADX_SYSTEM_STACK_LO tx_system_stack_lo
- *     #define SFU_THREADX_SYSTEM_STACK_HI tx_system_stack_hi
+ *     #define SFU_THREADX_SYSTEM_STACK_LO __exc_stack_start
+ *     #define SFU_THREADX_SYSTEM_STACK_HI __exc_stack_end
  *     #include "sfu_threadx.h"
  *     static const struct sfu_dump dump = SFU_THREADX_DUMP(&dump_state, board_putc);
  */
@@ -22,10 +22,8 @@
 #define SFU_THREADX_IRQ_HANDLER tx_irq_handler
 #define SFU_THREADX_FAULT_HANDLER tx_fault_handler
 #define SFU_THREADX_OVERFLOW_HANDLER tx_overflow_fault
-#define SFU_THREADX_SYSTEM_STACK_LO tx_system_stack_lo
-#define SFU_THREADX_SYSTEM_STACK_HI tx_system_stack_hi
-#define SFU_THREADX_OTHER_STACK_LO __exc_stack_start
-#define SFU_THREADX_OTHER_STACK_HI __exc_stack_end
+#define SFU_THREADX_SYSTEM_STACK_LO __exc_stack_start /* with SP_EL1's top KiB (threadx.c) */
+#define SFU_THREADX_SYSTEM_STACK_HI __exc_stack_end
 #define SFU_THREADX_ENTRY board_main
 #define SFU_THREADX_DATA 1 /* the examples' sfu code is in unwind.c */
 #include "sfu_threadx.h"

@@ -27,8 +27,11 @@ TX_THREAD *_tx_thread_created_ptr;
 ULONG _tx_thread_created_count;
 volatile ULONG _tx_thread_system_state;
 UINT _tx_thread_preempt_disable;
-extern char tx_system_stack_hi[];
-void *_tx_thread_system_stack_ptr = tx_system_stack_hi;
+/* The system stack: the board's exception stack (SP_EL1's, below the
+ * boot stack), its top KiB left to SP_EL1, which the vector stubs use for
+ * a moment and the overflow stub for its frame. */
+extern char __exc_stack_end[];
+void *_tx_thread_system_stack_ptr = __exc_stack_end - 1024;
 
 static TX_THREAD tx_threads[EX_MAX_THREADS];
 extern char __stack_start[], __stack_end[];
