@@ -40,7 +40,7 @@ stub := trap_common
 irqtrap := a64_trap
 irqstub := trap_common
 
-variants := pac lld kernel rtos freertos threadx nofp mmuoff gen os
+variants := pac lld kernel rtos freertos threadx linux nofp mmuoff gen os
 pac.flags := -mbranch-protection=pac-ret
 pac.title := pac-ret build
 lld.link := lld
@@ -102,6 +102,20 @@ threadx.trap := tx_fault_handler
 threadx.stub := tx_sync_stub
 threadx.irqtrap := tx_irq_handler
 threadx.irqstub := tx_irq_stub
+# The arm64 Linux shape hobby kernels copy (linux-entry.S: pt_regs on the
+# current kernel stack, cpu_switch_to into task->thread.cpu_context,
+# ret_from_fork; linux.c: task[], current; tasks at EL1h on their kernel
+# stacks), described to sfu by rtos/sfu_linux.h from its own types.
+linux.srcs := head.S linux-entry.S linux.c linux-sfu.c board.c
+linux.flags := -DEX_THREAD_EXC_STACK=0u
+linux.cflags := -I rtos
+linux.core-plain := 1
+linux.plain := recipe.c linux-sfu.c
+linux.title := arm64 Linux-style kernel
+linux.trap := linux_el1_sync
+linux.stub := el1t_sync
+linux.irqtrap := linux_el1_irq
+linux.irqstub := el1t_irq
 # The sfu file built without -mgeneral-regs-only, FP off as always.
 nofp.core-plain := 1
 nofp.title := FP/SIMD off, sfu built without -mgeneral-regs-only
