@@ -189,7 +189,7 @@ extern const uint64_t sfu_freertos_entries[1];
 #if defined(portUSING_MPU_WRAPPERS) && portUSING_MPU_WRAPPERS != 0
 #error "sfu_freertos.h: MPU builds are not covered (xMPUSettings moves every TCB field)"
 #endif
-#if portSTACK_GROWTH > 0
+#if !defined(portSTACK_GROWTH) || portSTACK_GROWTH > 0
 #error "sfu_freertos.h: the aarch64 ports' stacks grow down (portSTACK_GROWTH -1)"
 #endif
 #if !defined(configUSE_TASK_FPU_SUPPORT) || (configUSE_TASK_FPU_SUPPORT != 1 && configUSE_TASK_FPU_SUPPORT != 2)
@@ -325,10 +325,10 @@ static const struct sfu_dump_list sfu__fr_lists[] = {
 #endif
     SFU__FR_LIST(xDelayedTaskList1, "blocked"),
     SFU__FR_LIST(xDelayedTaskList2, "blocked"),
-#if INCLUDE_vTaskSuspend == 1
+#if defined(INCLUDE_vTaskSuspend) && INCLUDE_vTaskSuspend == 1
     SFU__FR_LIST(xSuspendedTaskList, "suspended"),
 #endif
-#if INCLUDE_vTaskDelete == 1
+#if defined(INCLUDE_vTaskDelete) && INCLUDE_vTaskDelete == 1
     SFU__FR_LIST(xTasksWaitingTermination, "deleted"),
 #endif
 };
@@ -343,10 +343,10 @@ const struct sfu_dump_table sfu_freertos_tasks = {
     SFU_DUMP_LISTS(TCB_t, xStateListItem, xStateListItem.pxNext, sfu__fr_lists),
     SFU_DUMP_SAVED(TCB_t, pxTopOfStack, &sfu_freertos_switch),
     SFU_DUMP_NAME_IN(TCB_t, pcTaskName),
-#if configUSE_TRACE_FACILITY == 1
+#if defined(configUSE_TRACE_FACILITY) && configUSE_TRACE_FACILITY == 1
     SFU_DUMP_ID(TCB_t, uxTCBNumber),
 #endif
-#if configRECORD_STACK_HIGH_ADDRESS == 1
+#if defined(configRECORD_STACK_HIGH_ADDRESS) && configRECORD_STACK_HIGH_ADDRESS == 1
     SFU_DUMP_STACKS(TCB_t, pxStack, pxEndOfStack),
 #elif defined(SFU_FREERTOS_STACK_BYTES)
     .stacks = { SFU_DUMP_STACK_BASE(TCB_t, pxStack, SFU_FREERTOS_STACK_BYTES) },

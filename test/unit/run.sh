@@ -55,6 +55,42 @@ if need "unit ctx aarch64" aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu &&
 		[ "$st" = 0 ] || fail "unit test_ctx-a64" "exited $st"
 	fi
 fi
+# The ready-made RTOS descriptions (rtos/, aarch64 only): their saved
+# contexts read and refused (test_rtos, under qemu-aarch64), and a build
+# whose RTOS types do not match them refused at compile time
+# (rtos_mismatch.c: CASE 0 builds, each other CASE fails with its
+# header's message).
+if need "unit rtos aarch64" aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu &&
+	need "unit rtos aarch64" qemu-aarch64 qemu-user; then
+	if ! host_prog "$out/test_rtos-a64"; then
+		fail "unit test_rtos-a64" "does not compile: $(grep -m1 -E 'error|warning' "$out/test_rtos-a64.build.log")"
+	else
+		qemu-aarch64 "$out/test_rtos-a64"
+		st=$?
+		[ "$st" = 0 ] || fail "unit test_rtos-a64" "exited $st"
+	fi
+	rtos_cc() { aarch64-linux-gnu-gcc -std=gnu11 -c -Wall -Wextra -Wundef -Werror -Icore -Iport/aarch64 -Icrash -Irtos \
+		-DCASE="$1" test/unit/rtos_mismatch.c -o "$out/rtos_mismatch-$1.o" >"$out/rtos_mismatch-$1.log" 2>&1; }
+	if rtos_cc 0; then
+		pass "unit rtos mismatch: matching types" "the headers' own types build (the control)"
+	else
+		fail "unit rtos mismatch: matching types" "does not build: $(grep -m1 error "$out/rtos_mismatch-0.log")"
+	fi
+	while IFS='|' read -r c what want; do
+		if rtos_cc "$c"; then
+			fail "unit rtos mismatch: $what" "built: the mismatch was not refused"
+		elif grep -q -- "$want" "$out/rtos_mismatch-$c.log"; then
+			pass "unit rtos mismatch: $what" "refused at compile time: $want"
+		else
+			fail "unit rtos mismatch: $what" "refused, but not with '$want': $(grep -m1 error "$out/rtos_mismatch-$c.log")"
+		fi
+	done <<'CASES'
+1|a TX_THREAD moved|TX_THREAD.tx_thread_name is not at
+2|a TCB_t with a field before pxTopOfStack|TCB_t.pxTopOfStack is not first
+3|a cpu_context not Linux's|cpu_context is not Linux's
+4|an SMP FreeRTOS|SMP builds
+CASES
+fi
 # tools/sfu-crash reads records out of a memory image (made by test_port
 # with the port's own writer): the valid one with its frames, the
 # half-written one as corrupt and never as a trace.

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/* A build whose RTOS does not match the ready-made description is refused
+ * at compile time (test/unit/run.sh builds this file once per CASE, for
+ * aarch64, and wants each mismatch refused with its header's message and
+ * CASE 0, the matching build, accepted):
+ *   CASE 0  every type as the headers cover it: builds
+ *   CASE 1  a TX_THREAD with a user extension before tx_thread_name
+ *           (TX_THREAD_USER_EXTENSION placed early, a newer field): refused,
+ *           "TX_THREAD.tx_thread_name is not at"
+ *   CASE 2  a TCB_t with a field before pxTopOfStack (an MPU build's
+ *           layout): refused, "TCB_t.pxTopOfStack is not first"
+ *   CASE 3  a cpu_context with sp and fp swapped: refused, "cpu_context is
+ *           not Linux's"
+ *   CASE 4  an SMP FreeRTOS (configNUMBER_OF_CORES 2): refused, "SMP
+ *           builds"
+ */
+#include <stdint.h>
+#include <stddef.h>
+
+#define SFU_ERROR_STRINGS 1
+#include "sfu_port_aarch64.h"
+
+#ifndef CASE
+#define CASE 0
+#endif
+
+/* ThreadX */
+typedef unsigned int ULONG;
+typedef unsigned int UINT;
+#define TX_THREAD_ID ((ULONG)0x54485244)
+typedef struct TX_THREAD_STRUCT {
+    ULONG tx_thread_id, tx_thread_run_count;
+    void *tx_thread_stack_ptr, *tx_thread_stack_start, *tx_thread_stack_end;
+    ULONG tx_thread_stack_size;
+    unsigned char pad1[64 - 36];
+#if CASE == 1
+    void *tx_thread_user_extension;
+#endif
+    char *tx_thread_name;
+    UINT tx_thread_priority, tx_thread_state;
+    unsigned char pad2[232 - 80];
+    struct TX_THREAD_STRUCT *tx_thread_created_next, *tx_thread_created_previous;
+    ULONG tx_thread_fp_enable;
+} TX_THREAD;
+#define SFU_THREADX_DATA 1
+#define SFU_THREADX_IRQ_HANDLER irq_handler
+#define SFU_THREADX_SYSTEM_STACK_LO sys_lo
+#define SFU_THREADX_SYSTEM_STACK_HI sys_hi
+#include "sfu_threadx.h"
+
+/* FreeRTOS */
+typedef uint64_t StackType_t, UBaseType_t, TickType_t;
+#define portSTACK_GROWTH (-1)
+#define configUSE_TASK_FPU_SUPPORT 2
+#define configMAX_PRIORITIES 1
+#define configRECORD_STACK_HIGH_ADDRESS 1
+#define INCLUDE_vTaskSuspend 0
+#define INCLUDE_vTaskDelete 0
+#if CASE == 4
+#define configNUMBER_OF_CORES 2
+#endif
+#define SFU_FREERTOS_IRQ_STACK_LO sys_lo
+#define SFU_FREERTOS_IRQ_STACK_HI sys_hi
+struct xLIST;
+typedef struct xLIST_ITEM {
+    TickType_t xItemValue;
+    struct xLIST_ITEM *pxNext, *pxPrevious;
+    void *pvOwner;
+    struct xLIST *pxContainer;
+} ListItem_t;
+typedef struct xMINI_LIST_ITEM {
+    TickType_t xItemValue;
+    struct xLIST_ITEM *pxNext, *pxPrevious;
+} MiniListItem_t;
+typedef struct xLIST {
+    UBaseType_t uxNumberOfItems;
+    ListItem_t *pxIndex;
+    MiniListItem_t xListEnd;
+} List_t;
+typedef struct tskTaskControlBlock {
+#if CASE == 2
+    UBaseType_t xMPUSettings;
+#endif
+    volatile StackType_t *pxTopOfStack;
+    ListItem_t xStateListItem;
+    StackType_t *pxStack;
+    char pcTaskName[16];
+    StackType_t *pxEndOfStack;
+} TCB_t;
+TCB_t *volatile pxCurrentTCB;
+static List_t pxReadyTasksLists[configMAX_PRIORITIES], xDelayedTaskList1, xDelayedTaskList2;
+void vTaskSwitchContext(void);
+#define SFU_FREERTOS_TASKS_C 1
+#include "sfu_freertos.h"
+
+/* Linux-like */
+#include "sfu_linux.h"
+struct pt_regs {
+    uint64_t regs[31], sp, pc, pstate;
+};
+struct cpu_context {
+#if CASE == 3
+    uint64_t x19, x20, x21, x22, x23, x24, x25, x26, x27, x28, sp, fp, pc;
+#else
+    uint64_t x19, x20, x21, x22, x23, x24, x25, x26, x27, x28, fp, sp, pc;
+#endif
+};
+SFU_LINUX_CHECK_TYPES(struct pt_regs, struct cpu_context);
