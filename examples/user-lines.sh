@@ -53,3 +53,23 @@ row "Linux-like pt_regs, called C handler (x86_64-pc kernel)" x86_64-pc/kernel-t
 row "RTOS: task context on the task stack, TCB (aarch64-virt rtos)" aarch64-virt/rtos-sfu.c aarch64-virt/rtos-sfu.c '^const struct sfu_switch_layout'
 row "switch by returning interrupt frames (x86_64-pc rtos)" x86_64-pc/rtos-sfu.c x86_64-pc/rtos-sfu.c '^const struct sfu_switch_layout'
 echo "(cumulative code lines; the thread table and its call: $table lines, no per-thread code)"
+
+# The ready-made descriptions (rtos/): the lines added to README step 1's
+# file and beside it, whole files: the options and files the RTOS's
+# headers take, the description's lines (the step-1 file's own
+# description line replaced by it, so not counted twice), and three calls
+# (sfu_dump_stack in the fault handler, sfu_dump_threads there and in
+# panic).  The examples' files also hold what only the examples need (the
+# SFU_THREADX_DATA line: their sfu code is in common/unwind.c): not counted.
+calls=3
+fr=$(($(loc aarch64-virt/freertos/FreeRTOSConfig.h '^#define configINCLUDE_FREERTOS_TASK_C_ADDITIONS_H' \
+	'^#define SFU_FREERTOS_ENTRY') + $(loc aarch64-virt/freertos/freertos_tasks_c_additions.h \
+	'^#define SFU_FREERTOS_TASKS_C' '^#include') + calls))
+tx=$(($(loc aarch64-virt/threadx-sfu.c '^#include "threadx/tx_api.h"' '^#include "sfu_threadx.h"') - 2 + calls))
+lx=$(($(loc aarch64-virt/linux-sfu.c '^#include "sfu_linux.h"' 'end of what sfu needs') - 1 + calls))
+echo
+printf '%-62s %8s\n' "ready-made description (example image)" "+faults, interrupts, every thread"
+printf '%-62s %8s\n' "FreeRTOS ARM_AARCH64, rtos/sfu_freertos.h (aarch64-virt-freertos)" "$fr"
+printf '%-62s %8s\n' "ThreadX ARMv8-A, rtos/sfu_threadx.h (aarch64-virt-threadx)" "$tx"
+printf '%-62s %8s\n' "arm64 Linux shape, rtos/sfu_linux.h (aarch64-virt-linux)" "$lx"
+echo "(code lines on top of step 1: options, files, description, the three calls)"
