@@ -26,7 +26,9 @@
  * THE KNOBS (define before including)
  *   SFU_THREADX_ARM_FP         1: the port was built with ENABLE_ARM_FP
  *                              (tx_thread_fp_enable chooses a thread's
- *                              frames); 0: it was not     (default 0)
+ *                              frames); 0: it was not  (default: 1 where
+ *                              ENABLE_ARM_FP is defined, else 0; 0 with
+ *                              ENABLE_ARM_FP defined is refused)
  *   SFU_THREADX_IRQ_HANDLER    the C function your interrupt stub calls
  *                              between _tx_thread_context_save and
  *                              _tx_thread_context_restore (required)
@@ -48,8 +50,8 @@
  *   TX_THREAD offset the description reads (tx_thread_stack_ptr,
  *   _stack_start, _stack_end, _stack_size, _name, _state, _created_next,
  *   _fp_enable), checked with offsetof: a TX_THREAD a build option moved
- *   is an error naming the field, never a misread.  TX_THREAD_SMP and
- *   module builds.  At a walk: a thread whose tx_thread_fp_enable is set
+ *   is an error naming the field, never a misread.  SFU_THREADX_ARM_FP 0
+ *   where ENABLE_ARM_FP is defined.  TX_THREAD_SMP and module builds.  At a walk: a thread whose tx_thread_fp_enable is set
  *   where SFU_THREADX_ARM_FP is 0 (its frames have an FP part the header
  *   does not know) matches no layout, and its dump is refused ("saved
  *   context ...: memory read refused"), never walked.
@@ -66,11 +68,20 @@
 
 #include "sfu_threads.h"
 
+/* The port's FP build: ENABLE_ARM_FP where your C files see it too (the
+ * ThreadX build's global define), else say it. */
 #ifndef SFU_THREADX_ARM_FP
+#ifdef ENABLE_ARM_FP
+#define SFU_THREADX_ARM_FP 1
+#else
 #define SFU_THREADX_ARM_FP 0
+#endif
 #endif
 #if SFU_THREADX_ARM_FP != 0 && SFU_THREADX_ARM_FP != 1
 #error "SFU_THREADX_ARM_FP must be 0 or 1 (the port built with ENABLE_ARM_FP)"
+#endif
+#if defined(ENABLE_ARM_FP) && !SFU_THREADX_ARM_FP
+#error "sfu_threadx.h: the port is built with ENABLE_ARM_FP (threads' frames may hold FP registers), SFU_THREADX_ARM_FP is 0"
 #endif
 #ifndef SFU_THREADX_ENTRY
 #define SFU_THREADX_ENTRY main

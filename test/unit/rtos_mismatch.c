@@ -13,6 +13,8 @@
  *           not Linux's"
  *   CASE 4  an SMP FreeRTOS (configNUMBER_OF_CORES 2): refused, "SMP
  *           builds"
+ *   CASE 5  ThreadX built with ENABLE_ARM_FP, the header told it was not
+ *           (SFU_THREADX_ARM_FP 0): refused, "built with ENABLE_ARM_FP"
  */
 #include <stdint.h>
 #include <stddef.h>
@@ -42,6 +44,10 @@ typedef struct TX_THREAD_STRUCT {
     struct TX_THREAD_STRUCT *tx_thread_created_next, *tx_thread_created_previous;
     ULONG tx_thread_fp_enable;
 } TX_THREAD;
+#if CASE == 5
+#define ENABLE_ARM_FP 1
+#define SFU_THREADX_ARM_FP 0
+#endif
 #define SFU_THREADX_DATA 1
 #define SFU_THREADX_IRQ_HANDLER irq_handler
 #define SFU_THREADX_SYSTEM_STACK_LO sys_lo

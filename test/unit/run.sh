@@ -87,8 +87,9 @@ if need "unit rtos aarch64" aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu &&
 	done <<'CASES'
 1|a TX_THREAD moved|TX_THREAD.tx_thread_name is not at
 2|a TCB_t with a field before pxTopOfStack|TCB_t.pxTopOfStack is not first
-3|a cpu_context not Linux's|cpu_context is not Linux's
+3|a cpu_context not Linux's|cpu_context is not Linux
 4|an SMP FreeRTOS|SMP builds
+5|ThreadX built with ENABLE_ARM_FP, the header without FP|built with ENABLE_ARM_FP
 CASES
 fi
 # tools/sfu-crash reads records out of a memory image (made by test_port

@@ -47,8 +47,9 @@ typedef struct TX_THREAD_STRUCT {
 
 TX_THREAD *_tx_thread_current_ptr, *_tx_thread_created_ptr;
 ULONG _tx_thread_system_state;
+/* linker/sframe.ld's code bounds: 64 bytes of a stand-in. */
 char ut_text[64] __asm__("__text_start");
-char ut_text_end[8] __asm__("__text_end");
+__asm__(".globl __text_end\n.set __text_end, __text_start + 64");
 char ut_sys_lo[64], ut_sys_hi[8];
 void ut_irq(void);
 void ut_irq(void) {}
@@ -238,6 +239,32 @@ UT_CASE(test_freertos_flag)
     err = sfu_port_switch_regs(&c, &sfu_freertos_switch, (uintptr_t)f, &r);
     EXPECT(err != SFU_OK, "a flag word of 2 was read (pc %llx)", (unsigned long long)r.pc);
     end("unit rtos freertos: the task context by its flag word, 0 read, 2 refused");
+}
+
+/* The forms the headers brought to sfu_layout.h: a second select word
+ * (also) checked as select is, and a 4-byte select variable at a 4-byte
+ * boundary (ThreadX's _tx_thread_system_state). */
+UT_CASE(test_forms)
+{
+    struct sfu_trap_layout l = sfu_threadx_traps[SFU_THREADX_SWITCH_TRAPS];
+    static uint32_t var[4] __attribute__((aligned(8)));
+    const char *why = NULL;
+    int err;
+
+    begin();
+    err = sfu_layout_check(&l, &why);
+    EXPECT(err == SFU_OK, "the solicited layout: %s", why ? why : "");
+    l.also.at = 0;
+    err = sfu_layout_check(&l, &why);
+    EXPECT(ut_refused(err, why, "also:"), "also without its word: %s (%s)", E(err), why ? why : "");
+    l = sfu_threadx_traps[SFU_THREADX_TRAP_ISR];
+    l.select.ref = &var[1];
+    err = sfu_layout_check(&l, &why);
+    EXPECT(err == SFU_OK, "a 4-byte variable at +4: %s", why ? why : "");
+    l.select.ref = (const char *)&var[1] + 2;
+    err = sfu_layout_check(&l, &why);
+    EXPECT(ut_refused(err, why, "select.ref:"), "a 4-byte variable at +6: %s (%s)", E(err), why ? why : "");
+    end("unit rtos forms: also checked as select, a 4-byte select variable aligned to 4");
 }
 
 int main(void) { return ut_main("rtos aarch64"); }
