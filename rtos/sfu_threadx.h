@@ -32,8 +32,12 @@
  *   SFU_THREADX_IRQ_HANDLER    the C function your interrupt stub calls
  *                              between _tx_thread_context_save and
  *                              _tx_thread_context_restore (required)
- *   SFU_THREADX_FAULT_HANDLER  the same for a synchronous exception, if
- *                              your vector code saves it that way too
+ *   SFU_THREADX_FAULT_HANDLER  the C function a synchronous stub calls
+ *                              after pushing context_save's frame shape
+ *                              (192 bytes) at the SP where the exception
+ *                              happened, without counting it in
+ *                              _tx_thread_system_state (a thread's stack,
+ *                              or the system stack in an ISR)
  *   SFU_THREADX_OVERFLOW_HANDLER  the C function a stub calls after
  *                              pushing context_save's 192-byte frame on
  *                              another stack (SP_ELx), the thread's SP left
@@ -51,7 +55,9 @@
  *   _stack_start, _stack_end, _stack_size, _name, _state, _created_next,
  *   _fp_enable), checked with offsetof: a TX_THREAD a build option moved
  *   is an error naming the field, never a misread.  SFU_THREADX_ARM_FP 0
- *   where ENABLE_ARM_FP is defined.  TX_THREAD_SMP and module builds.  At a walk: a thread whose tx_thread_fp_enable is set
+ *   where ENABLE_ARM_FP is defined.  TX_ENABLE_IRQ_NESTING (a walk out
+ *   of a nested ISR would look for the outer ISR's frame at its SP).
+ *   TX_THREAD_SMP and module builds.  At a walk: a thread whose tx_thread_fp_enable is set
  *   where SFU_THREADX_ARM_FP is 0 (its frames have an FP part the header
  *   does not know) matches no layout, and its dump is refused ("saved
  *   context ...: memory read refused"), never walked.
@@ -88,6 +94,12 @@
 #endif
 #if defined(TX_THREAD_SMP_SOURCE_CODE) || defined(TX_THREAD_SMP_MAX_CORES) || defined(TXM_MODULE)
 #error "sfu_threadx.h: the SMP and module builds of ThreadX are not covered"
+#endif
+/* An ISR's frame is found by _tx_thread_system_state, the depth now: with
+ * interrupts nesting, an outer ISR's frame would be looked for where a
+ * nested one's lies.  Refused rather than misread. */
+#ifdef TX_ENABLE_IRQ_NESTING
+#error "sfu_threadx.h: TX_ENABLE_IRQ_NESTING is not covered (an outer ISR's frame cannot be told from a nested one's)"
 #endif
 
 /* TX_THREAD's offsets this header reads (tx_api.h 6.4.2 with tx_port.h's
@@ -164,19 +176,26 @@ struct sfu_threadx_thread {
     }
 
 /* The layouts of sfu_threadx_traps[]: */
+#ifdef SFU_THREADX_FAULT_HANDLER
+#define SFU__TX_NFAULT 1
+#else
+#define SFU__TX_NFAULT 0
+#endif
+#ifdef SFU_THREADX_OVERFLOW_HANDLER
+#define SFU__TX_NOVF 1
+#else
+#define SFU__TX_NOVF 0
+#endif
 enum {
     SFU_THREADX_TRAP_ISR = 0,        /* first-level: the minimal frame behind the TCB */
     SFU_THREADX_TRAP_ISR_NESTED = 1, /* nested: the minimal frame at the SP */
-    SFU_THREADX_TRAP_OVERFLOW = 2,   /* SFU_THREADX_OVERFLOW_HANDLER's, if defined */
-    /* a thread that is not running (sfu_threadx_switch's, from
+    SFU_THREADX_TRAP_FAULT = 2,      /* SFU_THREADX_FAULT_HANDLER's, if defined */
+    SFU_THREADX_TRAP_OVERFLOW = 2 + SFU__TX_NFAULT /* SFU_THREADX_OVERFLOW_HANDLER's, if defined */
+    /* then a thread that is not running (sfu_threadx_switch's, from
      * SFU_THREADX_SWITCH_TRAPS): solicited, full, each without and (with
      * SFU_THREADX_ARM_FP) with the FP part */
 };
-#ifdef SFU_THREADX_OVERFLOW_HANDLER
-#define SFU__TX_NISR 3
-#else
-#define SFU__TX_NISR 2
-#endif
+#define SFU__TX_NISR (2 + SFU__TX_NFAULT + SFU__TX_NOVF)
 #define SFU_THREADX_SWITCH_TRAPS SFU__TX_NISR
 #define SFU__TX_NSWITCH (SFU_THREADX_ARM_FP ? 4 : 2)
 #define SFU_THREADX_NTRAPS (SFU__TX_NISR + SFU__TX_NSWITCH)
@@ -254,11 +273,10 @@ extern const char sfu__tx_entry_fn[] __asm__(SFU__TX_STR(SFU_THREADX_ENTRY));
 extern const char sfu__tx_irq_fn[] __asm__(SFU__TX_STR(SFU_THREADX_IRQ_HANDLER));
 extern char sfu__tx_text_start[] __asm__("__text_start");
 extern char sfu__tx_text_end[] __asm__("__text_end");
+static const void *const sfu__tx_isr_calls[] = { sfu__tx_irq_fn };
 #ifdef SFU_THREADX_FAULT_HANDLER
 extern const char sfu__tx_fault_fn[] __asm__(SFU__TX_STR(SFU_THREADX_FAULT_HANDLER));
-static const void *const sfu__tx_isr_calls[] = { sfu__tx_irq_fn, sfu__tx_fault_fn };
-#else
-static const void *const sfu__tx_isr_calls[] = { sfu__tx_irq_fn };
+static const void *const sfu__tx_fault_calls[] = { sfu__tx_fault_fn };
 #endif
 #ifdef SFU_THREADX_OVERFLOW_HANDLER
 extern const char sfu__tx_ovf_fn[] __asm__(SFU__TX_STR(SFU_THREADX_OVERFLOW_HANDLER));
@@ -306,6 +324,14 @@ static const void *const sfu__tx_ovf_calls[] = { sfu__tx_ovf_fn };
 const struct sfu_trap_layout sfu_threadx_traps[SFU_THREADX_NTRAPS] = {
     SFU__TX_ISR(0),
     SFU__TX_ISR(1),
+#ifdef SFU_THREADX_FAULT_HANDLER
+    {
+        .call = SFU__TX_CALLS(sfu__tx_fault_calls),
+        .frame = { .from = SFU_TRAP_FRAME_SP, .size = SFU_THREADX_MINIMAL_SIZE, .align = 16 },
+        .sp = { .from = SFU_TRAP_SP_END },
+        .regs = { .pc = SFU_AT(8), .mode = SFU_AT(0), .reg = SFU__TX_MINIMAL_REGS },
+    },
+#endif
 #ifdef SFU_THREADX_OVERFLOW_HANDLER
     {
         .call = SFU__TX_CALLS(sfu__tx_ovf_calls),

@@ -26,11 +26,11 @@
  *   _tx_thread_schedule   _tx_thread_execute_ptr's frame: ELR word 0 is
  *                      solicited (`ret`), else an interrupt frame (`eret`)
  *
- * The board's (ThreadX leaves vectors to the BSP): interrupt and
- * synchronous stubs that switch to SP_EL0 and call context_save, the C
- * handler, context_restore; a synchronous exception whose thread stack
- * cannot take context_save's frame goes on SP_EL1 instead
- * (tx_overflow_fault).  The board keeps FP/SIMD off (CPACR_EL1.FPEN):
+ * The board's (ThreadX leaves vectors to the BSP): an interrupt stub that
+ * switches to SP_EL0 and calls context_save, the C handler,
+ * context_restore; a synchronous stub that pushes the same frame shape at
+ * the SP and calls its C handler (tx_fault_handler), or, where a thread's
+ * stack cannot take it, on SP_EL1 (tx_overflow_fault).  The board keeps FP/SIMD off (CPACR_EL1.FPEN):
  * the Q registers are saved and restored with it turned on around them.
  */
 #define CPACR_FPEN (3 << 20)
@@ -316,9 +316,11 @@ tx_irq_stub:
     b _tx_thread_context_restore
     .size tx_irq_stub, . - tx_irq_stub
 
-/* A synchronous exception: saved as an interrupt is, unless a thread's
- * stack has no room for context_save's frame (then on SP_EL1, its SP
- * left in SP_EL0). */
+/* A synchronous exception: context_save's frame shape pushed where it
+ * happened (a thread's stack, or the system stack in an ISR), counting
+ * nothing (_tx_thread_system_state stays the ISR depth the interrupt
+ * frames are found by), unless a thread's stack has no room for it (then
+ * on SP_EL1, its SP left in SP_EL0). */
     .type tx_sync_stub, %function
 tx_sync_stub:
     stp x0, x1, [sp, #-16]!
@@ -336,10 +338,12 @@ tx_sync_stub:
 1:  ldp x0, x1, [sp], #16
     msr spsel, #0
     stp x29, x30, [sp, #-16]!
-    bl _tx_thread_context_save
+    stp x0, x1, [sp, #-16]!
+    stp x2, x3, [sp, #-16]!
+    push_rest
     mov x0, sp
     bl tx_fault_handler
-    b _tx_thread_context_restore
+    pop_minimal
 2:  ldp x0, x1, [sp], #16
     stp x29, x30, [sp, #-16]!
     stp x0, x1, [sp, #-16]!

@@ -22,6 +22,9 @@
 #include "board.h"
 
 #include "threadx/tx_api.h"
+#define SFU_THREADX_FAULT_HANDLER tx_fault_handler
+#define SFU_THREADX_OVERFLOW_HANDLER tx_overflow_fault
+#include "sfu_threadx.h"
 
 TX_THREAD *_tx_thread_created_ptr;
 ULONG _tx_thread_created_count;
@@ -48,7 +51,7 @@ TX_THREAD *_tx_thread_execute_ptr = &tx_boot_thread;
 
 void tx_schedule_hook(void);
 void tx_irq_handler(uint64_t sp);
-void tx_fault_handler(uint64_t sp);
+void tx_fault_handler(uint64_t frame);
 void tx_overflow_fault(uint64_t frame);
 EX_NORETURN void tx_bad_vector(void);
 void _tx_thread_system_return(void);
@@ -205,9 +208,8 @@ void tx_irq_handler(uint64_t sp)
     in_isr = 0;
 }
 
-void tx_fault_handler(uint64_t sp)
+void tx_fault_handler(uint64_t frame)
 {
-    uint64_t frame = isr_frame(sp);
     uint64_t *w = (uint64_t *)(uintptr_t)frame;
     uint64_t esr, far;
     struct ex_fault f;
@@ -221,13 +223,9 @@ void tx_fault_handler(uint64_t sp)
     if (ex_probe_take(esr, &w[1]))
         return;
     a64_describe(&f, esr, far, 0);
-    if (sfu_port_trap_regs(&ex_dump.traps[_tx_thread_system_state == 1 ? 0 : 1], frame, &f.regs) !=
-        SFU_TRAP_KERNEL) {
-        *(volatile uint64_t *)&f.regs.pc = 0;
-        *(volatile uint64_t *)&f.regs.sp = 0;
-    }
-    if (_tx_thread_system_state > 1)
-        f.note = "taken in an ISR (nested): its frame is on the system stack";
+    sfu_port_trap_regs(&ex_dump.traps[SFU_THREADX_TRAP_FAULT], frame, &f.regs);
+    if (_tx_thread_system_state != 0)
+        f.note = "taken in an ISR: its frame is on the system stack";
     ex_fault(&f);
 }
 
@@ -238,7 +236,7 @@ void tx_overflow_fault(uint64_t frame)
 
     __asm__ volatile("mrs %0, esr_el1\n\tmrs %1, far_el1" : "=r"(esr), "=r"(far));
     a64_describe(&f, esr, far, 0);
-    sfu_port_trap_regs(&ex_dump.traps[2], frame, &f.regs);
+    sfu_port_trap_regs(&ex_dump.traps[SFU_THREADX_TRAP_OVERFLOW], frame, &f.regs);
     f.note = "the thread's stack has no room for the ISR frame: saved on SP_EL1";
     ex_fault(&f);
 }
