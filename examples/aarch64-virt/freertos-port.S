@@ -37,21 +37,11 @@
  *     exception goes there too when its stack has no room for its context
  *     (bsp_sync_sp0), where FreeRTOS would fault again, for good.
  */
-#define CPACR_FPEN (3 << 20)
+#include "a64-pairs.inc"
 #define EC_SVC64 0x15
 
     .arch_extension simd
 
-.macro fp_access on, tmp
-    mrs \tmp, cpacr_el1
-    .if \on
-    orr \tmp, \tmp, #CPACR_FPEN
-    .else
-    bic \tmp, \tmp, #CPACR_FPEN
-    .endif
-    msr cpacr_el1, \tmp
-    isb
-.endm
 
 /* The GPRs, ELR and SPSR, pushed high to low on the current SP. */
 .macro push_gprs
@@ -107,22 +97,7 @@
     ldr x3, [x0]
     cbz x2, 1f
     fp_access 1, x0
-    stp q0, q1, [sp, #-32]!
-    stp q2, q3, [sp, #-32]!
-    stp q4, q5, [sp, #-32]!
-    stp q6, q7, [sp, #-32]!
-    stp q8, q9, [sp, #-32]!
-    stp q10, q11, [sp, #-32]!
-    stp q12, q13, [sp, #-32]!
-    stp q14, q15, [sp, #-32]!
-    stp q16, q17, [sp, #-32]!
-    stp q18, q19, [sp, #-32]!
-    stp q20, q21, [sp, #-32]!
-    stp q22, q23, [sp, #-32]!
-    stp q24, q25, [sp, #-32]!
-    stp q26, q27, [sp, #-32]!
-    stp q28, q29, [sp, #-32]!
-    stp q30, q31, [sp, #-32]!
+    push_q_all
     fp_access 0, x0
 1:  stp x2, x3, [sp, #-16]!
     ldr x0, =pxCurrentTCB
@@ -145,22 +120,7 @@
     str x2, [x0]
     cbz x2, 1f
     fp_access 1, x0
-    ldp q30, q31, [sp], #32
-    ldp q28, q29, [sp], #32
-    ldp q26, q27, [sp], #32
-    ldp q24, q25, [sp], #32
-    ldp q22, q23, [sp], #32
-    ldp q20, q21, [sp], #32
-    ldp q18, q19, [sp], #32
-    ldp q16, q17, [sp], #32
-    ldp q14, q15, [sp], #32
-    ldp q12, q13, [sp], #32
-    ldp q10, q11, [sp], #32
-    ldp q8, q9, [sp], #32
-    ldp q6, q7, [sp], #32
-    ldp q4, q5, [sp], #32
-    ldp q2, q3, [sp], #32
-    ldp q0, q1, [sp], #32
+    pop_q_all
     fp_access 0, x0
 1:  pop_gprs
     msr spsel, #1
@@ -228,16 +188,7 @@ FreeRTOS_IRQ_Handler:
     msr spsr_el1, x3
     msr elr_el1, x2
     ldp x29, x30, [sp], #16
-    ldp x18, x19, [sp], #16
-    ldp x16, x17, [sp], #16
-    ldp x14, x15, [sp], #16
-    ldp x12, x13, [sp], #16
-    ldp x10, x11, [sp], #16
-    ldp x8, x9, [sp], #16
-    ldp x6, x7, [sp], #16
-    ldp x4, x5, [sp], #16
-    ldp x2, x3, [sp], #16
-    ldp x0, x1, [sp], #16
+    pop_x18_to_x0
     portSAVE_CONTEXT
     bl vTaskSwitchContext
     portRESTORE_CONTEXT
@@ -246,16 +197,7 @@ FreeRTOS_IRQ_Handler:
     msr spsr_el1, x3
     msr elr_el1, x2
     ldp x29, x30, [sp], #16
-    ldp x18, x19, [sp], #16
-    ldp x16, x17, [sp], #16
-    ldp x14, x15, [sp], #16
-    ldp x12, x13, [sp], #16
-    ldp x10, x11, [sp], #16
-    ldp x8, x9, [sp], #16
-    ldp x6, x7, [sp], #16
-    ldp x4, x5, [sp], #16
-    ldp x2, x3, [sp], #16
-    ldp x0, x1, [sp], #16
+    pop_x18_to_x0
     eret
     .size FreeRTOS_IRQ_Handler, . - FreeRTOS_IRQ_Handler
 

@@ -30,10 +30,11 @@
  * switches to SP_EL0 and calls context_save, the C handler,
  * context_restore; a synchronous stub that pushes the same frame shape at
  * the SP and calls its C handler (tx_fault_handler), or, where a thread's
- * stack cannot take it, on SP_EL1 (tx_overflow_fault).  The board keeps FP/SIMD off (CPACR_EL1.FPEN):
- * the Q registers are saved and restored with it turned on around them.
+ * stack cannot take it, on SP_EL1 (tx_overflow_fault).  The board keeps
+ * FP/SIMD off (CPACR_EL1.FPEN): the Q registers are saved and restored
+ * with it turned on around them (a64-pairs.inc).
  */
-#define CPACR_FPEN (3 << 20)
+#include "a64-pairs.inc"
 #define TX_RUN_COUNT 4
 #define TX_STACK_PTR 8
 #define TX_STACK_START 16
@@ -42,16 +43,6 @@
 
     .arch_extension simd
 
-.macro fp_access on, tmp
-    mrs \tmp, cpacr_el1
-    .if \on
-    orr \tmp, \tmp, #CPACR_FPEN
-    .else
-    bic \tmp, \tmp, #CPACR_FPEN
-    .endif
-    msr cpacr_el1, \tmp
-    isb
-.endm
 
 /* context_save's registers, after (x0, x1), (x2, x3): (x4, x5) ...
  * (x18, x19), then (SPSR, ELR). */
@@ -74,16 +65,7 @@
     ldp x0, x1, [sp], #16
     msr spsr_el1, x0
     msr elr_el1, x1
-    ldp x18, x19, [sp], #16
-    ldp x16, x17, [sp], #16
-    ldp x14, x15, [sp], #16
-    ldp x12, x13, [sp], #16
-    ldp x10, x11, [sp], #16
-    ldp x8, x9, [sp], #16
-    ldp x6, x7, [sp], #16
-    ldp x4, x5, [sp], #16
-    ldp x2, x3, [sp], #16
-    ldp x0, x1, [sp], #16
+    pop_x18_to_x0
     ldp x29, x30, [sp], #16
     eret
 .endm
@@ -153,22 +135,7 @@ _tx_thread_context_restore:
     ldr w3, [x0, #TX_FP_ENABLE]
     cbz w3, 2f
     fp_access 1, x2
-    stp q0, q1, [sp, #-32]!
-    stp q2, q3, [sp, #-32]!
-    stp q4, q5, [sp, #-32]!
-    stp q6, q7, [sp, #-32]!
-    stp q8, q9, [sp, #-32]!
-    stp q10, q11, [sp, #-32]!
-    stp q12, q13, [sp, #-32]!
-    stp q14, q15, [sp, #-32]!
-    stp q16, q17, [sp, #-32]!
-    stp q18, q19, [sp, #-32]!
-    stp q20, q21, [sp, #-32]!
-    stp q22, q23, [sp, #-32]!
-    stp q24, q25, [sp, #-32]!
-    stp q26, q27, [sp, #-32]!
-    stp q28, q29, [sp, #-32]!
-    stp q30, q31, [sp, #-32]!
+    push_q_all
     mrs x2, fpsr
     mrs x3, fpcr
     stp x2, x3, [sp, #-16]!
@@ -250,38 +217,14 @@ _tx_thread_schedule:
     ldp x2, x3, [sp], #16
     msr fpsr, x2
     msr fpcr, x3
-    ldp q30, q31, [sp], #32
-    ldp q28, q29, [sp], #32
-    ldp q26, q27, [sp], #32
-    ldp q24, q25, [sp], #32
-    ldp q22, q23, [sp], #32
-    ldp q20, q21, [sp], #32
-    ldp q18, q19, [sp], #32
-    ldp q16, q17, [sp], #32
-    ldp q14, q15, [sp], #32
-    ldp q12, q13, [sp], #32
-    ldp q10, q11, [sp], #32
-    ldp q8, q9, [sp], #32
-    ldp q6, q7, [sp], #32
-    ldp q4, q5, [sp], #32
-    ldp q2, q3, [sp], #32
-    ldp q0, q1, [sp], #32
+    pop_q_all
     fp_access 0, x2
 3:  ldp x28, x29, [sp], #16
     ldp x26, x27, [sp], #16
     ldp x24, x25, [sp], #16
     ldp x22, x23, [sp], #16
     ldp x20, x21, [sp], #16
-    ldp x18, x19, [sp], #16
-    ldp x16, x17, [sp], #16
-    ldp x14, x15, [sp], #16
-    ldp x12, x13, [sp], #16
-    ldp x10, x11, [sp], #16
-    ldp x8, x9, [sp], #16
-    ldp x6, x7, [sp], #16
-    ldp x4, x5, [sp], #16
-    ldp x2, x3, [sp], #16
-    ldp x0, x1, [sp], #16
+    pop_x18_to_x0
     ldp x29, x30, [sp], #16
     eret
 4:  cbz w3, 5f                      /* solicited */

@@ -11,7 +11,7 @@
 
 # What any of them may include, and the flags' makefiles: over-approximated,
 # a rebuild too many costs seconds.
-TEST_HDRS := $(CORE_HDRS) $(wildcard test/common/*.h tools/*.h port/*.h port/*/*.h crash/*.h rtos/*.h examples/*/trap_frame.h) \
+TEST_HDRS := $(CORE_HDRS) $(wildcard test/common/*.h tools/*.h port/*.h port/*/*.h crash/*.h rtos/*.h test/unit/rtos_types.h examples/*/trap_frame.h) \
 	Makefile test/common/host.mk
 
 HOSTCLANG ?= clang

@@ -27,23 +27,10 @@
 #endif
 
 /* ThreadX */
-typedef unsigned int ULONG;
-typedef unsigned int UINT;
-#define TX_THREAD_ID ((ULONG)0x54485244)
-typedef struct TX_THREAD_STRUCT {
-    ULONG tx_thread_id, tx_thread_run_count;
-    void *tx_thread_stack_ptr, *tx_thread_stack_start, *tx_thread_stack_end;
-    ULONG tx_thread_stack_size;
-    unsigned char pad1[64 - 36];
 #if CASE == 1
-    void *tx_thread_user_extension;
+#define RTOS_TX_MOVED 1
 #endif
-    char *tx_thread_name;
-    UINT tx_thread_priority, tx_thread_state;
-    unsigned char pad2[232 - 80];
-    struct TX_THREAD_STRUCT *tx_thread_created_next, *tx_thread_created_previous;
-    ULONG tx_thread_fp_enable;
-} TX_THREAD;
+#include "rtos_types.h"
 #if CASE == 5
 #define ENABLE_ARM_FP 1
 #define SFU_THREADX_ARM_FP 0
@@ -55,8 +42,6 @@ typedef struct TX_THREAD_STRUCT {
 #include "sfu_threadx.h"
 
 /* FreeRTOS */
-typedef uint64_t StackType_t, UBaseType_t, TickType_t;
-#define portSTACK_GROWTH (-1)
 #define configUSE_TASK_FPU_SUPPORT 2
 #define configMAX_PRIORITIES 1
 #define configRECORD_STACK_HIGH_ADDRESS 1
@@ -67,22 +52,6 @@ typedef uint64_t StackType_t, UBaseType_t, TickType_t;
 #endif
 #define SFU_FREERTOS_IRQ_STACK_LO sys_lo
 #define SFU_FREERTOS_IRQ_STACK_HI sys_hi
-struct xLIST;
-typedef struct xLIST_ITEM {
-    TickType_t xItemValue;
-    struct xLIST_ITEM *pxNext, *pxPrevious;
-    void *pvOwner;
-    struct xLIST *pxContainer;
-} ListItem_t;
-typedef struct xMINI_LIST_ITEM {
-    TickType_t xItemValue;
-    struct xLIST_ITEM *pxNext, *pxPrevious;
-} MiniListItem_t;
-typedef struct xLIST {
-    UBaseType_t uxNumberOfItems;
-    ListItem_t *pxIndex;
-    MiniListItem_t xListEnd;
-} List_t;
 typedef struct tskTaskControlBlock {
 #if CASE == 2
     UBaseType_t xMPUSettings;

@@ -29,21 +29,7 @@ static uint64_t g_live_sp;
 #define SFU_PORT_LIVE_SP g_live_sp
 #include "sfu_port_aarch64.h"
 
-/* ---- ThreadX: the build's TX_THREAD, with tx_api.h's offsets ----------- */
-typedef unsigned int ULONG;
-typedef unsigned int UINT;
-#define TX_THREAD_ID ((ULONG)0x54485244)
-typedef struct TX_THREAD_STRUCT {
-    ULONG tx_thread_id, tx_thread_run_count;
-    void *tx_thread_stack_ptr, *tx_thread_stack_start, *tx_thread_stack_end;
-    ULONG tx_thread_stack_size;
-    unsigned char pad1[64 - 36];
-    char *tx_thread_name;
-    UINT tx_thread_priority, tx_thread_state;
-    unsigned char pad2[232 - 80];
-    struct TX_THREAD_STRUCT *tx_thread_created_next, *tx_thread_created_previous;
-    ULONG tx_thread_fp_enable;
-} TX_THREAD;
+#include "rtos_types.h"
 
 TX_THREAD *_tx_thread_current_ptr, *_tx_thread_created_ptr;
 ULONG _tx_thread_system_state;
@@ -64,10 +50,6 @@ int main(void);
 #include "sfu_threadx.h"
 
 /* ---- FreeRTOS: tasks.c's types and options ------------------------------ */
-typedef uint64_t StackType_t;
-typedef uint64_t UBaseType_t;
-typedef uint64_t TickType_t;
-#define portSTACK_GROWTH (-1)
 #define configUSE_TASK_FPU_SUPPORT 1
 #define configMAX_PRIORITIES 2
 #define configRECORD_STACK_HIGH_ADDRESS 1
@@ -77,22 +59,6 @@ typedef uint64_t TickType_t;
 #define SFU_FREERTOS_IRQ_STACK_LO ut_sys_lo
 #define SFU_FREERTOS_IRQ_STACK_HI ut_sys_hi
 #define SFU_FREERTOS_ENTRY main
-struct xLIST;
-typedef struct xLIST_ITEM {
-    TickType_t xItemValue;
-    struct xLIST_ITEM *pxNext, *pxPrevious;
-    void *pvOwner;
-    struct xLIST *pxContainer;
-} ListItem_t;
-typedef struct xMINI_LIST_ITEM {
-    TickType_t xItemValue;
-    struct xLIST_ITEM *pxNext, *pxPrevious;
-} MiniListItem_t;
-typedef struct xLIST {
-    UBaseType_t uxNumberOfItems;
-    ListItem_t *pxIndex;
-    MiniListItem_t xListEnd;
-} List_t;
 typedef struct tskTaskControlBlock {
     volatile StackType_t *pxTopOfStack;
     ListItem_t xStateListItem, xEventListItem;
