@@ -24,8 +24,10 @@
  *          #include "sfu_freertos.h"
  *      This defines sfu_freertos_traps[] and sfu_freertos_tasks, checked
  *      against TCB_t and the options at compile time.
- *   3. the file with sfu's implementation (README step 1):
- *          #include "sfu_freertos.h"        (after sfu_threads.h)
+ *   3. the file with sfu's implementation (README step 1), its include
+ *      and its description line changed (the data is tasks.c's: this file
+ *      needs none of the options):
+ *          #include "sfu_freertos.h"
  *          static const struct sfu_dump dump = SFU_FREERTOS_DUMP(&state, board_putc);
  *      and sfu_dump_stack(&dump) / sfu_dump_threads(&dump) in your fault
  *      and panic paths (sfu_dump_check(&dump, NULL) at boot).
@@ -135,14 +137,12 @@ enum {
     SFU_FREERTOS_TRAP_TASK_FP = 1, /* the same with the FPU registers */
     SFU_FREERTOS_TRAP_IRQ = 2,     /* an IRQ taken from a task (SP_EL0) */
     SFU_FREERTOS_TRAP_IRQ_NESTED = 3, /* an IRQ taken from a handler (SP_ELx) */
-    SFU_FREERTOS_TRAP_SPX = 4,     /* SFU_FREERTOS_SPX_HANDLER's frame, if defined: */
-    SFU_FREERTOS_TRAP_SPX_TASK = 5 /* from a handler (SP_ELx), or from a task (SP_EL0) */
+    SFU_FREERTOS_TRAP_SPX = 4,     /* SFU_FREERTOS_SPX_HANDLER's frame (never matched */
+    SFU_FREERTOS_TRAP_SPX_TASK = 5 /* without one): from a handler (SP_ELx), or a task */
 };
-#ifdef SFU_FREERTOS_SPX_HANDLER
+/* The same count whatever FreeRTOSConfig.h says: the dump's file needs
+ * none of the options tasks.c compiles the data with. */
 #define SFU_FREERTOS_NTRAPS 6
-#else
-#define SFU_FREERTOS_NTRAPS 4
-#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -230,6 +230,11 @@ static const void *const sfu__fr_irq_calls[] = { sfu__fr_irq_fn };
 #ifdef SFU_FREERTOS_SPX_HANDLER
 extern const char sfu__fr_spx_fn[] __asm__(SFU__FR_STR(SFU_FREERTOS_SPX_HANDLER));
 static const void *const sfu__fr_spx_calls[] = { sfu__fr_spx_fn };
+#else
+/* No such entry: a callee no code calls (a constant, not a function), so
+ * the two layouts are never matched. */
+static const char sfu__fr_no_entry[1] = { 0 };
+static const void *const sfu__fr_spx_calls[] = { sfu__fr_no_entry };
 #endif
 
 /* The task context: at pxTopOfStack of the running task (pxCurrentTCB),
@@ -273,10 +278,8 @@ const struct sfu_trap_layout sfu_freertos_traps[SFU_FREERTOS_NTRAPS] = {
     SFU__FR_TASK(1),
     SFU__FR_IRQ(0),
     SFU__FR_IRQ(1),
-#ifdef SFU_FREERTOS_SPX_HANDLER
     SFU__FR_SPX(1),
     SFU__FR_SPX(0),
-#endif
 };
 
 /* A task that is not running: its task context (a yield, a preemption, a

@@ -50,6 +50,7 @@
 #if CASE == 4
 #define configNUMBER_OF_CORES 2
 #endif
+#define configINCLUDE_FREERTOS_TASK_C_ADDITIONS_H 1
 #define SFU_FREERTOS_IRQ_STACK_LO sys_lo
 #define SFU_FREERTOS_IRQ_STACK_HI sys_hi
 typedef struct tskTaskControlBlock {
@@ -81,3 +82,32 @@ struct cpu_context {
 #endif
 };
 SFU_LINUX_CHECK_TYPES(struct pt_regs, struct cpu_context);
+
+/* What a user's dump file then writes (README step 1's file, its
+ * description line changed), for each: the forms build. */
+void board_putc(char c);
+static struct sfu_dump_state st_fr, st_tx, st_lx;
+const struct sfu_dump dump_freertos = SFU_FREERTOS_DUMP(&st_fr, board_putc);
+const struct sfu_dump dump_threadx = SFU_THREADX_DUMP(&st_tx, board_putc);
+extern char __entry_text_start[], __entry_text_end[];
+extern struct task_struct *task[4];
+extern struct task_struct *current;
+struct task_struct {
+    long state;
+    void *stack;
+    int pid;
+    char comm[16];
+    struct {
+        struct cpu_context cpu_context;
+    } thread;
+};
+void kernel_main(void), ret_from_fork(void);
+static const struct sfu_trap_layout lx_traps[] = { SFU_LINUX_PT_REGS(struct pt_regs, __entry_text_start,
+                                                                    __entry_text_end) };
+static const struct sfu_switch_layout lx_cpu_context = SFU_LINUX_CPU_CONTEXT(struct cpu_context);
+static const struct sfu_dump_table lx_tasks = {
+    SFU_LINUX_TASKS(struct task_struct, task, 4, thread.cpu_context, stack, 16384, &lx_cpu_context),
+    SFU_DUMP_ID(struct task_struct, pid), SFU_DUMP_NAME_IN(struct task_struct, comm), .current = &current };
+static const uint64_t lx_entries[] = { SFU_LINUX_ENTRIES(kernel_main, ret_from_fork) };
+const struct sfu_dump dump_linux = { SFU_DUMP_PUTC_FIELDS(&st_lx, board_putc, lx_traps, 1), .threads = &lx_tasks,
+                                     SFU_DUMP_ENTRIES(lx_entries) };

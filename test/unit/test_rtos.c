@@ -50,6 +50,7 @@ int main(void);
 #include "sfu_threadx.h"
 
 /* ---- FreeRTOS: tasks.c's types and options ------------------------------ */
+#define configINCLUDE_FREERTOS_TASK_C_ADDITIONS_H 1
 #define configUSE_TASK_FPU_SUPPORT 1
 #define configMAX_PRIORITIES 2
 #define configRECORD_STACK_HIGH_ADDRESS 1
@@ -231,6 +232,31 @@ UT_CASE(test_forms)
     err = sfu_layout_check(&l, &why);
     EXPECT(ut_refused(err, why, "select.ref:"), "a 4-byte variable at +6: %s (%s)", E(err), why ? why : "");
     end("unit rtos forms: also checked as select, a 4-byte select variable aligned to 4");
+}
+
+/* Every layout of the headers as this build configures them (FreeRTOS
+ * without an SPx entry: its two layouts there, never matched) passes the
+ * check a dump makes before its first walk. */
+UT_CASE(test_checked)
+{
+    const char *why = NULL;
+    size_t i;
+    int err;
+
+    begin();
+    for (i = 0; i < SFU_FREERTOS_NTRAPS; i++) {
+        err = sfu_layout_check(&sfu_freertos_traps[i], &why);
+        EXPECT(err == SFU_OK, "sfu_freertos_traps[%zu]: %s", i, why ? why : "");
+    }
+    for (i = 0; i < SFU_THREADX_NTRAPS; i++) {
+        err = sfu_layout_check(&sfu_threadx_traps[i], &why);
+        EXPECT(err == SFU_OK, "sfu_threadx_traps[%zu]: %s", i, why ? why : "");
+    }
+    err = sfu_switch_check(&sfu_freertos_switch, &why);
+    EXPECT(err == SFU_OK, "sfu_freertos_switch: %s", why ? why : "");
+    err = sfu_switch_check(&sfu_threadx_switch, &why);
+    EXPECT(err == SFU_OK, "sfu_threadx_switch: %s", why ? why : "");
+    end("unit rtos checked: every layout of both headers passes sfu_layout_check and sfu_switch_check");
 }
 
 int main(void) { return ut_main("rtos aarch64"); }
