@@ -152,6 +152,10 @@
  *   the port declares, or a PC the sections describe, is kernel code (an
  *   RTOS's EL0 task on its own stack, or a mode word misread), and the
  *   walk goes on there; a PC of 0 said to be user code is no context.
+ *   SFU_E_NOT_CALL is the dump layer's (crash/sfu_dump.h): a return
+ *   address whose instruction before it is no call is a misread word (a
+ *   function pointer, a stale value), and the dump stops there; the core,
+ *   which reads no code, never gives it.
  *
  * PRODUCER ERRORS
  *   One wrong description a producer is known to write, GNU ld's x86_64
@@ -399,7 +403,8 @@ extern "C" {
 	X(SFU_E_FDE_WRAP, 38, "FDE range wraps past 2^64") \
 	X(SFU_E_DESC, 39, "the description breaks a rule")                     \
 	X(SFU_E_ZERO_RA, 40, "return address 0 inside the stack")                 \
-	X(SFU_END_NEVER_RAN, 41, "zeroed trap frame at the stack's top: never ran")
+	X(SFU_END_NEVER_RAN, 41, "zeroed trap frame at the stack's top: never ran") \
+	X(SFU_E_NOT_CALL, 42, "return address after no call instruction")
 
 enum sfu_error {
 #define SFU__ENUM(name, value, text) name = value,

@@ -971,6 +971,37 @@ static SFU__DUMP_NOINLINE void sfu__dump_refused(const struct sfu_dump *d, const
     d->state->th.stop = err;
 }
 
+/* Does the frame the cursor reached follow a call, as a return address
+ * must?  A word the walk misread as one (a function pointer on the stack,
+ * an entry's address a thread's first context keeps, a stale value) often
+ * is code, even a function's first byte, but seldom right after a call;
+ * such a walk can rejoin the true chain and end complete with a frame that
+ * never was.  The instruction before pc, read through the checked read
+ * of the description's memory (a thread's walk reads only its stacks; the
+ * code must lie in the description's RAM, as a kernel's text usually
+ * does), must be a direct or an indirect call (the port decodes
+ * both).  Exact PCs (the first frame, an interrupted one) and the
+ * description's entries (a planted return address) are not return
+ * addresses of a call; code that cannot be read is not judged. */
+#define SFU__DUMP_CODE_LEN (SFU__PORT_ICALL_LEN > SFU__PORT_CALL_LEN ? SFU__PORT_ICALL_LEN : SFU__PORT_CALL_LEN)
+static SFU__DUMP_NOINLINE bool sfu__dump_after_call(const struct sfu_dump *d, const sfu_cursor *c)
+{
+    uint8_t b[SFU__DUMP_CODE_LEN];
+    uint64_t pc = c->regs.pc, to;
+    size_t i;
+
+    if (c->exact)
+        return true;
+    for (i = 0; d->entries != NULL && i < d->nentries; i++) {
+        if (d->entries[i] == pc)
+            return true;
+    }
+    if (!sfu__port_code_before(&d->state->base, NULL, pc, b, SFU__DUMP_CODE_LEN))
+        return true; /* not judged */
+    return sfu__port_call_target(b + SFU__DUMP_CODE_LEN - SFU__PORT_CALL_LEN, pc, &to) ||
+           sfu__port_indirect_call(b, SFU__DUMP_CODE_LEN);
+}
+
 /* The frame loop every entry point shares: one walk, streamed, each frame
  * printed as the cursor stands on it, on the port sfu__dump_port (or a
  * thread's) left in the state.  It starts at regs (st->user: its first
@@ -1011,6 +1042,8 @@ static SFU__DUMP_NOINLINE int sfu__dump_walk(const struct sfu_dump *d, const sfu
         do {
             sfu__dump_cursor_frame(d, n++, c);
             err = sfu_cursor_step(c);
+            if (err == SFU_OK && !sfu__dump_after_call(d, c))
+                err = SFU_E_NOT_CALL;
         } while (err == SFU_OK);
     }
     sfu_dump_stop(d, n, err);

@@ -697,7 +697,7 @@ static inline bool sfu__port_code_byte(const void *ctx, const struct sfu_trap_la
 {
     uint64_t w;
 
-    if (addr >= (uint64_t)(uintptr_t)l->call.start && addr < (uint64_t)(uintptr_t)l->call.end) {
+    if (l != NULL && addr >= (uint64_t)(uintptr_t)l->call.start && addr < (uint64_t)(uintptr_t)l->call.end) {
         *out = *(const volatile uint8_t *)(uintptr_t)addr;
         return true;
     }
@@ -707,19 +707,29 @@ static inline bool sfu__port_code_byte(const void *ctx, const struct sfu_trap_la
     return true;
 }
 
+/* The n code bytes before pc into b (sfu__port_code_byte; l may be
+ * NULL: no code range); false if one cannot be read. */
+static inline bool sfu__port_code_before(const void *ctx, const struct sfu_trap_layout *l, uint64_t pc, uint8_t *b,
+                                         unsigned n)
+{
+    unsigned i;
+
+    if (pc < n)
+        return false;
+    for (i = 0; i < n; i++) {
+        if (!sfu__port_code_byte(ctx, l, pc - n + i, &b[i]))
+            return false;
+    }
+    return true;
+}
+
 static inline bool sfu__port_calls(const void *ctx, const struct sfu_trap_layout *l, uint64_t pc, uint64_t target)
 {
     uint8_t b[SFU__PORT_CALL_LEN];
     uint64_t to = 0;
-    unsigned i;
 
-    if (pc < SFU__PORT_CALL_LEN)
-        return false;
-    for (i = 0; i < SFU__PORT_CALL_LEN; i++) {
-        if (!sfu__port_code_byte(ctx, l, pc - SFU__PORT_CALL_LEN + i, &b[i]))
-            return false;
-    }
-    return sfu__port_call_target(b, pc, &to) && to == target;
+    return sfu__port_code_before(ctx, l, pc, b, SFU__PORT_CALL_LEN) && sfu__port_call_target(b, pc, &to) &&
+           to == target;
 }
 
 /* Is the return address pc one of the layout's calls into C? */
@@ -941,17 +951,11 @@ static inline bool sfu__port_null_call_ok(const void *ctx, const struct sfu_trap
 {
     uint8_t b[SFU__PORT_ICALL_LEN];
     uint64_t ra = r->ra;
-    unsigned i;
 
     if (SFU_PORT_DWARF_RA < 0 && sfu_port_read((void *)(uintptr_t)ctx, r->sp, &ra) != 0)
         return false;
-    if (ra < SFU__PORT_ICALL_LEN)
-        return false;
-    for (i = 0; i < SFU__PORT_ICALL_LEN; i++) {
-        if (!sfu__port_code_byte(ctx, l, ra - SFU__PORT_ICALL_LEN + i, &b[i]))
-            return false;
-    }
-    return sfu__port_indirect_call(b, SFU__PORT_ICALL_LEN);
+    return sfu__port_code_before(ctx, l, ra, b, SFU__PORT_ICALL_LEN) &&
+           sfu__port_indirect_call(b, SFU__PORT_ICALL_LEN);
 }
 
 /* sfu_port_trap_regs, with the memory of ctx: a PC of 0 that no call

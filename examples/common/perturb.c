@@ -19,7 +19,13 @@
  *                 each regs.reg[] (+-8, and the PC, mode, frame pointer
  *                 and link register left out);
  *   switch layout size, sp.from, .at, .add, regs.pc, .mode, each .reg[];
- *   thread table  the context field, each stack field (+-8 bytes).
+ *   thread table  the context field, each stack field, the next pointer
+ *                 and the link node (+-8 bytes), the struct's size (+-8),
+ *                 a stack's size (+-16).
+ * Which descriptions: the image's own (ex_dump, its trap layouts, its
+ * thread table and that table's switch layout): an image that describes
+ * its kernel in another way is covered by booting this scenario on it
+ * (expected.txt: every image), nothing to list here.
  * Every walk goes through the dump layer as a user's does (sfu_dump_threads,
  * sfu_dump_stack), its frames taken by the frame hook and its stop code
  * from the output.  The scenario prints one line,
@@ -327,9 +333,12 @@ static int switch_change(struct sfu_switch_layout *s, unsigned k)
     }
 }
 
-/* The k-th change of the thread table: its context field and each stack
- * field moved by +-8 bytes. */
-#define PT_TABLE_CHANGES (2 * (1 + 2 * SFU_DUMP_TABLE_STACKS))
+/* The k-th change of the thread table: its context field, each stack
+ * field, the list's next pointer and the lists' link node moved by +-8
+ * bytes; the struct's size (an array's stride) +-8; a stack's size (a
+ * stack given by its top or base) +-16 bytes. */
+#define PT_TABLE_FIELDS (4 + 3 * SFU_DUMP_TABLE_STACKS)
+#define PT_TABLE_CHANGES (2 * PT_TABLE_FIELDS)
 static int table_change(struct sfu_dump_table *t, unsigned k)
 {
     unsigned field = k / 2, how = k % 2;
@@ -337,10 +346,30 @@ static int table_change(struct sfu_dump_table *t, unsigned k)
 
     if (k >= PT_TABLE_CHANGES)
         return -1;
-    if (field == 0)
+    if (field == 0) {
         f = t->context.at != 0 ? &t->context : &t->context_in;
-    else
-        f = (field - 1u) % 2u == 0 ? &t->stacks[(field - 1u) / 2u].lo : &t->stacks[(field - 1u) / 2u].hi;
+    } else if (field == 1) {
+        f = &t->next;
+    } else if (field == 2) {
+        f = &t->link;
+    } else if (field == 3) {
+        if (t->size <= 8u)
+            return 0;
+        t->size = how == 0 ? t->size + 8u : t->size - 8u;
+        return 1;
+    } else {
+        struct sfu_dump_span *sp = &t->stacks[(field - 4u) / 3u];
+
+        switch ((field - 4u) % 3u) {
+        case 0: f = &sp->lo; break;
+        case 1: f = &sp->hi; break;
+        default:
+            if (sp->size <= 16u)
+                return 0;
+            sp->size = how == 0 ? sp->size + 16u : sp->size - 16u;
+            return 1;
+        }
+    }
     if (f->at == 0 || (how == 1 && f->at <= 8u))
         return 0;
     f->at = (uint16_t)(how == 0 ? f->at + 8u : f->at - 8u);
@@ -401,6 +430,17 @@ static bool same_walk(const struct pt_walk *a, const struct pt_walk *b)
     return true;
 }
 
+/* A walk's PCs on one line, for a complete-and-wrong one. */
+static void print_pcs(const char *what, const struct pt_walk *w)
+{
+    unsigned i;
+
+    ex_printf("perturb: %s", what);
+    for (i = 0; i < w->n; i++)
+        ex_printf(" %p", (void *)(uintptr_t)w->pc[i]);
+    ex_printf("\n");
+}
+
 /* Count the walks of one changed description against the truth. */
 static void judge(const char *what, unsigned k, const struct pt_walks *truth, const struct pt_walks *tried)
 {
@@ -428,6 +468,8 @@ static void judge(const char *what, unsigned k, const struct pt_walks *truth, co
                       "frame #%u: %p, the truth's %p\n",
                       what, k, i, w->n, sfu_errname(w->stop), t->n, sfu_errname(t->stop), d,
                       (void *)(uintptr_t)(d < w->n ? w->pc[d] : 0), (void *)(uintptr_t)(d < t->n ? t->pc[d] : 0));
+            print_pcs("  the walk: ", w);
+            print_pcs("  the truth:", t);
         }
     }
     /* A walk the truth has not (a thread it does not list). */
@@ -586,6 +628,27 @@ EX_NOINLINE void pt_work(void)
         __asm__ volatile("");
 }
 
+/* Is every walk of the truth complete?  A truth that is not would make
+ * every changed description look harmless (said, then the scenario
+ * fails). */
+static bool truth_complete(void)
+{
+    const struct pt_walks *all[3] = { &truth_threads, &truth_running, &truth_irq };
+    bool ok = true;
+    unsigned i, j;
+
+    for (i = 0; i < 3; i++) {
+        for (j = 0; j < all[i]->n; j++) {
+            if (!SFU_COMPLETE(all[i]->w[j].stop)) {
+                ex_printf("perturb: the truth's walk %u of %u is incomplete: %u frames, %s\n", j, i, all[i]->w[j].n,
+                          sfu_errname(all[i]->w[j].stop));
+                ok = false;
+            }
+        }
+    }
+    return ok;
+}
+
 EX_NOINLINE EX_NORETURN void pt_main(void *arg)
 {
     (void)arg;
@@ -604,7 +667,9 @@ EX_NOINLINE EX_NORETURN void pt_main(void *arg)
               truth_threads.n, truth_running.n, truth_irq.n);
     ex_printf("perturb: %lu walks, %lu complete and equal, %lu incomplete, %lu complete and wrong\n", n_walks, n_equal,
               n_incomplete, n_wrong);
-    board_exit(n_wrong == 0 && n_walks > 0 && truth_threads.n >= 3 && truth_irq.n == 1 ? EX_PASS : EX_FAIL);
+    board_exit(n_wrong == 0 && n_walks > 0 && truth_threads.n >= 3 && truth_irq.n == 1 && truth_complete()
+                   ? EX_PASS
+                   : EX_FAIL);
 }
 
 EX_NORETURN void ex_perturb_scenario(void)

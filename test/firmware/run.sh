@@ -23,6 +23,9 @@
 #     all` has the PC and SP of sfu's (test/core/compare.py: the PCs those
 #     of the log's dumps, the SPs the record's, a window's end explained);
 #     a "# core frames compared" line per suite and scenario counts them;
+#   - perturb: the summary "perturb: N walks, C complete and equal, I
+#     incomplete, W complete and wrong" with N >= 100, C + I = N, W = 0
+#     (every description of the image, one field changed at a time);
 #   - timer: the summary "timer: T ticks, C complete traces, F failures"
 #     with T >= 2000, C = T, F = 0, also with ticks on every instruction
 #     (boot.sh -1) on the GNU ld images (clang suites: on the plain
@@ -522,6 +525,23 @@ run_case() {
 		return
 	fi
 	case $scen in
+	perturb)
+		# Every description of the image with one field changed, walked
+		# over its real contexts (examples/common/perturb.c): a walk is
+		# the truth or not reported complete; W complete-and-wrong walks
+		# fail the case, whatever the image's status.
+		line=$(tr -d '\r' <"$log" | sed -n 's/^perturb: \([0-9]*\) walks, \([0-9]*\) complete and equal, \([0-9]*\) incomplete, \([0-9]*\) complete and wrong$/\1 \2 \3 \4/p')
+		if [ -z "$line" ]; then
+			echo "FAIL $name: no perturb summary line; log $log" >"$res"
+			return
+		fi
+		set -- $line
+		if [ "$1" -lt 100 ] || [ $(($2 + $3 + $4)) != "$1" ] || [ "$4" != 0 ]; then
+			echo "FAIL $name: $1 walks, $2 complete and equal, $3 incomplete, $4 complete and wrong (want >= 100, each judged, 0 wrong): $(tr -d '\r' <"$log" | grep -m3 '^perturb: complete and wrong' | tr '\n' ' '); log $log" >"$res"
+			return
+		fi
+		echo "ok $name ($1 walks, $2 complete and equal, $3 incomplete, 0 complete and wrong)" >"$res"
+		return ;;
 	timer)
 		line=$(tr -d '\r' <"$log" | sed -n 's/^timer: \([0-9]*\) ticks, \([0-9]*\) complete traces, \([0-9]*\) failures$/\1 \2 \3/p')
 		if [ -z "$line" ]; then

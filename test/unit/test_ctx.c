@@ -551,6 +551,117 @@ UT_CASE(test_select_sources)
 	end("ctx " ARCH " frame-tcb: the frame through the walk's thread's control block");
 }
 
+/* The port's decoder of an indirect call, the instruction a call through
+ * a null function pointer ends with: each form it knows, and instructions
+ * that are none, as the bytes before a return address. */
+struct icall_case {
+	const char *what;
+	uint8_t n, b[8];
+	bool call;
+};
+static const struct icall_case icall_cases[] = {
+#if defined(__aarch64__)
+	{ "BLR x1", 4, { 0x20, 0x00, 0x3f, 0xd6 }, true },
+	{ "BLR x30", 4, { 0xc0, 0x03, 0x3f, 0xd6 }, true },
+	{ "BLRAAZ x2", 4, { 0x5f, 0x08, 0x3f, 0xd6 }, true },
+	{ "BLRAB x3, x4", 4, { 0x64, 0x0c, 0x3f, 0xd7 }, true },
+	{ "BL (direct)", 4, { 0x10, 0x00, 0x00, 0x94 }, false },
+	{ "BR x1 (no call)", 4, { 0x20, 0x00, 0x1f, 0xd6 }, false },
+	{ "RET", 4, { 0xc0, 0x03, 0x5f, 0xd6 }, false },
+	{ "3 bytes", 3, { 0x00, 0x3f, 0xd6 }, false },
+#else
+	{ "call *%rax", 2, { 0xff, 0xd0 }, true },
+	{ "call *%r11", 3, { 0x41, 0xff, 0xd3 }, true },
+	{ "call *(%rax)", 2, { 0xff, 0x10 }, true },
+	{ "call *8(%rax)", 3, { 0xff, 0x50, 0x08 }, true },
+	{ "call *(%rsp)", 3, { 0xff, 0x14, 0x24 }, true },
+	{ "call *8(%rsp)", 4, { 0xff, 0x54, 0x24, 0x08 }, true },
+	{ "call *0x100(%rbx)", 6, { 0xff, 0x93, 0x00, 0x01, 0x00, 0x00 }, true },
+	{ "call *disp32(%rip)", 6, { 0xff, 0x15, 0x10, 0x00, 0x00, 0x00 }, true },
+	{ "call *disp32(,%rax,8)", 7, { 0xff, 0x14, 0xc5, 0x00, 0x10, 0x00, 0x00 }, true },
+	{ "call rel32 (direct)", 5, { 0xe8, 0x00, 0x00, 0x00, 0x00 }, false },
+	{ "jmp *%rax (no call)", 2, { 0xff, 0xe0 }, false },
+	{ "push %rax; nop", 2, { 0x50, 0x90 }, false },
+	{ "inc %eax (FF /0)", 2, { 0xff, 0xc0 }, false },
+#endif
+};
+
+UT_CASE(test_indirect_call_decode)
+{
+	char name[160];
+	size_t i;
+
+	for (i = 0; i < sizeof icall_cases / sizeof icall_cases[0]; i++) {
+		const struct icall_case *c = &icall_cases[i];
+		begin();
+		EXPECT(sfu__port_indirect_call(c->b, c->n) == c->call, "%s: %s", c->what,
+		       c->call ? "not seen as an indirect call" : "seen as an indirect call");
+		snprintf(name, sizeof name, "ctx " ARCH " indirect-call: %s is %s", c->what,
+		         c->call ? "an indirect call" : "none");
+		end(name);
+	}
+}
+
+/* A trap frame saying the interrupted PC was 0: a call through a null
+ * function pointer (the return address it left follows an indirect call:
+ * aarch64 the frame's link register, x86_64 the word at the interrupted
+ * SP) is kernel code, walked on from its caller; a PC of 0 with anything
+ * else there is a misread (SFU_TRAP_PC_ZERO; the walk: SFU_E_ZERO_RA). */
+/* The return address a call through a null pointer would leave with a
+ * 0x120-byte frame at f: aarch64 the frame's link register, x86_64 the
+ * word at the interrupted SP (the frame's end). */
+static void set_ra(uint64_t *f, uint64_t ra)
+{
+#if SFU_PORT_DWARF_RA >= 0
+	f[(F_REGS(0) + 8 * SFU_PORT_DWARF_RA) / 8] = ra;
+#else
+	f[F_SIZE(0) / 8] = ra;
+#endif
+}
+
+UT_CASE(test_pc_zero)
+{
+	uint64_t ra, icall_ra, *f = &mem.a[32];
+	sfu_regs r;
+	int k;
+
+	begin();
+	setup();
+	ra = put_call(8, CALLEE_A); /* the vector code's call */
+#if defined(__aarch64__)
+	{
+		static const uint8_t blr[4] = { 0x20, 0x00, 0x3f, 0xd6 }; /* BLR x1 */
+		memcpy(g_code + 32, blr, 4);
+		icall_ra = A(g_code + 36);
+	}
+#else
+	g_code[32] = 0xff; /* call *%rax */
+	g_code[33] = 0xd0;
+	icall_ra = A(g_code + 34);
+#endif
+	fill(f, 0, 0, KERNEL_MODE, 0xf0f0);
+	g_tcb.sp = A(f);
+	set_ra(f, icall_ra);
+	memset(&r, 0, sizeof r);
+	k = sfu_port_trap(&g_ctx, ra, 0, &r);
+	EXPECT(k == SFU_TRAP_KERNEL && r.pc == 0, "a return address after an indirect call: %d pc %#llx", k,
+	       (unsigned long long)r.pc);
+	/* The return address after the direct call (the vector code's): no
+	 * null pointer was called. */
+	set_ra(f, ra);
+	k = sfu_port_trap(&g_ctx, ra, 0, &r);
+	EXPECT(k == SFU_TRAP_PC_ZERO, "a return address after a direct call: %d", k);
+	/* A return address that cannot be read (outside the RAM and the
+	 * code range), and one of 0. */
+	set_ra(f, 0x10);
+	k = sfu_port_trap(&g_ctx, ra, 0, &r);
+	EXPECT(k == SFU_TRAP_PC_ZERO, "a return address at 0x10, unreadable code: %d", k);
+	set_ra(f, 0);
+	k = sfu_port_trap(&g_ctx, ra, 0, &r);
+	EXPECT(k == SFU_TRAP_PC_ZERO, "PC 0 and return address 0: %d", k);
+	end("ctx " ARCH " pc-zero: a trap frame's PC 0 is a null call only after an indirect call, else SFU_TRAP_PC_ZERO");
+}
+
 /* A frame never written (every word 0, a kernel thread's pt_regs) is no
  * context: SFU_TRAP_EMPTY, even where its mode word would read as user
  * mode; a frame with PC 0 and anything else saved is a null call. */

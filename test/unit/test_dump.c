@@ -841,6 +841,9 @@ static const struct rule_case table_rules[] = {
 	{ "a stack of an unknown kind", "threads.stacks", 0, "stacks: kind not one of SFU_DUMP_SPAN_*" },
 	{ "a switch layout's trap layout with the PC left out", "threads.layout.traps", 1,
 	  "regs.pc: 0, not saved (left out of the initializer)" },
+	{ "a list's next pointer past the struct", "threads", NO_INDEX,
+	  "next: past the struct, or not a 4- or 8-byte field at its alignment" },
+	{ "the lists' link node past the struct", "threads", NO_INDEX, "link: past the struct" },
 };
 
 static const struct sfu_dump_list one_list[1] = { { &tcb_head, "ready" } };
@@ -906,6 +909,18 @@ static void break_table(size_t i, struct sfu_dump_table *t)
 		g_bad_trap_switch.traps = g_bad_traps;
 		g_bad_trap_switch.ntraps = 2;
 		t->layout = &g_bad_trap_switch;
+		break;
+	case 33:
+		t->array = NULL;
+		t->head = &tcb_head;
+		t->next = (struct sfu_dump_field){ (uint16_t)(sizeof(struct tcb) + 1u), 8 };
+		break;
+	case 34:
+		t->array = NULL;
+		t->lists = one_list;
+		t->nlists = 1;
+		t->link = (struct sfu_dump_field){ (uint16_t)(sizeof(struct tcb) - 7u), 16 };
+		t->next = (struct sfu_dump_field)SFU_DUMP_FIELD(struct tcb, next);
 		break;
 	}
 }
@@ -1679,8 +1694,9 @@ UT_CASE(test_threads_no_table)
 
 /* ---- where a trace ends, in a dump ------------------------------------------ */
 
-/* With the default top (64 bytes), a zero in the middle of a stack is no
- * end: the dump says so; at the stack's top it is; a function named in
+/* With the default top (0: the caller SP exactly at the stack's top), a
+ * zero in the middle of a stack is no end: the dump says so; at the
+ * stack's top it is; a function named in
  * .entries ends the trace there; an entry that is no function's first
  * byte is refused by the check. */
 UT_CASE(test_end_rule)
@@ -1832,6 +1848,7 @@ struct ktask {
 	struct ktask *ring;
 	uint64_t ctx[8];
 	uint64_t top;
+	uint64_t base; /* the same stack by its base (Linux's task->stack) */
 };
 static struct {
 	struct ktask t[3];
@@ -1868,6 +1885,7 @@ static void ktask_setup(void)
 		kt.t[k].ctx[6] = A(&mem.b[60]);
 		kt.t[k].ctx[7] = 0x100010;
 		kt.t[k].top = A(mem.b + 64);
+		kt.t[k].base = A(mem.b);
 	}
 	g_ram[1].start = A(&kt);
 	g_ram[1].end = A(&kt + 1);
@@ -2014,6 +2032,138 @@ UT_CASE(test_table_shapes)
 	       "%s, threads %s; output:\n%.200s", E(err), names, g_out);
 	end("unit dump thread table: state lists through a node in each struct, each closed by its head node, the "
 	    "list's state on each thread's line; an unreadable node ends the dump, said");
+}
+
+/* A stack by its base and the size every thread's has (Linux's
+ * task->stack and THREAD_SIZE), and the functions stacks start in given
+ * with SFU_DUMP_ENTRIES: each thread's trace ends at the entry, whatever
+ * lies above it. */
+UT_CASE(test_stack_base_entries)
+{
+	static const uint64_t ents[] = { 0x100000 }; /* f */
+	static const struct sfu_dump with_entries = { SFU_DUMP_ENTRIES(ents) };
+	static const struct sfu_dump_table t = {
+		SFU_DUMP_PTRS(struct ktask, kptrs, 2),
+		SFU_DUMP_SAVED_IN(struct ktask, ctx, &k_switch),
+		SFU_DUMP_NAME_IN(struct ktask, name),
+		.stacks = { SFU_DUMP_STACK_BASE(struct ktask, base, 64 * 8) },
+	};
+	char names[256], want[160];
+	unsigned complete;
+	int err;
+
+	begin();
+	ktask_setup();
+	kptrs[0] = &kt.t[0];
+	kptrs[1] = &kt.t[2];
+	kt.t[0].top = kt.t[2].top = 0; /* (the base alone is read) */
+	dump.threads = &t;
+	dump.entries = with_entries.entries;
+	dump.nentries = with_entries.nentries;
+	err = sfu_dump_threads(&dump);
+	thread_names(names, sizeof names, &complete);
+	snprintf(want, sizeof want, "stack 0x%016llx .. 0x%016llx\n", (unsigned long long)A(mem.b),
+	         (unsigned long long)A(mem.b + 64));
+	EXPECT(with_entries.nentries == 1 && err == SFU_END && strcmp(names, "alpha;gamma;") == 0 && complete == 2 &&
+	           strstr(g_out, want) && !strstr(g_out, "  #1 ") &&
+	           strstr(g_out, "backtrace: 1 frame, stopped: outermost frame reached (SFU_END)\n"),
+	       "%s, threads %s, %u complete; output:\n%.200s", E(err), names, complete, g_out);
+	end("unit dump thread table: a stack by its base and a shared size (SFU_DUMP_STACK_BASE); SFU_DUMP_ENTRIES's "
+	    "entry ends each thread's trace at its first frame");
+}
+
+/* A misread: a switch layout 8 bytes too large (a description that does
+ * not fit the kernel's switch) takes the SP one word too high, where the
+ * stack holds 0 below its top.  The walk stops there with SFU_E_ZERO_RA,
+ * printed as an incomplete trace ("return address 0 inside the stack"),
+ * never as "outermost frame reached"; the right layout's walk reaches the
+ * zero the stack's start left at its top (SFU_END). */
+UT_CASE(test_misread_zero_ra)
+{
+	static const struct sfu_switch_layout too_big = SFU_X86_64_SWITCH_PUSHED(64, 48, 32, 40, 24, 16, 8, 0);
+	struct sfu_dump_table right = tcb_table, wrong = tcb_table;
+	int err;
+
+	wrong.layout = &too_big;
+	begin();
+	table_setup();
+	dump.top = 0; /* the default: a zero return address ends a walk only at the top */
+	tcb_good(0, "t", 1);
+	/* f's frame above the context (rbp, RA into f), then f's outermost
+	 * frame: its RA of 0 at b[50], its caller SP b[51], the stack's top. */
+	tcbs[0].hi = A(mem.b + 51);
+	dump.threads = &right;
+	err = sfu_dump_threads(&dump);
+	EXPECT(err == SFU_END && strstr(g_out, "  #0  0x0000000000100010 f+0x10/0x40\n"
+	                                       "  #1  0x0000000000100020 f+0x20/0x40\n"
+	                                       "backtrace: 2 frames, stopped: outermost frame reached (SFU_END)\n"),
+	       "the right layout: %s; output:\n%.300s", E(err), g_out);
+	reset();
+	memset(&g_state, 0, sizeof g_state);
+	dump.threads = &wrong;
+	err = sfu_dump_threads(&dump);
+	EXPECT(err == SFU_E_ZERO_RA && !SFU_COMPLETE(err) && strstr(g_out, "  #0  0x0000000000100010 f+0x10/0x40\n"
+	                                                                   "backtrace: 1 frame, stopped: return address 0 "
+	                                                                   "inside the stack (SFU_E_ZERO_RA)\n") &&
+	           !strstr(g_out, "outermost"),
+	       "the layout 8 bytes too large: %s; output:\n%.300s", E(err), g_out);
+	end("unit dump misread: a switch layout that does not fit lands on a 0 return address mid-stack: SFU_E_ZERO_RA, "
+	    "printed as incomplete");
+}
+
+/* A return address must follow a call: the dump reads the instruction
+ * before it (the code in the description's RAM) and stops at a word that
+ * follows none, SFU_E_NOT_CALL, the word's frame not shown; after a direct
+ * or an indirect call the walk goes on; code it cannot read is not judged. */
+static uint8_t g_code[0x200] __attribute__((aligned(16)));
+static uint64_t g_code_sec[512];
+
+UT_CASE(test_not_call)
+{
+	uint64_t fn = A(g_code);
+	size_t len;
+	sfu_regs r;
+	int err;
+
+	begin();
+	setup();
+	len = emit_section(g_code_sec, sizeof g_code_sec, fn);
+	dump.sframe = (const char *)g_code_sec;
+	dump.sframe_end = (const char *)g_code_sec + len;
+	dump.symtab = NULL;
+	g_ram[1].start = fn;
+	g_ram[1].end = fn + sizeof g_code;
+	dump.nram = 2;
+	memset(g_code, 0x90, sizeof g_code); /* nops */
+	r = chain(10);
+	r.pc = fn + 0x10;
+	mem.b[11] = fn + 0x25; /* the return address: into the same function */
+	g_code[0x20] = 0xe8;   /* call rel32 */
+	err = sfu_dump_regs(&dump, &r);
+	EXPECT(err == SFU_END && strstr(g_out, "backtrace: 2 frames, stopped: outermost frame reached (SFU_END)\n"),
+	       "after a direct call: %s; output:\n%.300s", E(err), g_out);
+	reset();
+	memset(&g_state, 0, sizeof g_state);
+	g_code[0x20] = 0x90;
+	g_code[0x23] = 0xff; /* call *%rax */
+	g_code[0x24] = 0xd0;
+	err = sfu_dump_regs(&dump, &r);
+	EXPECT(err == SFU_END, "after an indirect call: %s; output:\n%.300s", E(err), g_out);
+	reset();
+	memset(&g_state, 0, sizeof g_state);
+	g_code[0x23] = g_code[0x24] = 0x90;
+	err = sfu_dump_regs(&dump, &r);
+	EXPECT(err == SFU_E_NOT_CALL && !SFU_COMPLETE(err) &&
+	           strstr(g_out, "backtrace: 1 frame, stopped: return address after no call instruction (SFU_E_NOT_CALL)\n"),
+	       "after nops: %s; output:\n%.300s", E(err), g_out);
+	/* The code outside the description's RAM: not judged. */
+	reset();
+	memset(&g_state, 0, sizeof g_state);
+	dump.nram = 1;
+	err = sfu_dump_regs(&dump, &r);
+	EXPECT(err == SFU_END, "code not readable: %s; output:\n%.300s", E(err), g_out);
+	end("unit dump not-call: a return address must follow a direct or an indirect call (SFU_E_NOT_CALL, the frame not "
+	    "shown); code the description cannot read is not judged");
 }
 
 /* A thread whose saved context is all zeros: at its stack's top it never
