@@ -45,16 +45,7 @@
 
 /* The GPRs, ELR and SPSR, pushed high to low on the current SP. */
 .macro push_gprs
-    stp x0, x1, [sp, #-16]!
-    stp x2, x3, [sp, #-16]!
-    stp x4, x5, [sp, #-16]!
-    stp x6, x7, [sp, #-16]!
-    stp x8, x9, [sp, #-16]!
-    stp x10, x11, [sp, #-16]!
-    stp x12, x13, [sp, #-16]!
-    stp x14, x15, [sp, #-16]!
-    stp x16, x17, [sp, #-16]!
-    stp x18, x19, [sp, #-16]!
+    push_x0_to_x19
     stp x20, x21, [sp, #-16]!
     stp x22, x23, [sp, #-16]!
     stp x24, x25, [sp, #-16]!
@@ -151,16 +142,7 @@ FreeRTOS_SWI_Handler:
     .type FreeRTOS_IRQ_Handler, %function
     .balign 8
 FreeRTOS_IRQ_Handler:
-    stp x0, x1, [sp, #-16]!
-    stp x2, x3, [sp, #-16]!
-    stp x4, x5, [sp, #-16]!
-    stp x6, x7, [sp, #-16]!
-    stp x8, x9, [sp, #-16]!
-    stp x10, x11, [sp, #-16]!
-    stp x12, x13, [sp, #-16]!
-    stp x14, x15, [sp, #-16]!
-    stp x16, x17, [sp, #-16]!
-    stp x18, x19, [sp, #-16]!
+    push_x0_to_x19
     stp x29, x30, [sp, #-16]!
     mrs x3, spsr_el1
     mrs x2, elr_el1

@@ -47,14 +47,7 @@
 /* context_save's registers, after (x0, x1), (x2, x3): (x4, x5) ...
  * (x18, x19), then (SPSR, ELR). */
 .macro push_rest
-    stp x4, x5, [sp, #-16]!
-    stp x6, x7, [sp, #-16]!
-    stp x8, x9, [sp, #-16]!
-    stp x10, x11, [sp, #-16]!
-    stp x12, x13, [sp, #-16]!
-    stp x14, x15, [sp, #-16]!
-    stp x16, x17, [sp, #-16]!
-    stp x18, x19, [sp, #-16]!
+    push_x4_to_x19
     mrs x0, spsr_el1
     mrs x1, elr_el1
     stp x0, x1, [sp, #-16]!
