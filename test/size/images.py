@@ -168,10 +168,20 @@ class Readme:
         if not m:
             raise Refused(f"{self.path}, Step 1: no \"built with `-I <sfu>/...`\" in its text")
         self.incdirs = re.findall(r"-I\s*<sfu>/(\S+)", m.group(1))
-        m = re.search(r"^static\s+(?:const\s+)?struct\s+sfu_dump\s+dump\s*=\s*(SFU_DUMP_\w+)\(", b, re.M)
+        m = re.search(r"^static\s+(?:const\s+)?struct\s+sfu_dump\s+dump\s*=\s*(\{\s*)?(SFU_DUMP_\w+)\(", b, re.M)
         if not m:
-            raise Refused(f"{self.path}, Step 1: no `static ... struct sfu_dump dump = SFU_DUMP_...(...)` in the block")
-        self.desc = b[m.start(1):call_span(b, m.start(1))]
+            raise Refused(f"{self.path}, Step 1: no `static ... struct sfu_dump dump = SFU_DUMP_...(...)` "
+                          "or `= { SFU_DUMP_..._FIELDS(...), ... }` in the block")
+        if m.group(1):
+            # A brace initializer: the description is all of it.
+            depth, i = 0, m.start(1)
+            for i in range(m.start(1), len(b)):
+                depth += {"{": 1, "}": -1}.get(b[i], 0)
+                if depth == 0:
+                    break
+            self.desc = b[m.start(1):i + 1]
+        else:
+            self.desc = b[m.start(2):call_span(b, m.start(2))]
         # The object the dumps write (zeroed state, or an older README's
         # whole description): the block's one static object that is not const.
         st = [s for q, s in re.findall(r"^static\s+(const\s+)?struct\s+\w+\s+(\w+)", b, re.M) if not q]

@@ -1514,7 +1514,7 @@ UT_CASE(test_end_empty_trap)
 	EXPECT(err == SFU_END_NEVER_RAN && nf == 2 && SFU_COMPLETE(err), "at the top: %s after %zu frames", E(err), nf);
 	port.stack_hi = 0xc200;
 	err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
-	EXPECT(err == SFU_E_ZERO_RA && nf == 2, "its end 0xd8 below the top, top 64: %s after %zu frames", E(err), nf);
+	EXPECT(err == SFU_E_ZERO_RA && nf == 2, "its end 0xd8 below the top, top 0: %s after %zu frames", E(err), nf);
 	port.top = 0xd8;
 	err = sfu_backtrace(&sec, 1, &port, &r, fr, 8, &nf);
 	EXPECT(err == SFU_END_NEVER_RAN && nf == 2, "the same with top 0xd8: %s after %zu frames", E(err), nf);
