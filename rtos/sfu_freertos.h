@@ -240,7 +240,9 @@ static const void *const sfu__fr_spx_calls[] = { sfu__fr_no_entry };
 /* The task context: at pxTopOfStack of the running task (pxCurrentTCB),
  * its variant by its flag word (base + 0: ullPortTaskHasFPUContext as
  * pushed), the interrupted SP its end (the context was pushed on the
- * task's own SP_EL0 stack). */
+ * task's own SP_EL0 stack).  The fault's syndrome is not in it:
+ * FreeRTOS_SWI_Handler leaves ESR_EL1 and FAR_EL1 in the CPU, read live
+ * when the fault handler asks (sfu_dump_cause; the SPx frames the same). */
 #define SFU__FR_TASK(fp)                                                                            \
     {                                                                                               \
         .call = SFU__FR_CALLS(sfu__fr_task_calls),                                                  \
@@ -249,6 +251,7 @@ static const void *const sfu__fr_spx_calls[] = { sfu__fr_no_entry };
         .sp = { .from = SFU_TRAP_SP_END }, .select = { .at = SFU_AT(0), .mask = UINT64_MAX, .value = (fp) }, \
         .regs = { .pc = SFU_AT(SFU__FR_G(fp) - 32u), .mode = SFU_AT(SFU__FR_G(fp) - 24u),            \
                   .reg = SFU__FR_REGS(fp) },                                                        \
+        .fault = { .live = 3 },                                                                     \
     }
 /* The IRQ frame, at the SP of the call; the interrupted SP: a task's in
  * SP_EL0 (untouched by the handler), a handler's the frame's end.  Told
@@ -271,6 +274,7 @@ static const void *const sfu__fr_spx_calls[] = { sfu__fr_no_entry };
         .sp = { .from = (spx) ? SFU_TRAP_SP_END : SFU_TRAP_SP_LIVE },                               \
         .select = { .at = SFU_AT(SFU__FR_G(0) - 24u), .mask = 1, .value = (spx) },                  \
         .regs = { .pc = SFU_AT(SFU__FR_G(0) - 32u), .mode = SFU_AT(SFU__FR_G(0) - 24u), .reg = SFU__FR_REGS(0) }, \
+        .fault = { .live = 3 },                                                                     \
     }
 
 const struct sfu_trap_layout sfu_freertos_traps[SFU_FREERTOS_NTRAPS] = {

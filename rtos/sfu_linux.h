@@ -57,9 +57,12 @@
  * of every call into C inside [start, end) (your linker script's bracket
  * of the entry code, .entry.text), the interrupted SP saved in it (an
  * EL1 entry stores sp + sizeof(pt_regs), an EL0 entry sp_el0: EL0 then
- * ends the walk, user mode). */
+ * ends the walk, user mode).  A fault's syndrome is not in pt_regs: the
+ * sync handler reads ESR_EL1 and FAR_EL1 from the CPU (Linux's
+ * el1_sync_handler, read_sysreg), and so does sfu_dump_cause, live,
+ * called from that handler. */
 #define SFU_LINUX_PT_REGS(T, start_, end_)                                                          \
-    SFU_AARCH64_PT_REGS(start_, end_, T, regs, pc, sp, pstate)
+    { SFU__AARCH64_PT_REGS_FIELDS(start_, end_, T, regs, pc, sp, pstate), .fault = { .live = 3 } }
 
 #define SFU__LINUX_CC(T, m) SFU_AT(offsetof(T, m))
 /* The switch layout of cpu_switch_to's struct cpu_context T: the resume

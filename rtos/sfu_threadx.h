@@ -330,6 +330,7 @@ const struct sfu_trap_layout sfu_threadx_traps[SFU_THREADX_NTRAPS] = {
         .frame = { .from = SFU_TRAP_FRAME_SP, .size = SFU_THREADX_MINIMAL_SIZE, .align = 16 },
         .sp = { .from = SFU_TRAP_SP_END },
         .regs = { .pc = SFU_AT(8), .mode = SFU_AT(0), .reg = SFU__TX_MINIMAL_REGS },
+        .fault = { .live = 3 }, /* ESR_EL1, FAR_EL1: the frame has no syndrome */
     },
 #endif
 #ifdef SFU_THREADX_OVERFLOW_HANDLER
@@ -338,6 +339,7 @@ const struct sfu_trap_layout sfu_threadx_traps[SFU_THREADX_NTRAPS] = {
         .frame = { .from = SFU_TRAP_FRAME_SP, .size = SFU_THREADX_MINIMAL_SIZE, .align = 16 },
         .sp = { .from = SFU_TRAP_SP_LIVE },
         .regs = { .pc = SFU_AT(8), .mode = SFU_AT(0), .reg = SFU__TX_MINIMAL_REGS },
+        .fault = { .live = 3 },
     },
 #endif
     SFU__TX_SOLICITED(0),

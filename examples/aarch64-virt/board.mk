@@ -79,7 +79,7 @@ rtos.irqstub := rtos_task_irq
 # IRQ stack), a kernel shaped as FreeRTOS's tasks.c (freertos.c: TCB_t,
 # the state lists), described to sfu by rtos/sfu_freertos.h only.
 freertos.srcs := head.S freertos-port.S freertos.c freertos-sfu.c board.c
-freertos.flags := -DEX_THREAD_EXC_STACK=0u
+freertos.flags := -DEX_THREAD_EXC_STACK=0u -DEX_THREADS_OUTERMOST=1
 freertos.cflags := -I rtos
 freertos.core-plain := 1
 freertos.plain := recipe.c freertos-sfu.c

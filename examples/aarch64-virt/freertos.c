@@ -304,11 +304,10 @@ void freertos_fault(uint64_t esr, uint64_t ec)
 {
     uint64_t *frame = (uint64_t *)(uintptr_t)pxCurrentTCB->pxTopOfStack;
     uint64_t *gp = task_gprs(frame);
-    uint64_t far;
+    const struct sfu_trap_layout *l = &sfu_freertos_traps[frame[0] ? 1 : 0];
     struct ex_fault f;
 
     (void)ec;
-    __asm__ volatile("mrs %0, far_el1" : "=r"(far));
     if (a64_semihosting_trap(esr, gp[GP_ELR])) {
         gp[GP_X0] = (uint64_t)-1;
         gp[GP_ELR] += 4;
@@ -316,9 +315,8 @@ void freertos_fault(uint64_t esr, uint64_t ec)
     }
     if (ex_probe_take(esr, &gp[GP_ELR]))
         return;
-    a64_describe(&f, esr, far, 0);
-    if (sfu_port_trap_regs(&sfu_freertos_traps[frame[0] ? 1 : 0], (uint64_t)(uintptr_t)frame, &f.regs) !=
-        SFU_TRAP_KERNEL) {
+    a64_describe(&f, 0, l, (uint64_t)(uintptr_t)frame);
+    if (sfu_port_trap_regs(l, (uint64_t)(uintptr_t)frame, &f.regs) != SFU_TRAP_KERNEL) {
         *(volatile uint64_t *)&f.regs.pc = 0;
         *(volatile uint64_t *)&f.regs.sp = 0;
     }
@@ -329,16 +327,18 @@ _Static_assert(offsetof(TCB_t, pxStack) == 96, "freertos-port.S reads pxStack at
 
 void freertos_spx_fault(uint64_t frame)
 {
-    uint64_t esr, far;
+    uint64_t esr;
+    const struct sfu_trap_layout *l;
     bool spx;
     struct ex_fault f;
 
-    __asm__ volatile("mrs %0, esr_el1\n\tmrs %1, far_el1" : "=r"(esr), "=r"(far));
+    __asm__ volatile("mrs %0, esr_el1" : "=r"(esr));
     if (ex_probe_take(esr, (uint64_t *)(uintptr_t)(frame + 16u)))
         return;
     spx = (((const uint64_t *)(uintptr_t)frame)[3] & 1u) != 0; /* SPSR.M[0] */
-    a64_describe(&f, esr, far, spx ? 4 : 0);
-    sfu_port_trap_regs(&sfu_freertos_traps[spx ? SFU_FREERTOS_TRAP_SPX : SFU_FREERTOS_TRAP_SPX_TASK], frame, &f.regs);
+    l = &sfu_freertos_traps[spx ? SFU_FREERTOS_TRAP_SPX : SFU_FREERTOS_TRAP_SPX_TASK];
+    a64_describe(&f, spx ? 4 : 0, l, frame);
+    sfu_port_trap_regs(l, frame, &f.regs);
     if (!spx)
         f.note = "the task's stack has no room for its context: saved on the IRQ stack";
     ex_fault(&f);

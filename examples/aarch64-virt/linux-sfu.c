@@ -27,5 +27,6 @@ static const struct sfu_dump_table tasks = {
 static const uint64_t entries[] = { SFU_LINUX_ENTRIES(board_main, ret_from_fork) };
 const struct sfu_dump ex_dump = { SFU_DUMP_INIT_FIELDS(&ex_dump_state, ex_write, ex_ram, 1, traps, 1),
                                   .stacks = ex_boot_stack, .nstacks = 1, .threads = &tasks,
-                                  .name = ex_name_hook, .frame = ex_frame_hook, SFU_DUMP_ENTRIES(entries) };
+                                  .name = ex_name_hook, .frame = ex_frame_hook, SFU_DUMP_ENTRIES(entries),
+                                  SFU_DUMP_RECORD((uint8_t *)__retained_start, EX_RECORD_SIZE) };
 /* (end of what sfu needs) */

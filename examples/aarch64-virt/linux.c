@@ -115,10 +115,10 @@ static void interrupted(const struct pt_regs *regs, sfu_regs *out)
 
 void linux_el1_sync(struct pt_regs *regs)
 {
-    uint64_t esr, far;
+    uint64_t esr;
     struct ex_fault f;
 
-    __asm__ volatile("mrs %0, esr_el1\n\tmrs %1, far_el1" : "=r"(esr), "=r"(far));
+    __asm__ volatile("mrs %0, esr_el1" : "=r"(esr));
     if (a64_semihosting_trap(esr, regs->pc)) {
         regs->regs[0] = (uint64_t)-1;
         regs->pc += 4;
@@ -126,7 +126,7 @@ void linux_el1_sync(struct pt_regs *regs)
     }
     if (ex_probe_take(esr, &regs->pc))
         return;
-    a64_describe(&f, esr, far, (regs->pstate & 1u) ? 4u : 0u);
+    a64_describe(&f, (regs->pstate & 1u) ? 4u : 0u, &ex_dump.traps[0], (uint64_t)(uintptr_t)regs);
     interrupted(regs, &f.regs);
     ex_fault(&f);
 }
@@ -141,11 +141,9 @@ void linux_el1_irq(struct pt_regs *regs)
 
 EX_NORETURN void handle_bad_stack(struct pt_regs *regs)
 {
-    uint64_t esr, far;
     struct ex_fault f;
 
-    __asm__ volatile("mrs %0, esr_el1\n\tmrs %1, far_el1" : "=r"(esr), "=r"(far));
-    a64_describe(&f, esr, far, 4);
+    a64_describe(&f, 4, &ex_dump.traps[0], (uint64_t)(uintptr_t)regs);
     interrupted(regs, &f.regs);
     f.note = "kernel stack overflow: pt_regs saved on the overflow stack";
     ex_fault(&f);

@@ -32,7 +32,8 @@ const struct sfu_dump ex_dump = { SFU_DUMP_INIT_FIELDS(&ex_dump_state, ex_write,
                                                        SFU_THREADX_SWITCH_TRAPS),
                                   .stacks = ex_boot_stack, .nstacks = 1, .threads = &sfu_threadx_threads,
                                   .name = ex_name_hook, .frame = ex_frame_hook,
-                                  SFU_DUMP_ENTRIES(sfu_threadx_entries) };
+                                  SFU_DUMP_ENTRIES(sfu_threadx_entries),
+                                  SFU_DUMP_RECORD((uint8_t *)__retained_start, EX_RECORD_SIZE) };
 /* (end of what sfu needs) */
 
 /* sched.c's own table (sched-sfu.c) reads the same frames. */

@@ -72,6 +72,7 @@ static struct {
  * the kernel if it ever returns (here it never does). */
 EX_NORETURN void _tx_thread_shell_entry(void)
 {
+    EX_OUTERMOST(); /* started with x30 0 (_tx_thread_stack_build): for a debugger */
     TX_THREAD *t = _tx_thread_current_ptr;
     unsigned i = thread_index(t);
 
@@ -211,10 +212,10 @@ void tx_irq_handler(uint64_t sp)
 void tx_fault_handler(uint64_t frame)
 {
     uint64_t *w = (uint64_t *)(uintptr_t)frame;
-    uint64_t esr, far;
+    uint64_t esr;
     struct ex_fault f;
 
-    __asm__ volatile("mrs %0, esr_el1\n\tmrs %1, far_el1" : "=r"(esr), "=r"(far));
+    __asm__ volatile("mrs %0, esr_el1" : "=r"(esr));
     if (a64_semihosting_trap(esr, w[1])) {
         w[20] = (uint64_t)-1; /* x0 */
         w[1] += 4;
@@ -222,7 +223,7 @@ void tx_fault_handler(uint64_t frame)
     }
     if (ex_probe_take(esr, &w[1]))
         return;
-    a64_describe(&f, esr, far, 0);
+    a64_describe(&f, 0, &ex_dump.traps[SFU_THREADX_TRAP_FAULT], frame);
     sfu_port_trap_regs(&ex_dump.traps[SFU_THREADX_TRAP_FAULT], frame, &f.regs);
     if (_tx_thread_system_state != 0)
         f.note = "taken in an ISR: its frame is on the system stack";
@@ -231,11 +232,9 @@ void tx_fault_handler(uint64_t frame)
 
 void tx_overflow_fault(uint64_t frame)
 {
-    uint64_t esr, far;
     struct ex_fault f;
 
-    __asm__ volatile("mrs %0, esr_el1\n\tmrs %1, far_el1" : "=r"(esr), "=r"(far));
-    a64_describe(&f, esr, far, 0);
+    a64_describe(&f, 0, &ex_dump.traps[SFU_THREADX_TRAP_OVERFLOW], frame);
     sfu_port_trap_regs(&ex_dump.traps[SFU_THREADX_TRAP_OVERFLOW], frame, &f.regs);
     f.note = "the thread's stack has no room for the ISR frame: saved on SP_EL1";
     ex_fault(&f);
