@@ -142,7 +142,7 @@ row() { # STYLE BOARD KIND
 			add link "$board/link.ld" '' '' '__text_(start|end) *=' ;;
 		linux)
 			add link "$board/link.ld" '' '' "$LINK_ENTRY"
-			add cfi "$board/linux-entry.S" '^ret_from_fork:' '\.size ret_from_fork' '\.cfi_' ;;
+			add cfi "$board/linux-switch.S" '^ret_from_fork:' '\.size ret_from_fork' '\.cfi_' ;;
 		esac
 		step_faults_calls
 		add call common/panic.c '' '' 'ex_dump_threads\('

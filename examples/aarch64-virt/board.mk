@@ -103,10 +103,10 @@ threadx.stub := tx_sync_stub
 threadx.irqtrap := tx_irq_handler
 threadx.irqstub := tx_irq_stub
 # The arm64 Linux shape hobby kernels copy (linux-entry.S: pt_regs on the
-# current kernel stack, cpu_switch_to into task->thread.cpu_context,
-# ret_from_fork; linux.c: task[], current; tasks at EL1h on their kernel
+# current kernel stack; linux-switch.S: cpu_switch_to into
+# task->thread.cpu_context, ret_from_fork; linux.c: task[], current; tasks at EL1h on their kernel
 # stacks), described to sfu by rtos/sfu_linux.h from its own types.
-linux.srcs := head.S linux-entry.S linux.c linux-sfu.c board.c
+linux.srcs := head.S linux-entry.S linux-switch.S linux.c linux-sfu.c board.c
 linux.flags := -DEX_THREAD_EXC_STACK=0u
 linux.cflags := -I rtos
 linux.core-plain := 1

@@ -120,6 +120,17 @@
 
     .text
 
+    /* For a debugger only: this code's CFI says the return address is
+     * undefined, so gdb's backtrace of a crash record's core (tools/
+     * sfu-crash) ends at the vector code's frame, where the record's
+     * block of the handler ends; the interrupted code is the next block.
+     * Debug info only (.debug_frame), and this file is assembled without
+     * --gsframe (build.mk: EX_NOSFRAME): sfu crosses this code through
+     * its trap layouts, never through an SFrame row. */
+    .cfi_sections .debug_frame
+    .cfi_startproc
+    .cfi_undefined x30
+
 /* A task's synchronous exception. */
     .global FreeRTOS_SWI_Handler
     .type FreeRTOS_SWI_Handler, %function
@@ -235,6 +246,7 @@ bsp_bad_vector:
     bl freertos_bad_vector
     b .
     .size bsp_bad_vector, . - bsp_bad_vector
+    .cfi_endproc
 
 .macro ventry, label
     .balign 0x80

@@ -15,18 +15,15 @@
  *                  frame (Linux's VMAP_STACK check in kernel_ventry): if
  *                  not, pt_regs goes on the overflow stack and
  *                  handle_bad_stack reports it
- *   cpu_switch_to  x19..x28, fp, sp, lr into prev->thread.cpu_context,
- *                  next's loaded, `ret`; one line more than Linux's: the
- *                  boot code calls it from EL1t, and tasks run on SP_EL1
- *   ret_from_fork  a new task's first PC (copy_thread): schedule_tail,
- *                  then x19(x20); its CFI says x30 is undefined, the
- *                  outermost frame of every task
+ *
+ * cpu_switch_to and ret_from_fork, which Linux keeps in entry.S too, are
+ * in linux-switch.S: this file's CFI is a debugger's only (.debug_frame,
+ * assembled without --gsframe), ret_from_fork's is sfu's as well.
  */
 #define S_X30         240
 #define S_SP          248
 #define S_PC          256
 #define S_FRAME_SIZE  272
-#define THREAD_CPU_CONTEXT 40
 
 /* how: 0 from EL1h (sp + the frame), 1 from EL1t (SP_EL0), 2 the SP kept
  * in TPIDR_EL0 (the overflow path). */
@@ -115,6 +112,16 @@ a64_vectors:
     ventry bad_vector               /* lower EL: no EL0 code exists */
     .endr
 
+    /* For a debugger only: this code's CFI says the return address is
+     * undefined, so gdb's backtrace of a crash record's core (tools/
+     * sfu-crash) ends at the vector code's frame, where the record's
+     * block of the handler ends; the interrupted code is the next block.
+     * Debug info only (.debug_frame), and this file is assembled without
+     * --gsframe (build.mk: EX_NOSFRAME): sfu crosses this code through
+     * its trap layouts, never through an SFrame row. */
+    .cfi_sections .debug_frame
+    .cfi_startproc
+    .cfi_undefined x30
     stub el1t_sync, 1, linux_el1_sync
     stub el1t_irq, 1, linux_el1_irq
     stub el1h_sync, 0, linux_el1_sync
@@ -150,45 +157,7 @@ bad_vector:
     bl linux_bad_vector
     b .
     .size bad_vector, . - bad_vector
-
-    .text
-/* cpu_switch_to(prev, next): tasks. */
-    .global cpu_switch_to
-    .type cpu_switch_to, %function
-cpu_switch_to:
-    mov x10, #THREAD_CPU_CONTEXT
-    add x8, x0, x10
-    mov x9, sp
-    stp x19, x20, [x8], #16
-    stp x21, x22, [x8], #16
-    stp x23, x24, [x8], #16
-    stp x25, x26, [x8], #16
-    stp x27, x28, [x8], #16
-    stp x29, x9, [x8], #16
-    str x30, [x8]
-    add x8, x1, x10
-    ldp x19, x20, [x8], #16
-    ldp x21, x22, [x8], #16
-    ldp x23, x24, [x8], #16
-    ldp x25, x26, [x8], #16
-    ldp x27, x28, [x8], #16
-    ldp x29, x9, [x8], #16
-    ldr x30, [x8]
-    msr spsel, #1
-    mov sp, x9
-    ret
-    .size cpu_switch_to, . - cpu_switch_to
-
-    .global ret_from_fork
-    .type ret_from_fork, %function
-ret_from_fork:
-    .cfi_startproc
-    .cfi_undefined x30
-    bl schedule_tail
-    mov x0, x20
-    blr x19
-    bl linux_task_returned
     .cfi_endproc
-    .size ret_from_fork, . - ret_from_fork
+
 
     .section .note.GNU-stack, "", %progbits

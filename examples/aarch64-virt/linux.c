@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * linux.c -- the C side of linux-entry.S: a kernel shaped as arm64 Linux
- * and the teaching kernels that copy it (linux/sched.h): task_struct with
- * its thread.cpu_context, task[] and current, copy_thread's first context
- * (cpu_context.pc = ret_from_fork, sp = a zeroed pt_regs at the top of
- * the kernel stack, x19/x20 the function and its argument, fp 0), the
- * switch (cpu_switch_to), the handlers kernel_entry calls.  Only the
+ * linux.c -- the C side of linux-entry.S and linux-switch.S: a kernel
+ * shaped as arm64 Linux and the teaching kernels that copy it
+ * (linux/sched.h): task_struct with its thread.cpu_context, task[] and
+ * current, copy_thread's first context (cpu_context.pc = ret_from_fork,
+ * sp = a zeroed pt_regs at the top of the kernel stack, x19/x20 the
+ * function and its argument, fp 0), the switch (cpu_switch_to), the
+ * handlers kernel_entry calls.  Only the
  * policy is the examples' (sched.c decides which task runs and when).
  * Nothing here is for sfu.
  *
@@ -19,7 +20,7 @@
 #include "linux/sched.h"
 
 _Static_assert(offsetof(struct task_struct, thread.cpu_context) == THREAD_CPU_CONTEXT,
-               "linux-entry.S's THREAD_CPU_CONTEXT");
+               "linux-switch.S's THREAD_CPU_CONTEXT");
 _Static_assert(sizeof(struct pt_regs) == 272, "linux-entry.S's S_FRAME_SIZE");
 _Static_assert(THREAD_SIZE == EX_THREAD_STACK, "a task's kernel stack is sched.c's thread stack");
 

@@ -242,6 +242,16 @@ _tx_thread_schedule:
 
 /* ---- the board's vector code -------------------------------------------- */
 
+    /* For a debugger only: this code's CFI says the return address is
+     * undefined, so gdb's backtrace of a crash record's core (tools/
+     * sfu-crash) ends at the vector code's frame, where the record's
+     * block of the handler ends; the interrupted code is the next block.
+     * Debug info only (.debug_frame), and this file is assembled without
+     * --gsframe (build.mk: EX_NOSFRAME): sfu crosses this code through
+     * its trap layouts, never through an SFrame row. */
+    .cfi_sections .debug_frame
+    .cfi_startproc
+    .cfi_undefined x30
     .type tx_irq_stub, %function
 tx_irq_stub:
     msr spsel, #0
@@ -295,6 +305,7 @@ tx_bad_stub:
     bl tx_bad_vector
     b .
     .size tx_bad_stub, . - tx_bad_stub
+    .cfi_endproc
 
 .macro ventry, label
     .balign 0x80
