@@ -31,6 +31,13 @@
  *          static const struct sfu_dump dump = SFU_FREERTOS_DUMP(&state, board_putc);
  *      and sfu_dump_stack(&dump) / sfu_dump_threads(&dump) in your fault
  *      and panic paths (sfu_dump_check(&dump, NULL) at boot).
+ *      With the crash record (README), the same fields and the buffer:
+ *          static const struct sfu_dump dump = { SFU_DUMP_PUTC_FIELDS(&state, board_putc,
+ *              sfu_freertos_traps, SFU_FREERTOS_NTRAPS), .threads = &sfu_freertos_tasks,
+ *              SFU_DUMP_ENTRIES(sfu_freertos_entries), SFU_DUMP_RECORD(rec, sizeof rec) };
+ *      A fault's cause (sfu_dump_cause from your fault handler) is read
+ *      from ESR_EL1 and FAR_EL1 as the handler finds them: the task
+ *      context keeps no syndrome.
  *
  * THE KNOBS (define them where both 2 and 3 see them: FreeRTOSConfig.h)
  *   SFU_FREERTOS_IRQ_IAR       1: FreeRTOS_IRQ_Handler pushes the GIC

@@ -32,6 +32,8 @@
  *       static const uint64_t entries[] = { SFU_LINUX_ENTRIES(kernel_main, ret_from_fork) };
  *       static const struct sfu_dump dump = {
  *           SFU_DUMP_PUTC_FIELDS(&state, uart_putc, traps, 1), .threads = &tasks, SFU_DUMP_ENTRIES(entries) };
+ *   and, for the crash record (README), SFU_DUMP_RECORD(buf, size) among
+ *   the dump's fields.
  *
  * THE ENDS OF A TRACE
  *   A task's kernel stack starts at ret_from_fork (copy_thread sets

@@ -20,6 +20,13 @@
  *       #include "sfu_threadx.h"
  *       static const struct sfu_dump dump = SFU_THREADX_DUMP(&state, board_putc);
  *   and sfu_dump_stack(&dump) / sfu_dump_threads(&dump) where you report.
+ *   With the crash record (README), the same fields and the buffer:
+ *       static const struct sfu_dump dump = { SFU_DUMP_PUTC_FIELDS(&state, board_putc,
+ *           sfu_threadx_traps, SFU_THREADX_SWITCH_TRAPS), .threads = &sfu_threadx_threads,
+ *           SFU_DUMP_ENTRIES(sfu_threadx_entries), SFU_DUMP_RECORD(rec, sizeof rec) };
+ *   A fault's cause (sfu_dump_cause from SFU_THREADX_FAULT_HANDLER or
+ *   _OVERFLOW_HANDLER) is read from ESR_EL1 and FAR_EL1 as the handler
+ *   finds them: context_save's frame keeps no syndrome.
  *   One translation unit defines the data (SFU_IMPLEMENTATION's); others
  *   include it plainly for the declarations.
  *

@@ -111,3 +111,15 @@ static const struct sfu_dump_table lx_tasks = {
 static const uint64_t lx_entries[] = { SFU_LINUX_ENTRIES(kernel_main, ret_from_fork) };
 const struct sfu_dump dump_linux = { SFU_DUMP_PUTC_FIELDS(&st_lx, board_putc, lx_traps, 1), .threads = &lx_tasks,
                                      SFU_DUMP_ENTRIES(lx_entries) };
+/* ... and with the crash record, as each header's USAGE writes it. */
+static uint8_t rec_fr[4096], rec_tx[4096], rec_lx[4096];
+static struct sfu_dump_state st_fr_rec, st_tx_rec, st_lx_rec;
+const struct sfu_dump dump_freertos_rec = { SFU_DUMP_PUTC_FIELDS(&st_fr_rec, board_putc,
+    sfu_freertos_traps, SFU_FREERTOS_NTRAPS), .threads = &sfu_freertos_tasks,
+    SFU_DUMP_ENTRIES(sfu_freertos_entries), SFU_DUMP_RECORD(rec_fr, sizeof rec_fr) };
+const struct sfu_dump dump_threadx_rec = { SFU_DUMP_PUTC_FIELDS(&st_tx_rec, board_putc,
+    sfu_threadx_traps, SFU_THREADX_SWITCH_TRAPS), .threads = &sfu_threadx_threads,
+    SFU_DUMP_ENTRIES(sfu_threadx_entries), SFU_DUMP_RECORD(rec_tx, sizeof rec_tx) };
+const struct sfu_dump dump_linux_rec = { SFU_DUMP_PUTC_FIELDS(&st_lx_rec, board_putc, lx_traps, 1),
+                                         .threads = &lx_tasks, SFU_DUMP_ENTRIES(lx_entries),
+                                         SFU_DUMP_RECORD(rec_lx, sizeof rec_lx) };
