@@ -72,12 +72,17 @@ static struct {
  * the kernel if it ever returns (here it never does). */
 EX_NORETURN void _tx_thread_shell_entry(void)
 {
-    EX_OUTERMOST(); /* started with x30 0 (_tx_thread_stack_build): for a debugger */
     TX_THREAD *t = _tx_thread_current_ptr;
     unsigned i = thread_index(t);
 
     if (i % 2u == 1u)
         t->tx_thread_fp_enable = 1; /* tx_thread_fp_enable() */
+    /* Started with x30 0 (_tx_thread_stack_build): for a debugger, the
+     * outermost frame.  Here, in the block of the call, not first: clang
+     * shrink-wraps the frame record's push to this block, and the CFI of
+     * that push (x30 saved) would override an undefined x30 set before
+     * it. */
+    EX_OUTERMOST();
     tx_entry[i].entry(tx_entry[i].arg);
     panic("_tx_thread_shell_entry: the thread returned");
 }
