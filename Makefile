@@ -124,12 +124,13 @@ print-tool-libs:
 	@$(foreach t,$(SFU_TOOLS),echo '$(t): $($(call tool_var,$(t),LIBS))';)
 
 # ---- install -------------------------------------------------------------------
-# core/, crash/ and port/ go to include/sfu/ side by side, each keeping its
-# folders, so the includes of the tree work unchanged: -I$(PREFIX)/include/sfu
-# plays -Icore -Icrash -Iport ("sfu.h", "sfu_dump.h", "sfu_port.h"), and the
-# ports' own "sfu.h" resolves there as in the tree.
-INSTALL_HDRS := $(sort $(shell find core crash port -name '*.h'))
-hdr_dest = $(patsubst core/%,%,$(patsubst crash/%,%,$(patsubst port/%,%,$(1))))
+# core/, crash/, port/ and rtos/ go to include/sfu/ side by side, each
+# keeping its folders, so the includes of the tree work unchanged:
+# -I$(PREFIX)/include/sfu plays -Icore -Icrash -Iport -Irtos ("sfu.h",
+# "sfu_dump.h", "sfu_port.h", "sfu_freertos.h"), and the ports' own "sfu.h"
+# resolves there as in the tree.
+INSTALL_HDRS := $(sort $(shell find core crash port rtos -name '*.h'))
+hdr_dest = $(patsubst core/%,%,$(patsubst crash/%,%,$(patsubst port/%,%,$(patsubst rtos/%,%,$(1)))))
 INSTALL_LDS := $(sort $(wildcard linker/*.ld))
 I_BIN := $(DESTDIR)$(PREFIX)/bin
 I_INC := $(DESTDIR)$(PREFIX)/include/sfu
@@ -183,7 +184,7 @@ uninstall:
 # tree as it is), or, in an unpacked tarball, as they are; dated by the last
 # commit, owned by root, sorted: the same tree makes the same tarball.
 DIST := sfu-$(SFU_VERSION)
-DIST_PATHS := LICENSE README.md CHANGELOG.md Makefile CMakeLists.txt .editorconfig core crash port linker tools packaging \
+DIST_PATHS := LICENSE README.md CHANGELOG.md Makefile CMakeLists.txt .editorconfig core crash port rtos linker tools packaging \
 	examples docs
 DIST_FILES = $(if $(wildcard .git),$(shell git ls-files -- $(DIST_PATHS)),$(shell find $(DIST_PATHS) -type f 2>/dev/null))
 DIST_DATE = $(or $(SOURCE_DATE_EPOCH),$(if $(wildcard .git),$(shell git log -1 --format=%ct)),0)

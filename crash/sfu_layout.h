@@ -317,6 +317,11 @@ struct sfu_trap_layout {
     struct sfu_trap_select select;
     struct sfu_trap_regs regs;
     struct sfu_trap_fault fault;
+    /* (optional) a second select word that must match too: a variant
+     * chosen by two words (ThreadX: a solicited or an interrupt frame by
+     * the frame's ELR word, with or without FP registers by the TCB's
+     * flag); mask 0: none. */
+    struct sfu_trap_select also;
 };
 
 typedef int (*sfu_port_trap_fn)(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *out);
@@ -662,10 +667,14 @@ static inline const char *sfu__select_check(const struct sfu_trap_select *sel, u
             return "select.ref: given, and select.from is SFU_SELECT_FRAME";
         return NULL;
     case SFU_SELECT_VAR:
+        /* The word is read within its aligned 8 bytes: a 4-byte counter
+         * (ThreadX's _tx_thread_system_state) needs 4-byte alignment. */
+        if (sel->ref == NULL || ((uintptr_t)sel->ref + sel->at - 1u) % n != 0)
+            return "select.ref: missing, or the word at select.at in it not aligned to select.size";
+        return NULL;
     case SFU_SELECT_TCB:
         if (sel->ref == NULL || ((uintptr_t)sel->ref & 7u) != 0)
-            return "select.ref: missing or not 8-byte aligned (the variable; for SFU_SELECT_TCB the current "
-                   "thread pointer)";
+            return "select.ref: missing or not 8-byte aligned (for SFU_SELECT_TCB the current thread pointer)";
         return NULL;
     default:
         return "select.from: not one of SFU_SELECT_*";
@@ -695,6 +704,9 @@ SFU__LAYOUT_INTERNAL const char *sfu__frame_check(const struct sfu_trap_layout *
         why = sfu__fault_check(&l->fault, l->frame.size);
     if (why != NULL)
         return why;
+    if (sfu__select_check(&l->also, l->frame.size) != NULL)
+        return "also: the second select word breaks a rule of select's (sfu_layout_check on a layout with it as "
+               "select names the rule)";
     switch (l->sp.from) {
     case SFU_TRAP_SP_SAVED:
         if (l->sp.at == 0)
@@ -860,9 +872,8 @@ static inline bool sfu__port_frame_base(const void *ctx, const struct sfu_trap_l
  * of the frame, of its variable (read as it is: the layout's own), or of
  * the thread's control block (through the checked read: false if it
  * cannot be read). */
-static inline bool sfu__port_variant(const void *ctx, const struct sfu_trap_layout *l, uint64_t frame)
+static inline bool sfu__port_select(const void *ctx, const struct sfu_trap_select *sel, uint64_t frame)
 {
-    const struct sfu_trap_select *sel = &l->select;
     unsigned n = sel->size ? sel->size : 8u, sh;
     uint64_t addr, w;
 
@@ -890,6 +901,11 @@ static inline bool sfu__port_variant(const void *ctx, const struct sfu_trap_layo
     if (n < 8)
         w &= (UINT64_C(1) << (8u * n)) - 1u;
     return (w & sel->mask) == sel->value;
+}
+
+static inline bool sfu__port_variant(const void *ctx, const struct sfu_trap_layout *l, uint64_t frame)
+{
+    return sfu__port_select(ctx, &l->select, frame) && sfu__port_select(ctx, &l->also, frame);
 }
 
 /* A block of size bytes at addr (checked readable) every word of which

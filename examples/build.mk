@@ -89,7 +89,8 @@ EX_GSFRAME ?= -Wa,--gsframe
 # record's block of a handler ends: gdb stops there), assembled without
 # EX_GSFRAME, in .debug_frame only, which sframe-gen.sh's sfu-gen does not
 # read (--from eh): sfu crosses this code through its trap layouts.
-EX_NOSFRAME := vectors.S isr.S kernel-entry.S kernel-isr.S rtos-entry.S rtos-isr.S
+EX_NOSFRAME := vectors.S isr.S kernel-entry.S kernel-isr.S rtos-entry.S rtos-isr.S \
+	freertos-port.S threadx-port.S linux-entry.S
 # Every image's sframe, or link (lld: objects whose SFrame GNU ld cannot
 # link, such as LLVM's), whatever its board.mk says; empty: as it says.
 EX_SFRAME ?=

@@ -120,6 +120,34 @@ row() { # STYLE BOARD KIND
 		add call common/panic.c '' '' 'ex_dump_threads\('
 		add whole common/sched-sfu.c
 		t=$total ;;
+	freertos | threadx | linux)
+		# A ready-made header (rtos/): faults, interrupts and every
+		# thread in one step.  The description's file exists only for
+		# sfu: whole, to its end marker (after it, the examples'
+		# harness); the include path; the code bounds the layouts'
+		# calls are read in (or the entry code's bracket); the calls.
+		add whole "$board/$kind-sfu.c" '' 'end of what sfu needs'
+		add build "$board/board.mk" '' '' "^$kind\\.cflags"
+		case $kind in
+		freertos)
+			# FreeRTOSConfig.h's options for sfu, the two-line
+			# freertos_tasks_c_additions.h, FreeRTOS_Abort's call
+			# (FreeRTOS's own spins).
+			add config "$board/freertos/FreeRTOSConfig.h" '' '' \
+				'SFU_|configINCLUDE_FREERTOS_TASK_C_ADDITIONS_H|configRECORD_STACK_HIGH_ADDRESS'
+			add whole "$board/freertos/freertos_tasks_c_additions.h"
+			add port "$board/freertos-port.S" '' '' 'bl freertos_fault'
+			add link "$board/link.ld" '' '' '__text_(start|end) *=' ;;
+		threadx)
+			add link "$board/link.ld" '' '' '__text_(start|end) *=' ;;
+		linux)
+			add link "$board/link.ld" '' '' "$LINK_ENTRY"
+			add cfi "$board/linux-switch.S" '^ret_from_fork:' '\.size ret_from_fork' '\.cfi_' ;;
+		esac
+		step_faults_calls
+		add call common/panic.c '' '' 'ex_dump_threads\('
+		f=$total
+		t=$total ;;
 	esac
 	printf '%-62s %5s %8s %8s\n' "$style" "$p" "$f" "$t"
 }
@@ -129,4 +157,8 @@ row "Linux-like pt_regs, called C handler (aarch64-virt kernel)" aarch64-virt ke
 row "Linux-like pt_regs, called C handler (x86_64-pc kernel)" x86_64-pc kernel
 row "RTOS: task context on the task stack, TCB (aarch64-virt rtos)" aarch64-virt rtos
 row "switch by returning interrupt frames (x86_64-pc rtos)" x86_64-pc rtos
-echo "(cumulative code lines of every file touched for sfu: files written for it whole, the lines added to the kernel's own; -v lists them)"
+row "FreeRTOS ARM_AARCH64, rtos/sfu_freertos.h (aarch64-virt freertos)" aarch64-virt freertos
+row "ThreadX ARMv8-A, rtos/sfu_threadx.h (aarch64-virt threadx)" aarch64-virt threadx
+row "arm64 Linux shape, rtos/sfu_linux.h (aarch64-virt linux)" aarch64-virt linux
+echo "(cumulative code lines of every file touched for sfu: files written for it whole, the lines added to the kernel's own; -v lists them;"
+echo " the rtos/ headers give faults, interrupts and every thread in one step)"

@@ -40,7 +40,7 @@ stub := trap_common
 irqtrap := a64_trap
 irqstub := trap_common
 
-variants := pac lld kernel rtos nofp mmuoff gen os
+variants := pac lld kernel rtos freertos threadx linux nofp mmuoff gen os
 pac.flags := -mbranch-protection=pac-ret
 pac.title := pac-ret build
 lld.link := lld
@@ -74,6 +74,48 @@ rtos.trap := rtos_fault
 rtos.stub := rtos_task_sync
 rtos.irqtrap := rtos_irq
 rtos.irqstub := rtos_task_irq
+# FreeRTOS's ARM_AARCH64 port at EL1 (freertos-port.S: portSAVE_CONTEXT
+# onto the task stack, FreeRTOS_SWI_Handler, FreeRTOS_IRQ_Handler on the
+# IRQ stack), a kernel shaped as FreeRTOS's tasks.c (freertos.c: TCB_t,
+# the state lists), described to sfu by rtos/sfu_freertos.h only.
+freertos.srcs := head.S freertos-port.S freertos.c freertos-sfu.c board.c
+freertos.flags := -DEX_THREAD_EXC_STACK=0u -DEX_THREADS_OUTERMOST=1
+freertos.cflags := -I rtos
+freertos.core-plain := 1
+freertos.plain := recipe.c freertos-sfu.c
+freertos.title := FreeRTOS ARM_AARCH64 port
+freertos.trap := freertos_fault
+freertos.stub := FreeRTOS_SWI_Handler
+freertos.irqtrap := vApplicationIRQHandler
+freertos.irqstub := FreeRTOS_IRQ_Handler
+# Eclipse ThreadX's ARMv8-A port (threadx-port.S: context save and restore,
+# the solicited return, the scheduler, all on SP_EL0), a kernel shaped as
+# ThreadX's (threadx.c: TX_THREAD, the created ring), described to sfu by
+# rtos/sfu_threadx.h only, its offsets checked against threadx/tx_api.h.
+threadx.srcs := head.S threadx-port.S threadx.c threadx-sfu.c board.c
+threadx.flags := -DEX_THREAD_EXC_STACK=0u
+threadx.cflags := -I rtos
+threadx.core-plain := 1
+threadx.plain := recipe.c threadx-sfu.c
+threadx.title := ThreadX ARMv8-A port
+threadx.trap := tx_fault_handler
+threadx.stub := tx_sync_stub
+threadx.irqtrap := tx_irq_handler
+threadx.irqstub := tx_irq_stub
+# The arm64 Linux shape hobby kernels copy (linux-entry.S: pt_regs on the
+# current kernel stack; linux-switch.S: cpu_switch_to into
+# task->thread.cpu_context, ret_from_fork; linux.c: task[], current; tasks at EL1h on their kernel
+# stacks), described to sfu by rtos/sfu_linux.h from its own types.
+linux.srcs := head.S linux-entry.S linux-switch.S linux.c linux-sfu.c board.c
+linux.flags := -DEX_THREAD_EXC_STACK=0u
+linux.cflags := -I rtos
+linux.core-plain := 1
+linux.plain := recipe.c linux-sfu.c
+linux.title := arm64 Linux-style kernel
+linux.trap := linux_el1_sync
+linux.stub := el1t_sync
+linux.irqtrap := linux_el1_irq
+linux.irqstub := el1t_irq
 # The sfu file built without -mgeneral-regs-only, FP off as always.
 nofp.core-plain := 1
 nofp.title := FP/SIMD off, sfu built without -mgeneral-regs-only

@@ -54,6 +54,9 @@ EX_NOINLINE EX_NORETURN void chain_f(int depth, enum ex_action act)
         corrupt_loop((int)scratch[0] + 1);
     case EX_ACT_BADSP:
         corrupt_sp();
+    case EX_ACT_IRQFAULT:
+        ex_watchdog_faults = 1;
+        /* fall through */
     case EX_ACT_IRQPANIC:
         /* The next tick after leaf_spin arms the watchdog panics, so the
          * interrupted frame is always leaf_spin's loop. */

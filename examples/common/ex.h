@@ -315,6 +315,7 @@ enum ex_action {
     EX_ACT_LOOP,    /* make a frame record point at itself, then panic */
     EX_ACT_BADSP,   /* point SP at unmapped memory and use it */
     EX_ACT_IRQPANIC, /* start the timer and spin in a leaf until a tick panics */
+    EX_ACT_IRQFAULT, /* the same, the tick faulting (a null load) instead */
     EX_ACT_LIBGCC,  /* libgcc's __udivmodti4 stores through a bad pointer */
     EX_ACT_RECIPE   /* the README's step 1 (recipe.c): backtrace_here(), then exit */
 };
@@ -340,6 +341,8 @@ void leaf_spin(volatile int *armed, uint32_t n);
 EX_NORETURN void leaf_park(volatile int *flag);
 /* Set by leaf_spin for the irqpanic scenario: the next tick panics. */
 extern volatile int ex_watchdog_armed;
+/* Set by the irqfault scenario: the watchdog's tick faults instead. */
+extern volatile int ex_watchdog_faults;
 extern const volatile int *volatile ex_null_ptr;
 extern void (*volatile ex_null_fn)(void);
 

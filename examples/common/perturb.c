@@ -186,13 +186,13 @@ static void desc_reset(void)
     for (i = 0; i < ex_dump.ntraps && i < PT_TRAPS; i++)
         traps[i] = ex_dump.traps[i];
     desc.traps = traps;
-    table = ex_thread_table;
-    sw = *ex_thread_table.layout;
+    table = *ex_dump.threads; /* the image's table (an RTOS's own, or sched-sfu.c's) */
+    sw = *ex_dump.threads->layout;
     for (i = 0; i < sw.ntraps && i < PT_TRAPS; i++)
         sw_traps[i] = sw.traps[i];
     /* The switch's trap layouts are the description's own, or its own. */
     if (sw.ntraps != 0)
-        sw.traps = ex_thread_table.layout->traps == ex_dump.traps ? traps : sw_traps;
+        sw.traps = ex_dump.threads->layout->traps == ex_dump.traps ? traps : sw_traps;
     table.layout = &sw;
     desc.threads = &table;
 }
@@ -516,7 +516,7 @@ static int change(unsigned part, unsigned idx, unsigned k)
 /* How many layouts of part `part` this image's description has. */
 static unsigned layouts_of(unsigned part)
 {
-    const struct sfu_switch_layout *l = ex_thread_table.layout;
+    const struct sfu_switch_layout *l = ex_dump.threads->layout;
 
     switch (part) {
     case PT_TRAP: return (unsigned)ex_dump.ntraps;

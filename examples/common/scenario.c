@@ -176,6 +176,7 @@ static EX_NOINLINE void run_chain(enum ex_action act)
 static void scen_panic(void) { run_chain(EX_ACT_PANIC); }
 static void scen_irqpanic(void) { run_chain(EX_ACT_IRQPANIC); }
 static void scen_null(void) { run_chain(EX_ACT_NULL); }
+static void scen_irqfault(void) { run_chain(EX_ACT_IRQFAULT); }
 static void scen_udf(void) { run_chain(EX_ACT_UDF); }
 static void scen_nullcall(void) { run_chain(EX_ACT_NULLCALL); }
 static void scen_corrupt(void) { run_chain(EX_ACT_CORRUPT); }
@@ -279,6 +280,20 @@ EX_NOINLINE EX_NORETURN void tick_watchdog(const sfu_regs *r)
     panic("watchdog fired in the timer interrupt handler");
 }
 
+/* irqfault: a fault inside the interrupt handler (a null load in a
+ * frameless leaf), taken on whatever stack the handler runs on: the walk
+ * crosses the fault's trap frame, then the interrupt's. */
+volatile int ex_watchdog_faults;
+EX_NOINLINE void tick_fault(const sfu_regs *r);
+
+EX_NOINLINE void tick_fault(const sfu_regs *r)
+{
+    ex_printf("watchdog: tick %u interrupted pc %p; a null load in the handler\n", ticks,
+              (void *)(uintptr_t)r->pc);
+    (void)leaf_load(ex_null_ptr);
+    panic("tick_fault: the null load did not fault");
+}
+
 /* Unwind from here, through the trap frame, to board_main. */
 static void trace_tick(const sfu_regs *tf)
 {
@@ -307,6 +322,8 @@ static void trace_tick(const sfu_regs *tf)
 void ex_tick(const sfu_regs *r)
 {
     ticks++;
+    if (ex_watchdog_armed && ex_watchdog_faults)
+        tick_fault(r);
     if (ex_watchdog_armed)
         tick_watchdog(r);
     if (r->pc >= addr_of(__text_start) && r->pc < addr_of(__text_end))
@@ -409,6 +426,7 @@ EX_SCENARIO(udf,      EX_FAULT, 0, "undefined instruction in a frameless leaf")
 EX_SCENARIO(nullcall, EX_FAULT, 0, "call through a null function pointer")
 EX_SCENARIO(timer,    EX_PASS,  0, "timer ticks during a deep workload, each one unwound")
 EX_SCENARIO(irqpanic, EX_PANIC, 0, "panic in the timer interrupt handler")
+EX_SCENARIO(irqfault, EX_FAULT, 0, "null-pointer load in the timer interrupt handler")
 EX_SCENARIO(corrupt,  EX_PANIC, 0, "saved FP and RA overwritten, then panic")
 EX_SCENARIO(badfp,    EX_PANIC, 0, "saved FP overwritten (RA intact), then panic")
 EX_SCENARIO(loop,     EX_PANIC, 0, "frame record pointing at itself, then panic")

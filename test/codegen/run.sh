@@ -151,7 +151,7 @@ board_arch() { sed -n 's/^arch *:= *//p' "examples/$1/board.mk"; }
 readme_cc() { # CC ARCH SRC OBJ FLAGS... (FILE mode: examples' include paths)
 	local cc=$1 arch=$2 src=$3 obj=$4
 	shift 4
-	$cc -std=gnu11 -ffreestanding -c -Icore -Icrash -Iport -Iport/$arch -Iexamples/common "$@" "$src" -o "$obj"
+	$cc -std=gnu11 -ffreestanding -c -Icore -Icrash -Iport -Iport/$arch -Irtos -Iexamples/common "$@" "$src" -o "$obj"
 }
 readme_case() { # WHAT TNAME CC OBJDUMP ARCH SRC NAME OPT EXTRA-FLAGS
 	local what=$1 tname=$2 cc=$3 od=$4 arch=$5 src=$6 name=$7 opt=$8 ebd=$9
@@ -239,9 +239,13 @@ done
 # those functions of a file whose other code is the kernel's own (built
 # with the kernel's safe flags in the images): rtos.c is the example RTOS's
 # own code, its C handlers the vectors call (where a user's fault handler
-# calls sfu) are checked.
+# calls sfu) are checked.  A file under one board's folder (the RTOS
+# images of rtos/: freertos, threadx, linux) is that board's only.
 user_files="common/recipe.c common/sched-sfu.c BOARD/thread.c BOARD/kernel-trap.c BOARD/rtos-sfu.c
-	BOARD/rtos.c:rtos_irq,rtos_fault,rtos_stack_overflow,rtos_handler_fault"
+	BOARD/rtos.c:rtos_irq,rtos_fault,rtos_stack_overflow,rtos_handler_fault
+	aarch64-virt/freertos-sfu.c aarch64-virt/freertos.c:vApplicationIRQHandler,freertos_fault,freertos_spx_fault
+	aarch64-virt/threadx-sfu.c aarch64-virt/threadx.c:tx_irq_handler,tx_fault_handler,tx_overflow_fault
+	aarch64-virt/linux-sfu.c aarch64-virt/linux.c:linux_el1_sync,linux_el1_irq,handle_bad_stack"
 user_case() { # FILE FUNCS BOARD BOARD-CFLAGS TNAME CC OBJDUMP ARCH OPT
 	local f=$1 funcs=$2 board=$3 bcf=$4 tname=$5 cc=$6 od=$7 arch=$8 opt=$9 name what
 	what="$f${funcs:+ ($funcs)}"
@@ -275,6 +279,7 @@ for t in "${codegen_compilers[@]}"; do
 		for uf in $user_files; do
 			f=examples/${uf%%:*}
 			f=${f/BOARD/$board}
+			case $uf in BOARD/* | common/* | $board/*) ;; *) continue ;; esac
 			funcs=""
 			[ "$uf" != "${uf#*:}" ] && funcs=${uf#*:}
 			for opt in -O0 -O2 -Os; do

@@ -11,7 +11,7 @@
 
 # What any of them may include, and the flags' makefiles: over-approximated,
 # a rebuild too many costs seconds.
-TEST_HDRS := $(CORE_HDRS) $(wildcard test/common/*.h test/unit/*.h tools/*.h port/*.h port/*/*.h crash/*.h examples/*/trap_frame.h) \
+TEST_HDRS := $(CORE_HDRS) $(wildcard test/common/*.h test/unit/*.h tools/*.h port/*.h port/*/*.h crash/*.h rtos/*.h examples/*/trap_frame.h) \
 	Makefile test/common/host.mk
 
 HOSTCLANG ?= clang
@@ -48,7 +48,7 @@ A64CC ?= aarch64-linux-gnu-gcc
 $(BUILD)/unit/%-a64: test/unit/%.c test/unit/ut.h $(TEST_HDRS)
 	@mkdir -p $(@D)
 	$(call say,CC,$@)
-	$(Q)$(A64CC) $(HOST_CFLAGS) -static -Icore -Iport/aarch64 -Icrash -o $@ $<
+	$(Q)$(A64CC) $(HOST_CFLAGS) -static -Icore -Iport/aarch64 -Icrash -Irtos -o $@ $<
 
 # One source each, reading the core and tools/sfu_elf.h (reloc-check:
 # tools/sfu_cfi.h and libdwfl).

@@ -8,7 +8,8 @@ PROG_OUT    crash_host's stdout: "sfu T #k PC SP", sfu's trace of each
             are sfu's trace (the firmware wrote them from its walk);
             "log:LOG": a firmware's serial log, whose dumps are sfu's
             trace: each record thread's frames must be a stretch of its
-            dump's (the dump after the line "thread N NAME: ...", the log's
+            dump's (the dump after the line "thread N NAME: ..." or, from a
+            table with no id, "thread NAME: ...", the log's
             first dump for "main"), PC and, where the dump prints one
             (SFU_DUMP_SP), SP: from frame #0, from #1 (a dump of
             sfu_dump_stack, whose own frame is in no block), or from the
@@ -47,7 +48,9 @@ def log_dumps(text):
     thread name in a firmware log ("main": outside any thread)."""
     dumps, name, cur = {}, "main", None
     for line in text.replace("\r", "").splitlines():
-        m = re.match(r"^thread \d+ (\S+): ", line)
+        # "thread N NAME: ...", or "thread NAME: ..." from a table with
+        # no id (SFU_DUMP_ID absent: ThreadX's ring).
+        m = re.match(r"^thread (?:\d+ )?(\S+): ", line)
         if m:
             name = m[1]
             continue

@@ -356,12 +356,12 @@ recipe_dump_of() { # IMAGE LOG
 }
 
 # From a serial log: "STOP|FRAMES" of the last dump in it; with SECTION,
-# of the first dump after the line "thread N SECTION: ..." (one thread's
+# of the first dump after the line "thread [N] SECTION: ..." (one thread's
 # dump of several); with @first, of the first dump.
 dump_of() { # LOG [SECTION]
 	tr -d '\r' <"$1" | awk -v sec="${2:-}" '
 	BEGIN { on = (sec == "" || sec == "@first") }
-	!on && $1 == "thread" && $3 == sec ":" { on = 1; next }
+	!on && $1 == "thread" && ($3 == sec ":" || $2 == sec ":") { on = 1; next }
 	!on { next }
 	/^backtrace:$/ { seq = ""; stop = ""; next }
 	/^  #[0-9]+ +0x[0-9a-fA-F]+ / {
@@ -419,8 +419,12 @@ special_checks() { # SCENARIO SUITE LOG IMAGE
 			[ "$gstop" = "$pstop" ] || { echo "thread $part stopped with ${gstop:-no dump}, expected $pstop"; return; }
 			[ "$gframes" = "$pframes" ] || { echo "thread $part: frames [$gframes], expected [$pframes]"; return; }
 		done
-		for l in 'crasher: running' 'sleeper: blocked' 'spinner: preempted'; do
-			grep -Eq "^thread [0-9]+ $l, stack " "$log" || { echo "no line 'thread N $l'"; return; }
+		# Each thread's state as its header line gives it (threads-states:
+		# NAME:STATE words; an RTOS names them by its own lists).
+		exp=$(expect threads-states "$suite")
+		for l in ${exp#* * }; do
+			l=${l/:/: }
+			grep -Eq "^thread ([0-9]+ )?$l, stack " "$log" || { echo "no line 'thread [N] $l'"; return; }
 		done
 		core_check "$log" "$img" "log:$log" ;;
 	overflow)

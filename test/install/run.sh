@@ -144,6 +144,7 @@ layout() {
 		include/sfu/sfu_validate.h include/sfu/sfu_fast.h include/sfu/sfu_port.h \
 		include/sfu/aarch64/sfu_port_aarch64.h include/sfu/x86_64/sfu_port_x86_64.h \
 		include/sfu/sfu_layout.h include/sfu/sfu_crash.h include/sfu/sfu_dump.h \
+		include/sfu/sfu_freertos.h include/sfu/sfu_threadx.h include/sfu/sfu_linux.h \
 		share/sfu/sframe.ld share/sfu/sframe-gen.ld share/pkgconfig/sfu.pc \
 		share/cmake/sfu/sfu-config.cmake share/cmake/sfu/sfu-config-version.cmake share/doc/sfu/LICENSE \
 		$(for t in $(make -s --no-print-directory print-tools); do echo "bin/$t"; done); do
@@ -153,7 +154,7 @@ layout() {
 	echo "$missing"
 }
 m=$(layout "$prefix" "")
-hdrs=$(find core crash port -name '*.h' | wc -l)
+hdrs=$(find core crash port rtos -name '*.h' | wc -l)
 ihdrs=$(find "$prefix/include/sfu" -name '*.h' | wc -l)
 if [ -z "$m" ] && [ "$hdrs" = "$ihdrs" ]; then
 	pass install/layout "$ihdrs headers, 2 linker fragments, $(ls "$prefix/bin" | wc -l) tools, sfu.pc, the CMake package, LICENSE"

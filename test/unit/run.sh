@@ -43,17 +43,51 @@ for b in $builds; do
 		[ "$st" = 0 ] || fail "unit $t-$b" "exited $st"
 	done
 done
-# The context descriptions with the aarch64 port: cross-built, run under
-# qemu-aarch64 (user mode; the test stands in for SP_EL0).
-if need "unit ctx aarch64" aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu &&
-	need "unit ctx aarch64" qemu-aarch64 qemu-user; then
-	if ! host_prog "$out/test_ctx-a64"; then
-		fail "unit test_ctx-a64" "does not compile: $(grep -m1 -E 'error|warning' "$out/test_ctx-a64.build.log")"
+# A test built for aarch64 by the cross compiler, run under qemu-aarch64
+# (user mode): whether the tools are there, then the test.
+a64_test() { # NAME
+	if ! host_prog "$out/$1-a64"; then
+		fail "unit $1-a64" "does not compile: $(grep -m1 -E 'error|warning' "$out/$1-a64.build.log")"
 	else
-		qemu-aarch64 "$out/test_ctx-a64"
+		qemu-aarch64 "$out/$1-a64"
 		st=$?
-		[ "$st" = 0 ] || fail "unit test_ctx-a64" "exited $st"
+		[ "$st" = 0 ] || fail "unit $1-a64" "exited $st"
 	fi
+}
+a64_tools() { # WHAT
+	need "$1" aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu && need "$1" qemu-aarch64 qemu-user
+}
+# The context descriptions with the aarch64 port (the test stands in for
+# SP_EL0).
+a64_tools "unit ctx aarch64" && a64_test test_ctx
+# The ready-made RTOS descriptions (rtos/, aarch64 only): their saved
+# contexts read and refused (test_rtos), and a build whose RTOS types do
+# not match them refused at compile time (rtos_mismatch.c: CASE 0 builds,
+# each other CASE fails with its header's message).
+if a64_tools "unit rtos aarch64"; then
+	a64_test test_rtos
+	rtos_cc() { aarch64-linux-gnu-gcc -std=gnu11 -c -Wall -Wextra -Wundef -Werror -Icore -Iport/aarch64 -Icrash -Irtos \
+		-DCASE="$1" test/unit/rtos_mismatch.c -o "$out/rtos_mismatch-$1.o" >"$out/rtos_mismatch-$1.log" 2>&1; }
+	if rtos_cc 0; then
+		pass "unit rtos mismatch: matching types" "the headers' own types build (the control)"
+	else
+		fail "unit rtos mismatch: matching types" "does not build: $(grep -m1 error "$out/rtos_mismatch-0.log")"
+	fi
+	while IFS='|' read -r c what want; do
+		if rtos_cc "$c"; then
+			fail "unit rtos mismatch: $what" "built: the mismatch was not refused"
+		elif grep -q -- "$want" "$out/rtos_mismatch-$c.log"; then
+			pass "unit rtos mismatch: $what" "refused at compile time: $want"
+		else
+			fail "unit rtos mismatch: $what" "refused, but not with '$want': $(grep -m1 error "$out/rtos_mismatch-$c.log")"
+		fi
+	done <<'CASES'
+1|a TX_THREAD moved|TX_THREAD.tx_thread_name is not at
+2|a TCB_t with a field before pxTopOfStack|TCB_t.pxTopOfStack is not first
+3|a cpu_context not Linux's|cpu_context is not Linux
+4|an SMP FreeRTOS|SMP builds
+5|ThreadX built with ENABLE_ARM_FP, the header without FP|built with ENABLE_ARM_FP
+CASES
 fi
 # tools/sfu-crash reads records out of a memory image (made by test_port
 # with the port's own writer): the valid one with its frames, the

@@ -1,0 +1,375 @@
+/* SPDX-License-Identifier: MIT */
+/* sfu_freertos.h - FreeRTOS's 64-bit Arm ports described for sfu, ready
+ * made: the task context portSAVE_CONTEXT leaves on a task's stack, the
+ * IRQ handler's frame on the IRQ stack, and every task, found through the
+ * kernel's own state lists.  Constant data only; nothing of it runs.
+ *
+ * COVERED
+ *   FreeRTOS-Kernel V10.x-V11.x, portable/GCC/ARM_AARCH64 (portASM.S,
+ *   port.c, portmacro.h "V11.2.0"), EL3 or EL1 (GUEST), and the
+ *   ARM_CA53_64_BCM2837 shape (the same task context; its IRQ frame has no
+ *   GIC acknowledge pair: SFU_FREERTOS_IRQ_IAR 0).  Single core, no MPU,
+ *   stack growing down, configUSE_TASK_FPU_SUPPORT 1 or 2 (both task
+ *   contexts, with and without the FPU registers, are described and told
+ *   apart by the context's own flag word, as portRESTORE_CONTEXT does).
+ *
+ * USAGE (three places, each a line or two)
+ *   1. FreeRTOSConfig.h:
+ *          #define configINCLUDE_FREERTOS_TASK_C_ADDITIONS_H 1
+ *          #define configRECORD_STACK_HIGH_ADDRESS 1  (or SFU_FREERTOS_STACK_BYTES)
+ *   2. freertos_tasks_c_additions.h (tasks.c includes it at its end, so
+ *      the lists, TCB_t and every FreeRTOSConfig.h option are visible: no
+ *      FreeRTOS file changes, nothing made global that is static):
+ *          #define SFU_FREERTOS_TASKS_C 1
+ *          #include "sfu_freertos.h"
+ *      This defines sfu_freertos_traps[] and sfu_freertos_tasks, checked
+ *      against TCB_t and the options at compile time.
+ *   3. the file with sfu's implementation (README step 1), its include
+ *      and its description line changed (the data is tasks.c's: this file
+ *      needs none of the options):
+ *          #include "sfu_freertos.h"
+ *          static const struct sfu_dump dump = SFU_FREERTOS_DUMP(&state, board_putc);
+ *      and sfu_dump_stack(&dump) / sfu_dump_threads(&dump) in your fault
+ *      and panic paths (sfu_dump_check(&dump, NULL) at boot).
+ *      With the crash record (README), the same fields and the buffer:
+ *          static const struct sfu_dump dump = { SFU_DUMP_PUTC_FIELDS(&state, board_putc,
+ *              sfu_freertos_traps, SFU_FREERTOS_NTRAPS), .threads = &sfu_freertos_tasks,
+ *              SFU_DUMP_ENTRIES(sfu_freertos_entries), SFU_DUMP_RECORD(rec, sizeof rec) };
+ *      A fault's cause (sfu_dump_cause from your fault handler) is read
+ *      from ESR_EL1 and FAR_EL1 as the handler finds them: the task
+ *      context keeps no syndrome.
+ *
+ * THE KNOBS (define them where both 2 and 3 see them: FreeRTOSConfig.h)
+ *   SFU_FREERTOS_IRQ_IAR       1: FreeRTOS_IRQ_Handler pushes the GIC
+ *                              acknowledge pair (IAR, group) below its
+ *                              frame before calling vApplicationIRQHandler
+ *                              (ARM_AARCH64); 0: it does not (BCM2837)
+ *                                                            (default 1)
+ *   SFU_FREERTOS_IRQ_STACK_LO, SFU_FREERTOS_IRQ_STACK_HI
+ *                              the linker symbols bounding the stack
+ *                              SP_ELx runs on (the IRQ stack your startup
+ *                              code sets): required
+ *   SFU_FREERTOS_FAULT_HANDLER the C function FreeRTOS_SWI_Handler's
+ *                              abort path calls for a fault (FreeRTOS's
+ *                              FreeRTOS_Abort spins; yours reports): the
+ *                              task context is then behind pxCurrentTCB
+ *                                                  (default: none)
+ *   SFU_FREERTOS_SPX_HANDLER   the C function your vector table's entries
+ *                              call after pushing the same context (no FP
+ *                              part, 288 bytes, flag 0) on SP_ELx: a fault
+ *                              in an interrupt handler (the interrupted SP
+ *                              the frame's end), or a task's whose stack is
+ *                              too full for portSAVE_CONTEXT (SPSR says
+ *                              SP_EL0: its SP still there) (default: none)
+ *   SFU_FREERTOS_STACK_BYTES   every task's stack size in bytes, when the
+ *                              TCB keeps no pxEndOfStack
+ *   SFU_FREERTOS_ENTRY         the function your boot stack starts in
+ *                              (main): where its traces end  (default main)
+ *
+ * WHAT IS REFUSED
+ *   At compile time, in tasks.c: SMP (configNUMBER_OF_CORES > 1), MPU
+ *   wrappers, a stack growing up, StackType_t not 8 bytes, more than 32
+ *   priorities, no stack end (neither configRECORD_STACK_HIGH_ADDRESS nor
+ *   SFU_FREERTOS_STACK_BYTES), configUSE_TASK_FPU_SUPPORT not 1 or 2, a
+ *   TCB_t whose pxTopOfStack is not first.  Every TCB field the table
+ *   reads is taken with offsetof from the TCB_t being compiled, so a
+ *   changed TCB layout is followed, never misread.  At boot
+ *   (sfu_dump_check): what sfu_dump_check refuses in any description.  At
+ *   a walk: a task context whose flag word is neither 0 nor 1 matches no
+ *   layout and is refused ("memory read refused", never walked).
+ *   Not shown: a task on xPendingReadyList (linked by its event item, there
+ *   only while the scheduler is suspended).
+ *
+ * Offsets: FreeRTOS-Kernel portable/GCC/ARM_AARCH64/portASM.S
+ * (portSAVE_CONTEXT, FreeRTOS_IRQ_Handler; the development branch of
+ * V11.2.0, the same in the V10 files), port.c (pxPortInitialiseStack),
+ * include/list.h and tasks.c (TCB_t, the state lists) of V11.2.0.
+ */
+#ifndef SFU_FREERTOS_H
+#define SFU_FREERTOS_H
+
+#include "sfu_threads.h"
+
+#ifndef SFU_FREERTOS_IRQ_IAR
+#define SFU_FREERTOS_IRQ_IAR 1
+#endif
+#if SFU_FREERTOS_IRQ_IAR != 0 && SFU_FREERTOS_IRQ_IAR != 1
+#error "SFU_FREERTOS_IRQ_IAR must be 0 (BCM2837) or 1 (ARM_AARCH64)"
+#endif
+#ifndef SFU_FREERTOS_ENTRY
+#define SFU_FREERTOS_ENTRY main
+#endif
+
+/* The task context portSAVE_CONTEXT pushes (portASM.S; pushes run from
+ * high to low, each STP's first register at the lower address): at
+ * pxTopOfStack the pair (FPU flag, critical nesting); with the flag, the
+ * 32 Q registers (512 bytes); then (ELR, SPSR), (X30, XZR), (X28, X29) ...
+ * (X0, X1).  G is where X28 lies: Xn (n even, n <= 28) at G + 16 * (14 -
+ * n / 2), X(n + 1) 8 above it, X30 at G - 16. */
+#define SFU_FREERTOS_CTX_SIZE(fp) ((fp) ? 800u : 288u)
+#define SFU__FR_G(fp) ((fp) ? 560u : 48u)
+#define SFU__FR_X(fp, n) SFU_AT(SFU__FR_G(fp) + 16u * (14u - (n) / 2u) + 8u * ((n) & 1u))
+#define SFU__FR_REGS(fp)                                                                            \
+    {                                                                                               \
+        SFU__FR_X(fp, 0), SFU__FR_X(fp, 1), SFU__FR_X(fp, 2), SFU__FR_X(fp, 3), SFU__FR_X(fp, 4),     \
+        SFU__FR_X(fp, 5), SFU__FR_X(fp, 6), SFU__FR_X(fp, 7), SFU__FR_X(fp, 8), SFU__FR_X(fp, 9),     \
+        SFU__FR_X(fp, 10), SFU__FR_X(fp, 11), SFU__FR_X(fp, 12), SFU__FR_X(fp, 13),                  \
+        SFU__FR_X(fp, 14), SFU__FR_X(fp, 15), SFU__FR_X(fp, 16), SFU__FR_X(fp, 17),                  \
+        SFU__FR_X(fp, 18), SFU__FR_X(fp, 19), SFU__FR_X(fp, 20), SFU__FR_X(fp, 21),                  \
+        SFU__FR_X(fp, 22), SFU__FR_X(fp, 23), SFU__FR_X(fp, 24), SFU__FR_X(fp, 25),                  \
+        SFU__FR_X(fp, 26), SFU__FR_X(fp, 27), SFU__FR_X(fp, 28), SFU__FR_X(fp, 29),                  \
+        SFU_AT(SFU__FR_G(fp) - 16u)                                                                 \
+    }
+
+/* FreeRTOS_IRQ_Handler's frame on SP_ELx at its call into
+ * vApplicationIRQHandler: [IAR, group] (ARM_AARCH64 only), [previous
+ * ullPortInterruptNesting, its address], [ELR, SPSR], [X29, X30], [X18,
+ * X19], [X16, X17] ... [X0, X1].  X20-X28 are not saved there: the C
+ * handler keeps them (AAPCS64 callee-saved). */
+#define SFU__FR_I (SFU_FREERTOS_IRQ_IAR ? 16u : 0u)
+#define SFU_FREERTOS_IRQ_SIZE (SFU__FR_I + 208u)
+#define SFU__FR_IX(n) SFU_AT(SFU__FR_I + 64u + 16u * (8u - (n) / 2u) + 8u * ((n) & 1u))
+#define SFU__FR_IRQ_REGS                                                                            \
+    {                                                                                               \
+        SFU__FR_IX(0), SFU__FR_IX(1), SFU__FR_IX(2), SFU__FR_IX(3), SFU__FR_IX(4), SFU__FR_IX(5),     \
+        SFU__FR_IX(6), SFU__FR_IX(7), SFU__FR_IX(8), SFU__FR_IX(9), SFU__FR_IX(10), SFU__FR_IX(11),   \
+        SFU__FR_IX(12), SFU__FR_IX(13), SFU__FR_IX(14), SFU__FR_IX(15), SFU__FR_IX(16),              \
+        SFU__FR_IX(17), SFU_AT(SFU__FR_I + 48u), SFU_AT(SFU__FR_I + 56u),                            \
+        [29] = SFU_AT(SFU__FR_I + 32u), [30] = SFU_AT(SFU__FR_I + 40u)                               \
+    }
+
+/* The layouts, in sfu_freertos_traps[]: */
+enum {
+    SFU_FREERTOS_TRAP_TASK = 0,    /* the task context (no FP part), behind pxCurrentTCB */
+    SFU_FREERTOS_TRAP_TASK_FP = 1, /* the same with the FPU registers */
+    SFU_FREERTOS_TRAP_IRQ = 2,     /* an IRQ taken from a task (SP_EL0) */
+    SFU_FREERTOS_TRAP_IRQ_NESTED = 3, /* an IRQ taken from a handler (SP_ELx) */
+    SFU_FREERTOS_TRAP_SPX = 4,     /* SFU_FREERTOS_SPX_HANDLER's frame (never matched */
+    SFU_FREERTOS_TRAP_SPX_TASK = 5 /* without one): from a handler (SP_ELx), or a task */
+};
+/* The same count whatever FreeRTOSConfig.h says: the dump's file needs
+ * none of the options tasks.c compiles the data with. */
+#define SFU_FREERTOS_NTRAPS 6
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* Defined in tasks.c (freertos_tasks_c_additions.h). */
+extern const struct sfu_trap_layout sfu_freertos_traps[SFU_FREERTOS_NTRAPS];
+extern const struct sfu_switch_layout sfu_freertos_switch;
+extern const struct sfu_dump_table sfu_freertos_tasks;
+extern const uint64_t sfu_freertos_entries[1];
+#ifdef __cplusplus
+}
+#endif
+
+/* The whole description of a FreeRTOS system: the dump's state, the
+ * output hook (a putc), the RAM of the linker script ([__ram_start,
+ * __ram_end), as SFU_DUMP_PUTC), the port's layouts, every task, the boot
+ * stack's end.  SFU_FREERTOS_FIELDS: the same without the output and the
+ * memory, to follow SFU_DUMP_INIT_FIELDS. */
+#define SFU_FREERTOS_FIELDS                                                                         \
+    .traps = sfu_freertos_traps, .ntraps = SFU_FREERTOS_NTRAPS, .trap = sfu_port_trap,               \
+    .trap_check = sfu_layout_check, .threads = &sfu_freertos_tasks, SFU_DUMP_ENTRIES(sfu_freertos_entries)
+#define SFU_FREERTOS_DUMP(state_, putc_fn)                                                          \
+    {                                                                                               \
+        SFU__DUMP_SFRAME SFU__DUMP_TEXT SFU__DUMP_SYMTAB.state = (state_), .putc = (putc_fn),        \
+            .linker_ram = { (uintptr_t)sfu__dump_ram_start, (uintptr_t)sfu__dump_ram_end },         \
+            SFU_FREERTOS_FIELDS                                                                     \
+    }
+
+#endif /* SFU_FREERTOS_H */
+
+/* ======================================================================== */
+/* Inside tasks.c: the data, checked against the kernel being compiled. */
+#if defined(SFU_FREERTOS_TASKS_C) && !defined(SFU_FREERTOS_TASKS_C_DONE)
+#define SFU_FREERTOS_TASKS_C_DONE
+
+#if !defined(configNUMBER_OF_CORES)
+#define SFU__FR_CORES 1
+#else
+#define SFU__FR_CORES configNUMBER_OF_CORES
+#endif
+#if SFU__FR_CORES != 1
+#error "sfu_freertos.h: SMP builds (configNUMBER_OF_CORES > 1) are not covered: pxCurrentTCBs[] per core"
+#endif
+#if defined(portUSING_MPU_WRAPPERS) && portUSING_MPU_WRAPPERS != 0
+#error "sfu_freertos.h: MPU builds are not covered (xMPUSettings moves every TCB field)"
+#endif
+#if !defined(portSTACK_GROWTH) || portSTACK_GROWTH > 0
+#error "sfu_freertos.h: the aarch64 ports' stacks grow down (portSTACK_GROWTH -1)"
+#endif
+#if !defined(configUSE_TASK_FPU_SUPPORT) || (configUSE_TASK_FPU_SUPPORT != 1 && configUSE_TASK_FPU_SUPPORT != 2)
+#error "sfu_freertos.h: configUSE_TASK_FPU_SUPPORT must be 1 or 2 (the ARM_AARCH64 port.c takes only these)"
+#endif
+#if configMAX_PRIORITIES > 32
+#error "sfu_freertos.h: at most 32 priorities (configMAX_PRIORITIES)"
+#endif
+#if !defined(SFU_FREERTOS_IRQ_STACK_LO) || !defined(SFU_FREERTOS_IRQ_STACK_HI)
+#error "sfu_freertos.h: define SFU_FREERTOS_IRQ_STACK_LO and _HI, the linker symbols of SP_ELx's stack"
+#endif
+
+_Static_assert(sizeof(StackType_t) == 8, "sfu_freertos.h: StackType_t is not 8 bytes: not an aarch64 port");
+_Static_assert(offsetof(TCB_t, pxTopOfStack) == 0, "sfu_freertos.h: TCB_t.pxTopOfStack is not first");
+_Static_assert(offsetof(ListItem_t, pxNext) == offsetof(MiniListItem_t, pxNext),
+               "sfu_freertos.h: a list's end node and its items keep pxNext at different offsets");
+
+extern char SFU_FREERTOS_IRQ_STACK_LO[], SFU_FREERTOS_IRQ_STACK_HI[];
+/* The code the calls lie in: linker/sframe.ld's code bounds (the port's
+ * calls are read there, not through a task's checked read). */
+extern char sfu__fr_text_start[] __asm__("__text_start");
+extern char sfu__fr_text_end[] __asm__("__text_end");
+#define SFU__FR_CALLS(c) { .start = sfu__fr_text_start, .end = sfu__fr_text_end, .callees = (c), .ncallees = sizeof(c) / sizeof((c)[0]) }
+/* The functions the layouts name, by their symbols (whatever prototype
+ * your build gives them). */
+#define SFU__FR_STR2(x) #x
+#define SFU__FR_STR(x) SFU__FR_STR2(x)
+extern const char sfu__fr_switch_fn[] __asm__("vTaskSwitchContext");
+extern const char sfu__fr_irq_fn[] __asm__("vApplicationIRQHandler");
+extern const char sfu__fr_entry_fn[] __asm__(SFU__FR_STR(SFU_FREERTOS_ENTRY));
+#ifdef SFU_FREERTOS_FAULT_HANDLER
+extern const char sfu__fr_fault_fn[] __asm__(SFU__FR_STR(SFU_FREERTOS_FAULT_HANDLER));
+static const void *const sfu__fr_task_calls[] = { sfu__fr_switch_fn, sfu__fr_fault_fn };
+#else
+static const void *const sfu__fr_task_calls[] = { sfu__fr_switch_fn };
+#endif
+static const void *const sfu__fr_irq_calls[] = { sfu__fr_irq_fn };
+#ifdef SFU_FREERTOS_SPX_HANDLER
+extern const char sfu__fr_spx_fn[] __asm__(SFU__FR_STR(SFU_FREERTOS_SPX_HANDLER));
+static const void *const sfu__fr_spx_calls[] = { sfu__fr_spx_fn };
+#else
+/* No such entry: a callee no code calls (a constant, not a function), so
+ * the two layouts are never matched. */
+static const char sfu__fr_no_entry[1] = { 0 };
+static const void *const sfu__fr_spx_calls[] = { sfu__fr_no_entry };
+#endif
+
+/* The task context: at pxTopOfStack of the running task (pxCurrentTCB),
+ * its variant by its flag word (base + 0: ullPortTaskHasFPUContext as
+ * pushed), the interrupted SP its end (the context was pushed on the
+ * task's own SP_EL0 stack).  The fault's syndrome is not in it:
+ * FreeRTOS_SWI_Handler leaves ESR_EL1 and FAR_EL1 in the CPU, read live
+ * when the fault handler asks (sfu_dump_cause; the SPx frames the same). */
+#define SFU__FR_TASK(fp)                                                                            \
+    {                                                                                               \
+        .call = SFU__FR_CALLS(sfu__fr_task_calls),                                                  \
+        .frame = { .from = SFU_TRAP_FRAME_TCB, .ref = (const void *)&pxCurrentTCB, .ref_off = 0,    \
+                   .size = SFU_FREERTOS_CTX_SIZE(fp), .align = 16 },                                \
+        .sp = { .from = SFU_TRAP_SP_END }, .select = { .at = SFU_AT(0), .mask = UINT64_MAX, .value = (fp) }, \
+        .regs = { .pc = SFU_AT(SFU__FR_G(fp) - 32u), .mode = SFU_AT(SFU__FR_G(fp) - 24u),            \
+                  .reg = SFU__FR_REGS(fp) },                                                        \
+        .fault = { .live = 3 },                                                                     \
+    }
+/* The IRQ frame, at the SP of the call; the interrupted SP: a task's in
+ * SP_EL0 (untouched by the handler), a handler's the frame's end.  Told
+ * apart by SPSR.M[0] (SPSel). */
+#define SFU__FR_IRQ(spx)                                                                            \
+    {                                                                                               \
+        .call = SFU__FR_CALLS(sfu__fr_irq_calls),                                                   \
+        .frame = { .from = SFU_TRAP_FRAME_SP, .size = SFU_FREERTOS_IRQ_SIZE, .align = 16 },         \
+        .sp = { .from = (spx) ? SFU_TRAP_SP_END : SFU_TRAP_SP_LIVE },                               \
+        .select = { .at = SFU_AT(SFU__FR_I + 24u), .mask = 1, .value = (spx) },                     \
+        .regs = { .pc = SFU_AT(SFU__FR_I + 16u), .mode = SFU_AT(SFU__FR_I + 24u), .reg = SFU__FR_IRQ_REGS }, \
+    }
+
+/* SFU_FREERTOS_SPX_HANDLER's frame, at the SP of its call: the
+ * interrupted SP the frame's end (SPSR.M[0] 1: SP_ELx) or SP_EL0's. */
+#define SFU__FR_SPX(spx)                                                                            \
+    {                                                                                               \
+        .call = SFU__FR_CALLS(sfu__fr_spx_calls),                                                   \
+        .frame = { .from = SFU_TRAP_FRAME_SP, .size = SFU_FREERTOS_CTX_SIZE(0), .align = 16 },      \
+        .sp = { .from = (spx) ? SFU_TRAP_SP_END : SFU_TRAP_SP_LIVE },                               \
+        .select = { .at = SFU_AT(SFU__FR_G(0) - 24u), .mask = 1, .value = (spx) },                  \
+        .regs = { .pc = SFU_AT(SFU__FR_G(0) - 32u), .mode = SFU_AT(SFU__FR_G(0) - 24u), .reg = SFU__FR_REGS(0) }, \
+        .fault = { .live = 3 },                                                                     \
+    }
+
+const struct sfu_trap_layout sfu_freertos_traps[SFU_FREERTOS_NTRAPS] = {
+    SFU__FR_TASK(0),
+    SFU__FR_TASK(1),
+    SFU__FR_IRQ(0),
+    SFU__FR_IRQ(1),
+    SFU__FR_SPX(1),
+    SFU__FR_SPX(0),
+};
+
+/* A task that is not running: its task context (a yield, a preemption, a
+ * never-run task's first context from pxPortInitialiseStack: ELR its
+ * function, X30 0). */
+const struct sfu_switch_layout sfu_freertos_switch = { .traps = sfu_freertos_traps, .ntraps = 2 };
+
+const uint64_t sfu_freertos_entries[1] = { (uintptr_t)sfu__fr_entry_fn };
+
+/* Every task, by the list it is on: each list's end node (xListEnd)
+ * closes the circle its items' xStateListItem.pxNext make (list.h). */
+#define SFU__FR_LIST(l, s) { (const void *)&(l).xListEnd, s }
+#define SFU__FR_READY(n) SFU__FR_LIST(pxReadyTasksLists[n], "ready"),
+static const struct sfu_dump_list sfu__fr_lists[] = {
+    SFU__FR_READY(0)
+#if configMAX_PRIORITIES > 1
+    SFU__FR_READY(1)
+#endif
+#if configMAX_PRIORITIES > 2
+    SFU__FR_READY(2)
+#endif
+#if configMAX_PRIORITIES > 3
+    SFU__FR_READY(3)
+#endif
+#if configMAX_PRIORITIES > 4
+    SFU__FR_READY(4)
+#endif
+#if configMAX_PRIORITIES > 5
+    SFU__FR_READY(5)
+#endif
+#if configMAX_PRIORITIES > 6
+    SFU__FR_READY(6)
+#endif
+#if configMAX_PRIORITIES > 7
+    SFU__FR_READY(7)
+#endif
+#if configMAX_PRIORITIES > 8
+    SFU__FR_READY(8) SFU__FR_READY(9) SFU__FR_READY(10) SFU__FR_READY(11)
+    SFU__FR_READY(12) SFU__FR_READY(13) SFU__FR_READY(14) SFU__FR_READY(15)
+#if configMAX_PRIORITIES > 16
+    SFU__FR_READY(16) SFU__FR_READY(17) SFU__FR_READY(18) SFU__FR_READY(19)
+    SFU__FR_READY(20) SFU__FR_READY(21) SFU__FR_READY(22) SFU__FR_READY(23)
+    SFU__FR_READY(24) SFU__FR_READY(25) SFU__FR_READY(26) SFU__FR_READY(27)
+    SFU__FR_READY(28) SFU__FR_READY(29) SFU__FR_READY(30) SFU__FR_READY(31)
+#endif
+#endif
+    SFU__FR_LIST(xDelayedTaskList1, "blocked"),
+    SFU__FR_LIST(xDelayedTaskList2, "blocked"),
+#if defined(INCLUDE_vTaskSuspend) && INCLUDE_vTaskSuspend == 1
+    SFU__FR_LIST(xSuspendedTaskList, "suspended"),
+#endif
+#if defined(INCLUDE_vTaskDelete) && INCLUDE_vTaskDelete == 1
+    SFU__FR_LIST(xTasksWaitingTermination, "deleted"),
+#endif
+};
+#if configMAX_PRIORITIES > 8 && configMAX_PRIORITIES != 16 && configMAX_PRIORITIES != 32
+#error "sfu_freertos.h: configMAX_PRIORITIES above 8 must be 16 or 32 (the ready lists are listed by hand)"
+#endif
+
+static const sfu_stack sfu__fr_shared[1] = { { (uintptr_t)SFU_FREERTOS_IRQ_STACK_LO,
+                                               (uintptr_t)SFU_FREERTOS_IRQ_STACK_HI } };
+
+const struct sfu_dump_table sfu_freertos_tasks = {
+    SFU_DUMP_LISTS(TCB_t, xStateListItem, xStateListItem.pxNext, sfu__fr_lists),
+    SFU_DUMP_SAVED(TCB_t, pxTopOfStack, &sfu_freertos_switch),
+    SFU_DUMP_NAME_IN(TCB_t, pcTaskName),
+#if defined(configUSE_TRACE_FACILITY) && configUSE_TRACE_FACILITY == 1
+    SFU_DUMP_ID(TCB_t, uxTCBNumber),
+#endif
+#if defined(configRECORD_STACK_HIGH_ADDRESS) && configRECORD_STACK_HIGH_ADDRESS == 1
+    SFU_DUMP_STACKS(TCB_t, pxStack, pxEndOfStack),
+#elif defined(SFU_FREERTOS_STACK_BYTES)
+    .stacks = { SFU_DUMP_STACK_BASE(TCB_t, pxStack, SFU_FREERTOS_STACK_BYTES) },
+#else
+#error "sfu_freertos.h: a task's stack end: configRECORD_STACK_HIGH_ADDRESS 1, or SFU_FREERTOS_STACK_BYTES"
+#endif
+    .shared = sfu__fr_shared,
+    .nshared = 1,
+    .current = (const void *)&pxCurrentTCB,
+};
+
+#endif /* SFU_FREERTOS_TASKS_C */

@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests of the ready-made RTOS descriptions (rtos/): ThreadX's and
+ * FreeRTOS's saved contexts read with their headers' layouts, and what
+ * they refuse.  aarch64 only (the headers describe aarch64 ports): built
+ * by the aarch64 cross compiler, run under qemu-aarch64
+ * (test/unit/run.sh).  The compile-time refusals (a TX_THREAD, a TCB_t or
+ * a cpu_context whose layout moved) are test/unit/rtos_mismatch.c's.
+ *
+ *   threadx fp        a thread with tx_thread_fp_enable set, switched out
+ *                     by _tx_thread_system_return with its FP part: the
+ *                     header built with SFU_THREADX_ARM_FP reads it (PC,
+ *                     SP, x29 right); the one built without it (its two
+ *                     layouts, the same as the first two of the FP
+ *                     header's) refuses it, never reads its FP part as
+ *                     registers
+ *   threadx kinds     the same thread's full (preempted) frame, and a
+ *                     solicited one without FP
+ *   freertos flag     portSAVE_CONTEXT's context by its flag word: 0 and 1
+ *                     read, anything else refused
+ */
+#define SFU_IMPLEMENTATION
+#define SFU_ERROR_STRINGS 1
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t g_live_sp;
+#define SFU_PORT_LIVE_SP g_live_sp
+#include "sfu_port_aarch64.h"
+
+#include "rtos_types.h"
+
+TX_THREAD *_tx_thread_current_ptr, *_tx_thread_created_ptr;
+ULONG _tx_thread_system_state;
+/* linker/sframe.ld's code bounds: 64 bytes of a stand-in. */
+char ut_text[64] __asm__("__text_start");
+__asm__(".globl __text_end\n.set __text_end, __text_start + 64");
+char ut_sys_lo[64], ut_sys_hi[8];
+void ut_irq(void);
+void ut_irq(void) {}
+void _tx_thread_shell_entry(void);
+void _tx_thread_shell_entry(void) {}
+int main(void);
+
+#define SFU_THREADX_ARM_FP 1
+#define SFU_THREADX_IRQ_HANDLER ut_irq
+#define SFU_THREADX_SYSTEM_STACK_LO ut_sys_lo
+#define SFU_THREADX_SYSTEM_STACK_HI ut_sys_hi
+#include "sfu_threadx.h"
+
+/* ---- FreeRTOS: tasks.c's types and options ------------------------------ */
+#define configINCLUDE_FREERTOS_TASK_C_ADDITIONS_H 1
+#define configUSE_TASK_FPU_SUPPORT 1
+#define configMAX_PRIORITIES 2
+#define configRECORD_STACK_HIGH_ADDRESS 1
+#define configUSE_TRACE_FACILITY 1
+#define INCLUDE_vTaskSuspend 1
+#define INCLUDE_vTaskDelete 0
+#define SFU_FREERTOS_IRQ_STACK_LO ut_sys_lo
+#define SFU_FREERTOS_IRQ_STACK_HI ut_sys_hi
+#define SFU_FREERTOS_ENTRY main
+typedef struct tskTaskControlBlock {
+    volatile StackType_t *pxTopOfStack;
+    ListItem_t xStateListItem, xEventListItem;
+    UBaseType_t uxPriority;
+    StackType_t *pxStack;
+    char pcTaskName[16];
+    StackType_t *pxEndOfStack;
+    UBaseType_t uxTCBNumber, uxTaskNumber;
+} TCB_t;
+TCB_t *volatile pxCurrentTCB;
+static List_t pxReadyTasksLists[configMAX_PRIORITIES], xDelayedTaskList1, xDelayedTaskList2, xSuspendedTaskList;
+void vTaskSwitchContext(void);
+void vTaskSwitchContext(void) {}
+void vApplicationIRQHandler(void);
+void vApplicationIRQHandler(void) {}
+#define SFU_FREERTOS_TASKS_C 1
+#include "sfu_freertos.h"
+
+#include "ut.h"
+
+/* A thread's stack, 8 KiB, and the port context of its walk. */
+static uint64_t g_stack[1024] __attribute__((aligned(16)));
+static TX_THREAD g_thread;
+
+static struct sfu_port_ctx thread_ctx(void)
+{
+    static struct sfu_port_range ram[2];
+    struct sfu_port_ctx c;
+
+    ram[0].start = (uintptr_t)g_stack;
+    ram[0].end = (uintptr_t)(g_stack + 1024);
+    ram[1].start = (uintptr_t)&g_thread;
+    ram[1].end = (uintptr_t)(&g_thread + 1);
+    memset(&c, 0, sizeof c);
+    c.ram = ram;
+    c.nram = 2;
+    c.tcb = (uintptr_t)&g_thread;
+    return c;
+}
+
+/* _tx_thread_system_return's frame at the stack's top, with the FP part
+ * if fp: x29 0x1111, x30 (the resume PC) 0x4000; the FP registers full of
+ * 0x5a5a... */
+static uint64_t solicited(int fp)
+{
+    unsigned size = fp ? 256u : 112u, g = fp ? 144u : 0u, i;
+    uint64_t *f = g_stack + 1024 - size / 8;
+
+    for (i = 0; i < size / 8; i++)
+        f[i] = 0x5a5a5a5a5a5a5a5aull;
+    f[0] = 0x3c0; /* DAIF */
+    f[1] = 0;     /* solicited */
+    f[(g + 96) / 8] = 0x1111;
+    f[(g + 104) / 8] = 0x4000;
+    return (uintptr_t)f;
+}
+
+/* context_restore's full frame: ELR 0x4444, x29 0x2222, x30 0x3333. */
+static uint64_t full(int fp)
+{
+    unsigned size = fp ? 800u : 272u, g = fp ? 528u : 0u, i;
+    uint64_t *f = g_stack + 1024 - size / 8;
+
+    for (i = 0; i < size / 8; i++)
+        f[i] = 0x5a5a5a5a5a5a5a5aull;
+    f[0] = 0x5;    /* SPSR EL1h */
+    f[1] = 0x4444; /* ELR */
+    f[(g + 256) / 8] = 0x2222;
+    f[(g + 264) / 8] = 0x3333;
+    return (uintptr_t)f;
+}
+
+static const struct sfu_switch_layout g_nofp = { .traps = &sfu_threadx_traps[SFU_THREADX_SWITCH_TRAPS], .ntraps = 2 };
+
+UT_CASE(test_threadx_fp)
+{
+    struct sfu_port_ctx c = thread_ctx();
+    sfu_regs r;
+    uint64_t f;
+    int err;
+
+    begin();
+    g_thread.tx_thread_fp_enable = 1;
+    f = solicited(1);
+    memset(&r, 0, sizeof r);
+    err = sfu_port_switch_regs(&c, &sfu_threadx_switch, f, &r);
+    EXPECT(err == SFU_OK, "FP header on an FP thread: %s", E(err));
+    EXPECT(r.pc == 0x4000 && r.fp == 0x1111 && r.sp == f + 256, "FP frame read as pc %llx fp %llx sp %llx",
+           (unsigned long long)r.pc, (unsigned long long)r.fp, (unsigned long long)(r.sp - f));
+    err = sfu_port_switch_regs(&c, &g_nofp, f, &r);
+    EXPECT(err != SFU_OK, "the header without SFU_THREADX_ARM_FP read an FP thread's frame (pc %llx)",
+           (unsigned long long)r.pc);
+    end("unit rtos threadx: an FP thread read with SFU_THREADX_ARM_FP 1, refused without it");
+}
+
+UT_CASE(test_threadx_kinds)
+{
+    struct sfu_port_ctx c = thread_ctx();
+    sfu_regs r;
+    uint64_t f;
+    int err;
+
+    begin();
+    g_thread.tx_thread_fp_enable = 1;
+    f = full(1);
+    err = sfu_port_switch_regs(&c, &sfu_threadx_switch, f, &r);
+    EXPECT(err == SFU_OK && r.pc == 0x4444 && r.fp == 0x2222 && r.ra == 0x3333 && r.sp == f + 800,
+           "full FP frame: %s pc %llx fp %llx", E(err), (unsigned long long)r.pc, (unsigned long long)r.fp);
+    g_thread.tx_thread_fp_enable = 0;
+    f = full(0);
+    err = sfu_port_switch_regs(&c, &g_nofp, f, &r);
+    EXPECT(err == SFU_OK && r.pc == 0x4444 && r.fp == 0x2222 && r.sp == f + 272, "full frame: %s pc %llx", E(err),
+           (unsigned long long)r.pc);
+    f = solicited(0);
+    err = sfu_port_switch_regs(&c, &g_nofp, f, &r);
+    EXPECT(err == SFU_OK && r.pc == 0x4000 && r.fp == 0x1111 && r.sp == f + 112, "solicited frame: %s pc %llx",
+           E(err), (unsigned long long)r.pc);
+    end("unit rtos threadx: full and solicited frames, with and without FP");
+}
+
+UT_CASE(test_freertos_flag)
+{
+    static struct sfu_port_range ram[1];
+    struct sfu_port_ctx c;
+    uint64_t *f = g_stack + 1024 - 288 / 8;
+    sfu_regs r;
+    int err;
+
+    begin();
+    ram[0].start = (uintptr_t)g_stack;
+    ram[0].end = (uintptr_t)(g_stack + 1024);
+    memset(&c, 0, sizeof c);
+    c.ram = ram;
+    c.nram = 1;
+    memset(f, 0, 288);
+    f[2] = 0x4000; /* ELR */
+    f[3] = 0x4;    /* SPSR EL1t */
+    f[4] = 0x3000; /* X30 */
+    f[7] = 0x1111; /* X29 */
+    err = sfu_port_switch_regs(&c, &sfu_freertos_switch, (uintptr_t)f, &r);
+    EXPECT(err == SFU_OK && r.pc == 0x4000 && r.fp == 0x1111 && r.ra == 0x3000 && r.sp == (uintptr_t)f + 288,
+           "flag 0: %s pc %llx fp %llx", E(err), (unsigned long long)r.pc, (unsigned long long)r.fp);
+    f[0] = 2;
+    err = sfu_port_switch_regs(&c, &sfu_freertos_switch, (uintptr_t)f, &r);
+    EXPECT(err != SFU_OK, "a flag word of 2 was read (pc %llx)", (unsigned long long)r.pc);
+    end("unit rtos freertos: the task context by its flag word, 0 read, 2 refused");
+}
+
+/* The forms the headers brought to sfu_layout.h: a second select word
+ * (also) checked as select is, and a 4-byte select variable at a 4-byte
+ * boundary (ThreadX's _tx_thread_system_state). */
+UT_CASE(test_forms)
+{
+    struct sfu_trap_layout l = sfu_threadx_traps[SFU_THREADX_SWITCH_TRAPS];
+    static uint32_t var[4] __attribute__((aligned(8)));
+    const char *why = NULL;
+    int err;
+
+    begin();
+    err = sfu_layout_check(&l, &why);
+    EXPECT(err == SFU_OK, "the solicited layout: %s", why ? why : "");
+    l.also.at = 0;
+    err = sfu_layout_check(&l, &why);
+    EXPECT(ut_refused(err, why, "also:"), "also without its word: %s (%s)", E(err), why ? why : "");
+    l = sfu_threadx_traps[SFU_THREADX_TRAP_ISR];
+    l.select.ref = &var[1];
+    err = sfu_layout_check(&l, &why);
+    EXPECT(err == SFU_OK, "a 4-byte variable at +4: %s", why ? why : "");
+    l.select.ref = (const char *)&var[1] + 2;
+    err = sfu_layout_check(&l, &why);
+    EXPECT(ut_refused(err, why, "select.ref:"), "a 4-byte variable at +6: %s (%s)", E(err), why ? why : "");
+    end("unit rtos forms: also checked as select, a 4-byte select variable aligned to 4");
+}
+
+/* Every layout of the headers as this build configures them (FreeRTOS
+ * without an SPx entry: its two layouts there, never matched) passes the
+ * check a dump makes before its first walk. */
+UT_CASE(test_checked)
+{
+    const char *why = NULL;
+    size_t i;
+    int err;
+
+    begin();
+    for (i = 0; i < SFU_FREERTOS_NTRAPS; i++) {
+        err = sfu_layout_check(&sfu_freertos_traps[i], &why);
+        EXPECT(err == SFU_OK, "sfu_freertos_traps[%zu]: %s", i, why ? why : "");
+    }
+    for (i = 0; i < SFU_THREADX_NTRAPS; i++) {
+        err = sfu_layout_check(&sfu_threadx_traps[i], &why);
+        EXPECT(err == SFU_OK, "sfu_threadx_traps[%zu]: %s", i, why ? why : "");
+    }
+    err = sfu_switch_check(&sfu_freertos_switch, &why);
+    EXPECT(err == SFU_OK, "sfu_freertos_switch: %s", why ? why : "");
+    err = sfu_switch_check(&sfu_threadx_switch, &why);
+    EXPECT(err == SFU_OK, "sfu_threadx_switch: %s", why ? why : "");
+    end("unit rtos checked: every layout of both headers passes sfu_layout_check and sfu_switch_check");
+}
+
+int main(void) { return ut_main("rtos aarch64"); }
