@@ -61,7 +61,11 @@
  *                            either way: gas 2.47 and sfu-gen write it as
  *                            SFrame V3's outermost marker, older gas write
  *                            no row for it and the zero return address
- *                            ends the walk
+ *                            ends the walk.  Where code before the first
+ *                            call needs no frame, clang may push the frame
+ *                            record later, and that push's CFI (x30 saved)
+ *                            overrides the mark: there, put it in the
+ *                            call's block (threadx.c's shell entry)
  */
 #ifndef EX_BAD_SP
 #define EX_BAD_SP 0x1000u
@@ -101,7 +105,7 @@
 #define EX_PROBE_UNALIGNED(a)                                               \
     __asm__ volatile("adr x9, 1f\n\tstr x9, [%0]\n\tldr w10, [%1]\n1:"     \
                      : : "r"(&ex_probe_resume), "r"(a) : "x9", "x10", "memory")
-#define EX_OUTERMOST() __asm__ volatile(".cfi_undefined x30")
+#define EX_OUTERMOST_CFI ".cfi_undefined x30"
 #elif defined(__x86_64__)
 #include "sfu_port_x86_64.h"
 #define EX_ARCH "x86_64"
@@ -116,9 +120,20 @@
     __asm__ volatile("lea 1f(%%rip), %%rax\n\tmov %%rax, (%0)\n\t"         \
                      "xorps %%xmm0, %%xmm0\n1:"                                \
                      : : "r"(&ex_probe_resume) : "rax", "memory")
-#define EX_OUTERMOST() __asm__ volatile(".cfi_undefined rip")
+#define EX_OUTERMOST_CFI ".cfi_undefined rip"
 #else
 #error "examples: no sfu port for this architecture"
+#endif
+
+/* Only where the compiler writes CFI (__GCC_HAVE_DWARF2_CFI_ASM): the
+ * images always do (their .sframe comes from it); a file built without
+ * unwind tables (clang's bare-metal default, the codegen suite's builds)
+ * has no .cfi_startproc for the directive to amend, and the assembler
+ * refuses it there. */
+#ifdef __GCC_HAVE_DWARF2_CFI_ASM
+#define EX_OUTERMOST() __asm__ volatile(EX_OUTERMOST_CFI)
+#else
+#define EX_OUTERMOST() ((void)0)
 #endif
 
 /* A thread's entry function is its stack's first frame only where the
