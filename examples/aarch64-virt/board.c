@@ -25,8 +25,10 @@
 #define GICD_CTLR 0x000
 #define GICD_ISENABLER 0x100
 #define GICD_IPRIORITYR 0x400
+#define GICD_SGIR 0xf00
 #define GICC_CTLR 0x000
 #define GICC_PMR 0x004
+#define GICC_BPR 0x008
 #define GICC_IAR 0x00c
 #define GICC_EOIR 0x010
 #define GIC_SPURIOUS 1020u
@@ -34,6 +36,21 @@
 /* EL1 virtual timer interrupt: PPI 11 = INTID 27 on virt (the DTB's
  * "arm,armv8-timer" node lists it). */
 #define TIMER_INTID 27u
+#define TIMER_PRIO 0x80u
+
+/* The nested interrupt (irqnest): SGI 1, sent to this CPU only (GICD_SGIR
+ * TargetListFilter 0b10), at a priority above the timer's.  With the
+ * binary point at 3 the group priority is bits [7:4] (GICv2, "Priority
+ * grouping"): 0x40 is group 4, the timer's 0x80 group 8, so the SGI
+ * preempts the timer's handler once the handler unmasks IRQs; both are
+ * above the mask (PMR 0xf0). */
+#define NEST_SGI 1u
+#define NEST_PRIO 0x40u
+#define GIC_BPR 3u
+#define SGIR_SELF (2u << 24)
+/* How long board_nested_irq waits for the SGI: QEMU takes it a few
+ * instructions after the write. */
+#define NEST_WAIT 1000000u
 
 /* Semihosting (Arm "Semihosting for AArch32 and AArch64"): HLT #0xF000,
  * operation in w0, parameter block address in x1. */
@@ -56,6 +73,7 @@ static bool semihosting_off;
 static void psci(uint64_t fn);
 static uint64_t timer_interval;
 static uint32_t unexpected_irqs;
+static volatile int nested_taken;
 
 static inline void w32(uintptr_t addr, uint32_t v)
 {
@@ -214,11 +232,19 @@ static void uart_init(void)
 static void gic_init(void)
 {
     w32(GICD_BASE + GICD_CTLR, 0);
-    /* Priority 0x80 for the timer PPI (byte-addressed priority array). */
-    *(volatile uint8_t *)(uintptr_t)(GICD_BASE + GICD_IPRIORITYR + TIMER_INTID) = 0x80;
-    w32(GICD_BASE + GICD_ISENABLER, 1u << TIMER_INTID);
+    /* Priorities (a byte-addressed array): the timer PPI's, and the
+     * nested-interrupt SGI's above it.  Whether SGIs can be disabled is
+     * IMPLEMENTATION DEFINED (GICv2, GICD_ISENABLERn): enable it anyway.
+     * Only irqnest ever sends the SGI. */
+    *(volatile uint8_t *)(uintptr_t)(GICD_BASE + GICD_IPRIORITYR + TIMER_INTID) = TIMER_PRIO;
+    *(volatile uint8_t *)(uintptr_t)(GICD_BASE + GICD_IPRIORITYR + NEST_SGI) = NEST_PRIO;
+    w32(GICD_BASE + GICD_ISENABLER, (1u << TIMER_INTID) | (1u << NEST_SGI));
     w32(GICD_BASE + GICD_CTLR, 1);
     w32(GICC_BASE + GICC_PMR, 0xf0);
+    /* Its reset value is IMPLEMENTATION DEFINED, and preemption needs the
+     * timer and the SGI in different groups: 3 makes bits [7:4] the group
+     * priority, bits every GICv2 implements (16 levels at least). */
+    w32(GICC_BASE + GICC_BPR, GIC_BPR);
     w32(GICC_BASE + GICC_CTLR, 1);
 }
 
@@ -239,6 +265,24 @@ void board_timer_stop(void)
     __asm__ volatile("isb" : : : "memory");
 }
 
+/* Called in the timer's handler: the one place an interrupt handler here
+ * runs with IRQs unmasked, and they are masked again before the timer's
+ * EOI (handle_irq).  Not static and never inlined: the nested
+ * interrupt's trace shows it as the interrupted frame. */
+EX_NOINLINE const char *board_nested_irq(void)
+{
+    uint32_t n;
+
+    nested_taken = 0;
+    __asm__ volatile("msr daifclr, #2\n\tisb" : : : "memory");
+    w32(GICD_BASE + GICD_SGIR, SGIR_SELF | NEST_SGI);
+    for (n = 0; n < NEST_WAIT && !nested_taken; n++)
+        __asm__ volatile("" : : : "memory");
+    __asm__ volatile("msr daifset, #2" : : : "memory");
+    return nested_taken ? "the nested interrupt's handler returned"
+                        : "SGI 1 was not taken while the timer's handler ran";
+}
+
 /* Not static and never inlined: it is a frame of every tick's trace. */
 EX_NOINLINE void handle_irq(const sfu_regs *interrupted)
 {
@@ -247,7 +291,10 @@ EX_NOINLINE void handle_irq(const sfu_regs *interrupted)
 
     if (id >= GIC_SPURIOUS)
         return; /* spurious: no EOI (GICv2 spec, "Spurious interrupts") */
-    if (id == TIMER_INTID) {
+    if (id == NEST_SGI) {
+        nested_taken = 1;
+        ex_nested_irq(interrupted);
+    } else if (id == TIMER_INTID) {
         ex_tick(interrupted);
         /* Re-arm after the tick: TVAL counts from now, so the interrupted
          * code always gets a full interval, however long ex_tick takes

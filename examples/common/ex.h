@@ -72,6 +72,12 @@ void board_banner(void);
  * ex_tick() with the interrupted registers.  stop masks it again. */
 void board_timer_start(uint32_t hz);
 void board_timer_stop(void);
+/* From the timer's handler (the irqnest scenario): unmask interrupts,
+ * raise one of higher priority than the timer's, whose handler calls
+ * ex_nested_irq() with the interrupted registers, and wait for it; mask
+ * again before returning.  Returns why no nested interrupt came (the
+ * board has none above the timer's, or it was not taken in time). */
+const char *board_nested_irq(void);
 /* Warm reset (aarch64 PSCI SYSTEM_RESET, x86 port 0xCF9 then the 8042):
  * RAM keeps its contents, the image boots again. */
 EX_NORETURN void board_reset(void);
@@ -159,6 +165,8 @@ static inline bool ex_probe_take(uint64_t code, uint64_t *pc)
 
 /* Timer tick from the board's IRQ handler, with the interrupted context. */
 void ex_tick(const sfu_regs *interrupted);
+/* The interrupt board_nested_irq raised, from the board's IRQ handler. */
+void ex_nested_irq(const sfu_regs *interrupted);
 
 /* The board's vector code, described for the trap callback (sfu_port_trap):
  * each vector layout's trap code (examples/<board>/) defines the layouts,

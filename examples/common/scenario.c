@@ -185,6 +185,15 @@ static void scen_loop(void) { run_chain(EX_ACT_LOOP); }
 static void scen_badsp(void) { run_chain(EX_ACT_BADSP); }
 static void scen_libgcc(void) { run_chain(EX_ACT_LIBGCC); }
 
+/* irqnest: as irqpanic, the timer's handler raising a nested interrupt
+ * instead (ex_tick). */
+static volatile int watchdog_nests;
+static void scen_irqnest(void)
+{
+    watchdog_nests = 1;
+    run_chain(EX_ACT_IRQPANIC);
+}
+
 /* threads, overflow, retained: threads.c and retained.c. */
 static void scen_threads(void) { ex_threads_scenario(); }
 static void scen_overflow(void) { ex_overflow_scenario(); }
@@ -294,6 +303,32 @@ EX_NOINLINE void tick_fault(const sfu_regs *r)
     panic("tick_fault: the null load did not fault");
 }
 
+/* irqnest: inside the timer's handler, the board unmasks interrupts and
+ * raises one of higher priority (board_nested_irq), which preempts this
+ * handler; the nested handler (ex_nested_irq) faults.  The walk crosses
+ * the fault's trap frame, the nested interrupt's (on the same stack as
+ * this handler), then the timer's, into leaf_spin. */
+EX_NOINLINE EX_NORETURN void tick_nest(const sfu_regs *r);
+
+EX_NOINLINE EX_NORETURN void tick_nest(const sfu_regs *r)
+{
+    const char *why;
+
+    ex_printf("watchdog: tick %u interrupted pc %p; raising a nested interrupt\n", ticks,
+              (void *)(uintptr_t)r->pc);
+    why = board_nested_irq();
+    ex_printf("irqnest: no nested interrupt: %s\n", why);
+    board_exit(EX_FAIL);
+}
+
+EX_NOINLINE void ex_nested_irq(const sfu_regs *r)
+{
+    ex_printf("watchdog: the nested interrupt interrupted pc %p sp %p; a null load in its handler\n",
+              (void *)(uintptr_t)r->pc, (void *)(uintptr_t)r->sp);
+    (void)leaf_load(ex_null_ptr);
+    panic("ex_nested_irq: the null load did not fault");
+}
+
 /* Unwind from here, through the trap frame, to board_main. */
 static void trace_tick(const sfu_regs *tf)
 {
@@ -322,6 +357,8 @@ static void trace_tick(const sfu_regs *tf)
 void ex_tick(const sfu_regs *r)
 {
     ticks++;
+    if (ex_watchdog_armed && watchdog_nests)
+        tick_nest(r);
     if (ex_watchdog_armed && ex_watchdog_faults)
         tick_fault(r);
     if (ex_watchdog_armed)
@@ -427,6 +464,7 @@ EX_SCENARIO(nullcall, EX_FAULT, 0, "call through a null function pointer")
 EX_SCENARIO(timer,    EX_PASS,  0, "timer ticks during a deep workload, each one unwound")
 EX_SCENARIO(irqpanic, EX_PANIC, 0, "panic in the timer interrupt handler")
 EX_SCENARIO(irqfault, EX_FAULT, 0, "null-pointer load in the timer interrupt handler")
+EX_SCENARIO(irqnest,  EX_FAULT, 0, "an interrupt nested in the timer's handler; its handler faults")
 EX_SCENARIO(corrupt,  EX_PANIC, 0, "saved FP and RA overwritten, then panic")
 EX_SCENARIO(badfp,    EX_PANIC, 0, "saved FP overwritten (RA intact), then panic")
 EX_SCENARIO(loop,     EX_PANIC, 0, "frame record pointing at itself, then panic")

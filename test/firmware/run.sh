@@ -12,7 +12,11 @@
 #   - QEMU's exit status (the image's status, mapped per board);
 #   - the dump's stop code ("backtrace: N frames, stopped: ... (CODE)");
 #   - the function of every frame, innermost first, with the
-#     (exception)/(interrupted) markers;
+#     (exception)/(interrupted) markers (irqnest: through a fault's trap
+#     frame, an interrupt nested in the timer's handler, the timer's);
+#   - a scenario whose expected.txt line for an image says n/a (irqnest
+#     where no interrupt can nest) is not booted there: a "# ... not
+#     run: WHY" line, the reason from expected.txt, neither ok nor FAIL;
 #   - scenarios with several dumps or boots (special_checks): threads (each
 #     thread's dump), overflow, nested, retained (three boots: the record
 #     the dump wrote printed at the next boot by sfu_dump_record_print, a
@@ -767,6 +771,11 @@ for suite in $suites; do
 		image_env "$suite" "$image"
 		elfs="$elfs $out/$suite/$image/sfu-$image.elf"
 		for scen in $scenarios; do
+			exp=$(expect "$scen" "$suite")
+			if [ "${exp%% *}" = n/a ]; then
+				emit "# firmware/$suite/$image/$scen not run: ${exp#n/a }"
+				continue
+			fi
 			boot_case "$suite" "$image" "$scen" "firmware/$suite/$image/$scen" ""
 		done
 		# Ticks on every instruction boundary (prologues, epilogues):
