@@ -311,30 +311,14 @@ log_tag() { local q; q=$(suite_qemus "$1"); q=${q%% *}; [ "$q" = host ] || echo 
 # ---------------------------------------------------------------------------
 # Expected data.
 
-# expect SCENARIO SUITE (after image_env) -> "STATUS STOP FRAMES..." of the
-# most specific matching line of expected.txt: a selector is "*" or
-# NAME[/NAME...], each NAME the suite, its compiler, the architecture, the
-# board, the variant, the image or who wrote the .sframe (as, gen); more
-# names, more specific; the first of equals wins.
+# expect SCENARIO SUITE (after image_env) -> "STATUS STOP FRAMES..." (or
+# "n/a WHY...") of the most specific matching line of expected.txt
+# (test/firmware/expect.awk): a selector is "*" or NAME[/NAME...], each
+# NAME the suite, its compiler, the architecture, the board, the variant,
+# the image or who wrote the .sframe (as, gen).
 expect() {
-	awk -v s="$1" -v names=" $2 $(suite_cc "$2") $ex_arch $ex_board $ex_variant $ex_image $ex_sframe " '
-	/^[ \t]*(#|$)/ { next }
-	$1 != s { next }
-	{
-		rank = 0
-		if ($2 != "*") {
-			n = split($2, part, "/")
-			for (i = 1; i <= n; i++)
-				if (index(names, " " part[i] " ") == 0) next
-			rank = n
-		}
-		if (line == "" || rank > best) {
-			best = rank
-			line = $3
-			for (i = 4; i <= NF; i++) line = line " " $i
-		}
-	}
-	END { if (line != "") print line }' "$expected"
+	awk -v s="$1" -v names=" $2 $(suite_cc "$2") $ex_arch $ex_board $ex_variant $ex_image $ex_sframe " \
+		-f test/firmware/expect.awk "$expected"
 }
 
 # The text sfu_strerror gives for an error code's name (core/sfu.h).
