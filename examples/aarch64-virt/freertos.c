@@ -273,12 +273,16 @@ void vTaskSwitchContext(void)
 }
 
 /* The interrupt's C handler (FreeRTOS_IRQ_Handler's call): the board's
- * GIC code, with the interrupted context (frame: the IRQ frame). */
+ * GIC code, with the interrupted context (frame: the IRQ frame).  A
+ * handler that unmasks IRQs (irqnest) is preempted by this same handler
+ * (taken on SP_EL1: the nested layout): in_irq is restored, not cleared,
+ * on the way out, so the outer handler still defers its switch. */
 void vApplicationIRQHandler(uint32_t ulICCIAR, uint64_t frame)
 {
     sfu_regs r;
     unsigned k = frame != 0 && (((const uint64_t *)(uintptr_t)frame)[5] & 1u) ? SFU_FREERTOS_TRAP_IRQ_NESTED
                                                                               : SFU_FREERTOS_TRAP_IRQ;
+    int outer = in_irq;
 
     (void)ulICCIAR;
     ex_unwind_setup();
@@ -288,7 +292,7 @@ void vApplicationIRQHandler(uint32_t ulICCIAR, uint64_t frame)
     }
     in_irq = 1;
     handle_irq(&r);
-    in_irq = 0;
+    in_irq = outer;
 }
 
 /* The task context behind pxCurrentTCB, with its general registers at gp
