@@ -1048,6 +1048,7 @@ static SFU__DUMP_NOINLINE const sfu_port *sfu__dump_port(const struct sfu_dump *
     st->base.nentries = d->nentries;
     st->base.top = d->top;
     st->base.tcb = 0;
+    st->base.live_sp = 0;
     p->read = sfu_port_read;
     p->strip_ra = SFU_PORT_STRIP_RA;
     p->trap = d->trap;

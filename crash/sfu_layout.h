@@ -275,6 +275,14 @@ struct sfu_trap_frame {
  * SFU_TRAP_SP_END only. */
 struct sfu_trap_sp {
     uint8_t from;
+    /* 1: the entry pushed the frame onto the CPU's other SP (the one
+     * SFU_TRAP_SP_LIVE reads, aarch64 SP_EL0) and left that SP at the
+     * frame, so past this frame the walk takes that SP to be the frame's
+     * end: FreeRTOS's portSAVE_CONTEXT, whose push onto SP_EL0 a fault in
+     * an interrupt handler puts between the interrupted task's SP and
+     * the IRQ frame's SFU_TRAP_SP_LIVE.  Only where the port has such an
+     * SP, and with a frame not at the call's SP. */
+    uint8_t on_live;
     uint16_t at;     /* SFU_TRAP_SP_SAVED: SFU_AT(offset of the SP) */
     int32_t add;     /* SFU_TRAP_SP_END, SFU_TRAP_SP_CALL: added to the end,
                       * to the SP at the call */
@@ -369,6 +377,11 @@ struct sfu_port_ctx {
     /* (optional) the control block of the thread the walk is in (THE
      * THREAD'S CONTROL BLOCK); 0: the one the layout's ref points to */
     uint64_t tcb;
+    /* The walk's: the CPU's other SP as the frames crossed so far left it
+     * (a frame with sp.on_live sets it to its end); 0: the CPU's own.
+     * Zero it before each walk (sfu_port_thread_init and the dump do):
+     * the trap callback writes it, so the context must be writable. */
+    uint64_t live_sp;
 };
 
 /* The kernel's saved thread context, described: what its context-switch
@@ -770,6 +783,13 @@ SFU__LAYOUT_INTERNAL const char *sfu__frame_check(const struct sfu_trap_layout *
     default:
         return "sp.from: not one of SFU_TRAP_SP_*";
     }
+    if (l->sp.on_live > 1)
+        return "sp.on_live: neither 0 nor 1";
+    if (l->sp.on_live && !SFU__PORT_HAS_LIVE_SP)
+        return "sp.on_live: 1, and this CPU has no other SP";
+    if (l->sp.on_live && l->frame.from == SFU_TRAP_FRAME_SP)
+        return "sp.on_live: 1 with frame.from SFU_TRAP_FRAME_SP (a frame at the call's SP is on the walk's own "
+               "stack)";
     return NULL;
 }
 
@@ -1128,14 +1148,24 @@ SFU__LAYOUT_FN unsigned sfu_port_trap_fault(const struct sfu_trap_layout *l, uin
 
 SFU__LAYOUT_FN int sfu_port_trap(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *out)
 {
+    struct sfu_port_ctx *c = (struct sfu_port_ctx *)ctx;
     const struct sfu_trap_layout *l = NULL;
     uint64_t frame = sfu__port_trap_find(ctx, pc, sp, &l);
+    int kind;
 
     if (l == NULL)
         return SFU_TRAP_NONE;
     if (frame == 0)
         return SFU_TRAP_UNREADABLE;
-    return sfu__port_trap_regs_at(ctx, l, frame, sp, out);
+    kind = sfu__port_trap_regs_at(ctx, l, frame, sp, out);
+    if (kind != SFU_TRAP_KERNEL && kind != SFU_TRAP_USER)
+        return kind;
+    /* The other SP as the frames crossed so far left it (sp.on_live). */
+    if (l->sp.from == SFU_TRAP_SP_LIVE && c->live_sp != 0)
+        out->sp = c->live_sp;
+    if (l->sp.on_live)
+        c->live_sp = frame + l->frame.size;
+    return kind;
 }
 
 /* ---- threads ------------------------------------------------------------ */
@@ -1276,6 +1306,7 @@ SFU__LAYOUT_FN int sfu_port_thread_init(struct sfu_port_thread *t, const struct 
     t->ctx.nentries = base ? base->nentries : 0;
     t->ctx.top = base ? base->top : 0;
     t->ctx.tcb = 0;
+    t->ctx.live_sp = 0;
     t->port.read = sfu_port_read;
     t->port.strip_ra = SFU_PORT_STRIP_RA;
     t->port.trap = base && base->trap ? base->trap : sfu_port_trap;

@@ -99,6 +99,12 @@
 #ifndef SFU_FREERTOS_ENTRY
 #define SFU_FREERTOS_ENTRY main
 #endif
+#ifndef SFU_FREERTOS_FAULT_HANDLER
+#define SFU_FREERTOS_FAULT_HANDLER freertos_fault
+#endif
+#ifndef SFU_FREERTOS_SPX_HANDLER
+#define SFU_FREERTOS_SPX_HANDLER freertos_spx_fault
+#endif
 
 /* The task context portSAVE_CONTEXT pushes (portASM.S; pushes run from
  * high to low, each STP's first register at the lower address): at
@@ -140,16 +146,18 @@
 
 /* The layouts, in sfu_freertos_traps[]: */
 enum {
-    SFU_FREERTOS_TRAP_TASK = 0,    /* the task context (no FP part), behind pxCurrentTCB */
-    SFU_FREERTOS_TRAP_TASK_FP = 1, /* the same with the FPU registers */
+    SFU_FREERTOS_TRAP_TASK = 0,    /* the task context (no FP part), behind pxCurrentTCB, */
+    SFU_FREERTOS_TRAP_TASK_FP = 1, /* with the FPU registers: from a task (SP_EL0) */
     SFU_FREERTOS_TRAP_IRQ = 2,     /* an IRQ taken from a task (SP_EL0) */
     SFU_FREERTOS_TRAP_IRQ_NESTED = 3, /* an IRQ taken from a handler (SP_ELx) */
     SFU_FREERTOS_TRAP_SPX = 4,     /* SFU_FREERTOS_SPX_HANDLER's frame (never matched */
-    SFU_FREERTOS_TRAP_SPX_TASK = 5 /* without one): from a handler (SP_ELx), or a task */
+    SFU_FREERTOS_TRAP_SPX_TASK = 5, /* without one): from a handler (SP_ELx), or a task */
+    SFU_FREERTOS_TRAP_HANDLER = 6, /* the task context behind pxCurrentTCB of a fault */
+    SFU_FREERTOS_TRAP_HANDLER_FP = 7 /* in a handler (SP_ELx), without and with FP */
 };
 /* The same count whatever FreeRTOSConfig.h says: the dump's file needs
  * none of the options tasks.c compiles the data with. */
-#define SFU_FREERTOS_NTRAPS 6
+#define SFU_FREERTOS_NTRAPS 8
 
 #ifdef __cplusplus
 extern "C" {
@@ -215,11 +223,12 @@ _Static_assert(offsetof(ListItem_t, pxNext) == offsetof(MiniListItem_t, pxNext),
                "sfu_freertos.h: a list's end node and its items keep pxNext at different offsets");
 
 extern char SFU_FREERTOS_IRQ_STACK_LO[], SFU_FREERTOS_IRQ_STACK_HI[];
-/* The code the calls lie in: linker/sframe.ld's code bounds (the port's
- * calls are read there, not through a task's checked read). */
-extern char sfu__fr_text_start[] __asm__("__text_start");
-extern char sfu__fr_text_end[] __asm__("__text_end");
-#define SFU__FR_CALLS(c) { .start = sfu__fr_text_start, .end = sfu__fr_text_end, .callees = (c), .ncallees = sizeof(c) / sizeof((c)[0]) }
+/* The port's calls into C, by their callee alone: FreeRTOS calls these
+ * functions from portASM.S only (vApplicationIRQHandler, the fault
+ * handler; vTaskSwitchContext from portASM.S's two paths), so no code
+ * range is needed; the instruction before a return address is read
+ * through the dump's checked read (the code must lie in its RAM). */
+#define SFU__FR_CALLS(c) { .callees = (c), .ncallees = sizeof(c) / sizeof((c)[0]) }
 /* The functions the layouts name, by their symbols (whatever prototype
  * your build gives them). */
 #define SFU__FR_STR2(x) #x
@@ -227,35 +236,51 @@ extern char sfu__fr_text_end[] __asm__("__text_end");
 extern const char sfu__fr_switch_fn[] __asm__("vTaskSwitchContext");
 extern const char sfu__fr_irq_fn[] __asm__("vApplicationIRQHandler");
 extern const char sfu__fr_entry_fn[] __asm__(SFU__FR_STR(SFU_FREERTOS_ENTRY));
-#ifdef SFU_FREERTOS_FAULT_HANDLER
+/* The fault handler FreeRTOS_Abort calls: required (a link error names
+ * it if your build has no such function: faults from both stacks come
+ * through it, and the layouts below are its frames). */
 extern const char sfu__fr_fault_fn[] __asm__(SFU__FR_STR(SFU_FREERTOS_FAULT_HANDLER));
 static const void *const sfu__fr_task_calls[] = { sfu__fr_switch_fn, sfu__fr_fault_fn };
-#else
-static const void *const sfu__fr_task_calls[] = { sfu__fr_switch_fn };
-#endif
+static const void *const sfu__fr_handler_calls[] = { sfu__fr_fault_fn };
 static const void *const sfu__fr_irq_calls[] = { sfu__fr_irq_fn };
-#ifdef SFU_FREERTOS_SPX_HANDLER
-extern const char sfu__fr_spx_fn[] __asm__(SFU__FR_STR(SFU_FREERTOS_SPX_HANDLER));
+/* The overflow entry's handler: weak, so a build without one leaves it
+ * NULL, a callee that matches no call (sfu_layout.h). */
+extern const char sfu__fr_spx_fn[] __asm__(SFU__FR_STR(SFU_FREERTOS_SPX_HANDLER)) __attribute__((weak));
 static const void *const sfu__fr_spx_calls[] = { sfu__fr_spx_fn };
-#else
-/* No such entry: a callee no code calls (a constant, not a function), so
- * the two layouts are never matched. */
-static const char sfu__fr_no_entry[1] = { 0 };
-static const void *const sfu__fr_spx_calls[] = { sfu__fr_no_entry };
-#endif
 
-/* The task context: at pxTopOfStack of the running task (pxCurrentTCB),
- * its variant by its flag word (base + 0: ullPortTaskHasFPUContext as
- * pushed), the interrupted SP its end (the context was pushed on the
- * task's own SP_EL0 stack).  The fault's syndrome is not in it:
- * FreeRTOS_SWI_Handler leaves ESR_EL1 and FAR_EL1 in the CPU, read live
- * when the fault handler asks (sfu_dump_cause; the SPx frames the same). */
-#define SFU__FR_TASK(fp)                                                                            \
+/* The task context, at pxTopOfStack of the running task (pxCurrentTCB),
+ * behind FreeRTOS_SWI_Handler's calls; its variant by its flag word (base
+ * + 0: ullPortTaskHasFPUContext as pushed) and by the saved SPSR's M[0]
+ * (SPSel: EL1t 0b0100 / EL3t 0b1100 against EL1h 0b0101 / EL3h 0b1101,
+ * ARM ARM "SPSR_EL1", "SPSR_EL3").  portASM.S leaves the vector table to
+ * the BSP, and FreeRTOS's Cortex-A53 demo BSPs (the Zynq UltraScale+
+ * demo's) send the current EL's synchronous exception from both SP_EL0
+ * and SP_ELx to FreeRTOS_SWI_Handler, whose portSAVE_CONTEXT always
+ * pushes on SP_EL0 ("MSR SPSEL, #0"; portASM.S V11.2.0), so:
+ *   from a task (M[0] 0)     the context lies on the task's own stack,
+ *                            the interrupted SP its end;
+ *   from a handler (M[0] 1)  the context of the handler lies on the
+ *                            interrupted task's stack, and the handler's
+ *                            own SP (SP_ELx at the fault) is saved
+ *                            nowhere; but "MSR SPSEL, #1" finds SP_ELx as
+ *                            the exception left it, so it is the SP of
+ *                            the call into the fault handler
+ *                            (SFU_TRAP_SP_CALL).
+ * Either way the push moved SP_EL0 and left it at the context (on_live):
+ * the IRQ frame a handler's fault came in on reads the task's SP in
+ * SP_EL0 (SFU_TRAP_SP_LIVE), which the walk then takes to be the
+ * context's end, where it was when the interrupt came. 
+ * The fault's syndrome is not in it: FreeRTOS_SWI_Handler leaves ESR_EL1
+ * and FAR_EL1 in the CPU, read live when the fault handler asks
+ * (sfu_dump_cause; the SPx frames the same). */
+#define SFU__FR_TASK(fp, spx, calls)                                                               \
     {                                                                                               \
-        .call = SFU__FR_CALLS(sfu__fr_task_calls),                                                  \
+        .call = SFU__FR_CALLS(calls),                                                               \
         .frame = { .from = SFU_TRAP_FRAME_TCB, .ref = (const void *)&pxCurrentTCB, .ref_off = 0,    \
                    .size = SFU_FREERTOS_CTX_SIZE(fp), .align = 16 },                                \
-        .sp = { .from = SFU_TRAP_SP_END }, .select = { .at = SFU_AT(0), .mask = UINT64_MAX, .value = (fp) }, \
+        .sp = { .from = (spx) ? SFU_TRAP_SP_CALL : SFU_TRAP_SP_END, .on_live = 1 },                 \
+        .select = { .at = SFU_AT(0), .mask = UINT64_MAX, .value = (fp) },                           \
+        .also = { .at = SFU_AT(SFU__FR_G(fp) - 24u), .mask = 1, .value = (spx) },                  \
         .regs = { .pc = SFU_AT(SFU__FR_G(fp) - 32u), .mode = SFU_AT(SFU__FR_G(fp) - 24u),            \
                   .reg = SFU__FR_REGS(fp) },                                                        \
         .fault = { .live = 3 },                                                                     \
@@ -285,17 +310,22 @@ static const void *const sfu__fr_spx_calls[] = { sfu__fr_no_entry };
     }
 
 const struct sfu_trap_layout sfu_freertos_traps[SFU_FREERTOS_NTRAPS] = {
-    SFU__FR_TASK(0),
-    SFU__FR_TASK(1),
+    SFU__FR_TASK(0, 0, sfu__fr_task_calls),
+    SFU__FR_TASK(1, 0, sfu__fr_task_calls),
     SFU__FR_IRQ(0),
     SFU__FR_IRQ(1),
     SFU__FR_SPX(1),
     SFU__FR_SPX(0),
+    SFU__FR_TASK(0, 1, sfu__fr_handler_calls),
+    SFU__FR_TASK(1, 1, sfu__fr_handler_calls),
 };
 
 /* A task that is not running: its task context (a yield, a preemption, a
  * never-run task's first context from pxPortInitialiseStack: ELR its
- * function, X30 0). */
+ * function, X30 0, SPSR portINITIAL_PSTATE, EL1t or EL3t), always saved
+ * from the task (the tick switches only when the outermost interrupt
+ * ends, port.c/portASM.S): the first two layouts, SPSR.M[0] 0.  A context
+ * that says SP_ELx matches neither and is refused, never walked. */
 const struct sfu_switch_layout sfu_freertos_switch = { .traps = sfu_freertos_traps, .ntraps = 2 };
 
 const uint64_t sfu_freertos_entries[1] = { (uintptr_t)sfu__fr_entry_fn };

@@ -155,6 +155,7 @@ static void setup(void)
 	g_ctx.nentries = 0;
 	g_ctx.top = 0;
 	g_ctx.tcb = 0;
+	g_ctx.live_sp = 0;
 	g_tcb.sp = 0;
 	g_tcb.fp_enable = 0;
 	g_other_tcb.sp = 0;
@@ -221,6 +222,8 @@ static const struct ut_rule layout_rules[] = {
 	{ "a TCB frame field not a multiple of 8", "frame.ref_off:" },
 	{ "the SP at the call, with the frame at that SP", "sp.from: SFU_TRAP_SP_CALL with frame.from SFU_TRAP_FRAME_SP" },
 	{ "the SP at the call plus an add not a multiple of 8", "sp.add:" },
+	{ "sp.on_live neither 0 nor 1", "sp.on_live:" },
+	{ "a frame pushed on the other SP, at the call's SP (or no other SP: x86_64)", "sp.on_live: 1" },
 };
 
 /* Break rule i of l; false if the rule does not apply to this arch. */
@@ -276,6 +279,8 @@ static bool break_layout(size_t i, struct sfu_trap_layout *l)
 	case 40: l->frame.from = SFU_TRAP_FRAME_TCB; l->frame.ref_off = 12; break;
 	case 41: l->sp.from = SFU_TRAP_SP_CALL; l->frame.from = SFU_TRAP_FRAME_SP; l->frame.ref = NULL; break;
 	case 42: l->sp.from = SFU_TRAP_SP_CALL; l->sp.add = 12; break;
+	case 43: l->sp.on_live = 2; break;
+	case 44: l->sp.on_live = 1; l->frame.from = SFU_TRAP_FRAME_SP; l->frame.ref = NULL; break;
 	}
 	return true;
 }
@@ -482,6 +487,48 @@ UT_CASE(test_sp_sources)
 	EXPECT(k == SFU_TRAP_KERNEL && r.pc == 0x111000, "frame from a variable: %d", k);
 	end("ctx " ARCH " sp-sources: frame end + k, a variable, the live SP, the SP at the call + k; the frame from a "
 	    "variable");
+}
+
+/* A frame its entry pushed onto the CPU's other SP (sp.on_live, FreeRTOS's
+ * portSAVE_CONTEXT onto SP_EL0 for a fault in a handler): past it, a frame
+ * further out whose SP is the live one gets that frame's end, not the
+ * register's value; a walk that crossed none, the register's. */
+UT_CASE(test_sp_on_live)
+{
+#if SFU__PORT_HAS_LIVE_SP
+	sfu_regs r;
+	uint64_t ra, ra2, *f = &mem.a[32], *irq = &mem.b[64];
+	const char *why = NULL;
+	int k;
+	begin();
+	setup();
+	ra = put_call(8, CALLEE_A);
+	ra2 = put_call(16, CALLEE_B);
+	fill(f, 0, 0x111000, KERNEL_MODE, 0xf0f0);
+	g_tcb.sp = A(f);
+	g_layouts[0].sp.from = SFU_TRAP_SP_CALL;
+	g_layouts[0].sp.on_live = 1;
+	/* The interrupt the fault came in on: its frame at the call's SP,
+	 * the interrupted SP the live one. */
+	g_layouts[1] = variant(0);
+	g_layouts[1].call.callees = (const void *const *)g_callees_b;
+	g_layouts[1].frame.from = SFU_TRAP_FRAME_SP;
+	g_layouts[1].frame.ref = NULL;
+	g_layouts[1].sp.from = SFU_TRAP_SP_LIVE;
+	EXPECT(sfu_layout_check(&g_layouts[0], &why) == SFU_OK && sfu_layout_check(&g_layouts[1], &why) == SFU_OK,
+	       "the layouts: %s", why ? why : "(no rule)");
+	fill(irq, 0, 0x222000, KERNEL_MODE, 0xe0e0);
+	g_live_sp = A(f); /* the push left SP_EL0 at the frame */
+	k = sfu_port_trap(&g_ctx, ra2, A(irq), &r);
+	EXPECT(k == SFU_TRAP_KERNEL && r.sp == A(f), "no frame crossed: the register, %#llx", (unsigned long long)r.sp);
+	k = sfu_port_trap(&g_ctx, ra, A(irq) - 0x100, &r);
+	EXPECT(k == SFU_TRAP_KERNEL && r.sp == A(irq) - 0x100 && g_ctx.live_sp == A(f) + 0x120,
+	       "the pushed frame: sp %#llx, live %#llx", (unsigned long long)r.sp, (unsigned long long)g_ctx.live_sp);
+	k = sfu_port_trap(&g_ctx, ra2, A(irq), &r);
+	EXPECT(k == SFU_TRAP_KERNEL && r.pc == 0x222000 && r.sp == A(f) + 0x120,
+	       "past it: the frame's end, %#llx", (unsigned long long)r.sp);
+	end("ctx " ARCH " sp-on-live: past a frame pushed on the other SP, the live SP is its end");
+#endif
 }
 
 /* The variant chosen by a word outside the frame: the FP flag in the

@@ -75,6 +75,8 @@ void vTaskSwitchContext(void);
 void vTaskSwitchContext(void) {}
 void vApplicationIRQHandler(void);
 void vApplicationIRQHandler(void) {}
+void freertos_fault(void); /* FreeRTOS_Abort's call (SFU_FREERTOS_FAULT_HANDLER's default) */
+void freertos_fault(void) {}
 #define SFU_FREERTOS_TASKS_C 1
 #include "sfu_freertos.h"
 

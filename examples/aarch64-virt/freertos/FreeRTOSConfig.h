@@ -22,8 +22,6 @@
 #define configRECORD_STACK_HIGH_ADDRESS 1
 #define SFU_FREERTOS_IRQ_STACK_LO __exc_stack_start
 #define SFU_FREERTOS_IRQ_STACK_HI __exc_stack_end
-#define SFU_FREERTOS_FAULT_HANDLER freertos_fault
-#define SFU_FREERTOS_SPX_HANDLER freertos_spx_fault
 #define SFU_FREERTOS_ENTRY board_main
 
 #endif
