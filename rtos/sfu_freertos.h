@@ -174,16 +174,17 @@ extern const uint64_t sfu_freertos_entries[1];
 /* The whole description of a FreeRTOS system: the dump's state, the
  * output hook (a putc), the RAM of the linker script ([__ram_start,
  * __ram_end), as SFU_DUMP_PUTC), the port's layouts, every task, the boot
- * stack's end.  SFU_FREERTOS_FIELDS: the same without the output and the
- * memory, to follow SFU_DUMP_INIT_FIELDS. */
+ * stack's end (SFU_FREERTOS_ENTRY).  SFU_FREERTOS_FIELDS: the port's
+ * layouts and every task only, after a description's own fields (its
+ * output, memory, entries; not its traps). */
 #define SFU_FREERTOS_FIELDS                                                                         \
     .traps = sfu_freertos_traps, .ntraps = SFU_FREERTOS_NTRAPS, .trap = sfu_port_trap,               \
-    .trap_check = sfu_layout_check, .threads = &sfu_freertos_tasks, SFU_DUMP_ENTRIES(sfu_freertos_entries)
+    .trap_check = sfu_layout_check, .threads = &sfu_freertos_tasks
 #define SFU_FREERTOS_DUMP(state_, putc_fn)                                                          \
     {                                                                                               \
         SFU__DUMP_SFRAME SFU__DUMP_TEXT SFU__DUMP_SYMTAB.state = (state_), .putc = (putc_fn),        \
             .linker_ram = { (uintptr_t)sfu__dump_ram_start, (uintptr_t)sfu__dump_ram_end },         \
-            SFU_FREERTOS_FIELDS                                                                     \
+            SFU_FREERTOS_FIELDS, SFU_DUMP_ENTRIES(sfu_freertos_entries)                             \
     }
 
 #endif /* SFU_FREERTOS_H */
@@ -235,7 +236,10 @@ extern char SFU_FREERTOS_IRQ_STACK_LO[], SFU_FREERTOS_IRQ_STACK_HI[];
 #define SFU__FR_STR(x) SFU__FR_STR2(x)
 extern const char sfu__fr_switch_fn[] __asm__("vTaskSwitchContext");
 extern const char sfu__fr_irq_fn[] __asm__("vApplicationIRQHandler");
-extern const char sfu__fr_entry_fn[] __asm__(SFU__FR_STR(SFU_FREERTOS_ENTRY));
+/* Weak: a build whose dump names its own entries (SFU_DUMP_ENTRIES) needs
+ * none; SFU_FREERTOS_DUMP's entry then 0, which sfu_dump_check refuses
+ * (not a function's start). */
+extern const char sfu__fr_entry_fn[] __asm__(SFU__FR_STR(SFU_FREERTOS_ENTRY)) __attribute__((weak));
 /* The fault handler FreeRTOS_Abort calls: required (a link error names
  * it if your build has no such function: faults from both stacks come
  * through it, and the layouts below are its frames). */

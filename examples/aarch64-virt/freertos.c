@@ -359,5 +359,5 @@ EX_NORETURN void freertos_bad_vector(void)
 
 /* tasks.c's last lines. */
 #if configINCLUDE_FREERTOS_TASK_C_ADDITIONS_H == 1
-#include "freertos/freertos_tasks_c_additions.h"
+#include "freertos_tasks_c_additions.h" /* rtos/ (-I): sfu's */
 #endif
