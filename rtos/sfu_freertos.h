@@ -13,33 +13,45 @@
  *   contexts, with and without the FPU registers, are described and told
  *   apart by the context's own flag word, as portRESTORE_CONTEXT does).
  *
- * USAGE (three places, each a line or two)
+ * USAGE (a few lines; the example image, aarch64-virt-freertos, writes
+ * them as shown)
  *   1. FreeRTOSConfig.h:
  *          #define configINCLUDE_FREERTOS_TASK_C_ADDITIONS_H 1
  *          #define configRECORD_STACK_HIGH_ADDRESS 1  (or SFU_FREERTOS_STACK_BYTES)
- *   2. freertos_tasks_c_additions.h (tasks.c includes it at its end, so
- *      the lists, TCB_t and every FreeRTOSConfig.h option are visible: no
- *      FreeRTOS file changes, nothing made global that is static):
- *          #define SFU_FREERTOS_TASKS_C 1
- *          #include "sfu_freertos.h"
- *      This defines sfu_freertos_traps[] and sfu_freertos_tasks, checked
- *      against TCB_t and the options at compile time.
- *   3. the file with sfu's implementation (README step 1), its include
+ *          #define SFU_FREERTOS_IRQ_STACK_LO __irq_stack_start  (your linker
+ *          #define SFU_FREERTOS_IRQ_STACK_HI __irq_stack_end     script's names)
+ *   2. -I <sfu>/rtos where tasks.c is built too: tasks.c includes
+ *      freertos_tasks_c_additions.h at its end, and rtos/ has one (two
+ *      lines: SFU_FREERTOS_TASKS_C, this header), so the lists, TCB_t and
+ *      every option are visible: no FreeRTOS file changes, nothing made
+ *      global that is static.  This defines sfu_freertos_traps[] and
+ *      sfu_freertos_tasks, checked against TCB_t and the options at
+ *      compile time.  A build with an additions file of its own adds those
+ *      two lines to it.
+ *   3. FreeRTOS_Abort (portASM.S: "B ." after FreeRTOS_SWI_Handler's
+ *      portSAVE_CONTEXT) calls your fault handler instead:
+ *          BL freertos_fault        (another name: SFU_FREERTOS_FAULT_HANDLER)
+ *      Every synchronous exception comes there, a task's and a handler's
+ *      (your vector table sends both to FreeRTOS_SWI_Handler, as
+ *      FreeRTOS's BSPs do); without such a function the image does not
+ *      link.
+ *   4. the file with sfu's implementation (README step 1), its include
  *      and its description line changed (the data is tasks.c's: this file
  *      needs none of the options):
  *          #include "sfu_freertos.h"
  *          static const struct sfu_dump dump = SFU_FREERTOS_DUMP(&state, board_putc);
  *      and sfu_dump_stack(&dump) / sfu_dump_threads(&dump) in your fault
- *      and panic paths (sfu_dump_check(&dump, NULL) at boot).
- *      With the crash record (README), the same fields and the buffer:
+ *      handler and panic path (sfu_dump_check(&dump, NULL) at boot).
+ *      With your own fields (step 1's entries, the crash record of the
+ *      README), SFU_FREERTOS_FIELDS after them:
  *          static const struct sfu_dump dump = { SFU_DUMP_PUTC_FIELDS(&state, board_putc,
  *              sfu_freertos_traps, SFU_FREERTOS_NTRAPS), .threads = &sfu_freertos_tasks,
- *              SFU_DUMP_ENTRIES(sfu_freertos_entries), SFU_DUMP_RECORD(rec, sizeof rec) };
+ *              SFU_DUMP_ENTRIES(entries), SFU_DUMP_RECORD(rec, sizeof rec) };
  *      A fault's cause (sfu_dump_cause from your fault handler) is read
  *      from ESR_EL1 and FAR_EL1 as the handler finds them: the task
  *      context keeps no syndrome.
  *
- * THE KNOBS (define them where both 2 and 3 see them: FreeRTOSConfig.h)
+ * THE KNOBS (define them where tasks.c sees them: FreeRTOSConfig.h)
  *   SFU_FREERTOS_IRQ_IAR       1: FreeRTOS_IRQ_Handler pushes the GIC
  *                              acknowledge pair (IAR, group) below its
  *                              frame before calling vApplicationIRQHandler
@@ -48,23 +60,30 @@
  *   SFU_FREERTOS_IRQ_STACK_LO, SFU_FREERTOS_IRQ_STACK_HI
  *                              the linker symbols bounding the stack
  *                              SP_ELx runs on (the IRQ stack your startup
- *                              code sets): required
- *   SFU_FREERTOS_FAULT_HANDLER the C function FreeRTOS_SWI_Handler's
- *                              abort path calls for a fault (FreeRTOS's
- *                              FreeRTOS_Abort spins; yours reports): the
- *                              task context is then behind pxCurrentTCB
- *                                                  (default: none)
- *   SFU_FREERTOS_SPX_HANDLER   the C function your vector table's entries
- *                              call after pushing the same context (no FP
- *                              part, 288 bytes, flag 0) on SP_ELx: a fault
- *                              in an interrupt handler (the interrupted SP
- *                              the frame's end), or a task's whose stack is
- *                              too full for portSAVE_CONTEXT (SPSR says
- *                              SP_EL0: its SP still there) (default: none)
+ *                              code sets): required (no name is common
+ *                              to the BSPs, and a wrong stack could not be
+ *                              told at boot)
+ *   SFU_FREERTOS_FAULT_HANDLER the C function FreeRTOS_Abort calls (3.):
+ *                              the task context is then behind
+ *                              pxCurrentTCB, a task's or, by its SPSR, a
+ *                              handler's         (default freertos_fault)
+ *   SFU_FREERTOS_SPX_HANDLER   the C function an overflow entry of your
+ *                              vector table calls when SP_EL0 has no room
+ *                              for the context (FreeRTOS would push below
+ *                              the task's stack): the same context (no FP
+ *                              part, 288 bytes, flag 0) pushed on SP_ELx,
+ *                              the interrupted SP the frame's end (SPSR
+ *                              says SP_ELx) or still in SP_EL0; a weak
+ *                              reference: without one, never matched
+ *                                              (default freertos_spx_fault)
  *   SFU_FREERTOS_STACK_BYTES   every task's stack size in bytes, when the
  *                              TCB keeps no pxEndOfStack
  *   SFU_FREERTOS_ENTRY         the function your boot stack starts in
- *                              (main): where its traces end  (default main)
+ *                              (main): where its traces end, for
+ *                              SFU_FREERTOS_DUMP (a weak reference: a
+ *                              dump with its own entries needs none; a
+ *                              missing one is entry 0, refused at boot)
+ *                                                          (default main)
  *
  * WHAT IS REFUSED
  *   At compile time, in tasks.c: SMP (configNUMBER_OF_CORES > 1), MPU
@@ -76,14 +95,18 @@
  *   changed TCB layout is followed, never misread.  At boot
  *   (sfu_dump_check): what sfu_dump_check refuses in any description.  At
  *   a walk: a task context whose flag word is neither 0 nor 1 matches no
- *   layout and is refused ("memory read refused", never walked).
+ *   layout and is refused ("memory read refused", never walked), and so
+ *   is a task that is not running whose context says SP_ELx (FreeRTOS
+ *   switches only from a task).  At link time: no fault handler (3.).
  *   Not shown: a task on xPendingReadyList (linked by its event item, there
  *   only while the scheduler is suspended).
  *
  * Offsets: FreeRTOS-Kernel portable/GCC/ARM_AARCH64/portASM.S
- * (portSAVE_CONTEXT, FreeRTOS_IRQ_Handler; the development branch of
- * V11.2.0, the same in the V10 files), port.c (pxPortInitialiseStack),
- * include/list.h and tasks.c (TCB_t, the state lists) of V11.2.0.
+ * (portSAVE_CONTEXT, FreeRTOS_SWI_Handler and FreeRTOS_Abort ("Full ESR
+ * is in X0, exception class code is in X1"), FreeRTOS_IRQ_Handler; the
+ * development branch of V11.2.0, the same in the V10 files), port.c
+ * (pxPortInitialiseStack), include/list.h and tasks.c (TCB_t, the state
+ * lists, the freertos_tasks_c_additions.h hook) of V11.2.0.
  */
 #ifndef SFU_FREERTOS_H
 #define SFU_FREERTOS_H
