@@ -1048,6 +1048,7 @@ static SFU__DUMP_NOINLINE const sfu_port *sfu__dump_port(const struct sfu_dump *
     st->base.nentries = d->nentries;
     st->base.top = d->top;
     st->base.tcb = 0;
+    st->base.live_sp = 0;
     p->read = sfu_port_read;
     p->strip_ra = SFU_PORT_STRIP_RA;
     p->trap = d->trap;
@@ -1349,7 +1350,9 @@ static SFU__DUMP_NOINLINE int sfu__dump_trap_regs(const struct sfu_dump *d, cons
         return -SFU_E_DESC;
     if (!sfu__port_block_ok(port->ctx, frame, l->frame.size, l->frame.align))
         return -SFU_E_READ;
-    kind = sfu__port_trap_regs_at(port->ctx, l, frame, r);
+    /* No call here: a frame whose SP is the call's (SFU_TRAP_SP_CALL) has
+     * an SP that cannot be known, refused below. */
+    kind = sfu__port_trap_regs_at(port->ctx, l, frame, 0, r);
     /* A frame whose SP cannot be known is refused as an unreadable one:
      * the walk would start from a made-up SP.  A user-mode frame whose SP
      * or PC is the kernel's is kernel code (the core's rule). */

@@ -39,7 +39,8 @@
  *             to, at a word of the thread's control block: an RTOS's
  *             current TCB), its size;
  *     sp      where the interrupted SP is (a word of the frame, the
- *             frame's end, a variable, the CPU's other SP);
+ *             frame's end, a variable, the CPU's other SP, the SP at the
+ *             call itself);
  *     select  which variant, by a word of the frame, of a variable (a
  *             nesting counter) or of the thread's control block (an FP
  *             flag in the TCB): "the frame at the SP when nested, through
@@ -212,9 +213,24 @@ enum sfu_trap_sp_from {
                             * and saved no SP */
     SFU_TRAP_SP_VAR = 2,   /* the word in the variable `var` (an entry that
                             * left it there) */
-    SFU_TRAP_SP_LIVE = 3   /* still in the CPU's other stack pointer (aarch64
+    SFU_TRAP_SP_LIVE = 3,  /* still in the CPU's other stack pointer (aarch64
                             * SP_EL0, untouched by an entry that runs on
                             * SP_EL1); only where the port can read one */
+    SFU_TRAP_SP_CALL = 4   /* the SP at the call into C plus `add`: the SP
+                            * the walk has at the call's return address.
+                            * An entry that saved the frame elsewhere (on
+                            * another stack, behind a control block) and
+                            * left the stack it was entered on as it found
+                            * it: FreeRTOS_SWI_Handler for a fault in an
+                            * interrupt handler pushes the context onto the
+                            * task's SP_EL0 and calls C on the handler's own
+                            * SP_ELx, unchanged.  Never with a frame at that
+                            * SP (frame.from SFU_TRAP_FRAME_SP) nor in a
+                            * switch layout (a thread that is not running
+                            * made no call); a frame given to a handler
+                            * without its call's SP (sfu_port_trap_regs,
+                            * sfu_dump_trap) has an SP that cannot be
+                            * known (SFU_TRAP_UNREADABLE) */
 };
 
 /* Where the vector code's calls into C are.  A return address R is one
@@ -226,10 +242,12 @@ enum sfu_trap_sp_from {
  * before R must be a direct call to it (aarch64 BL, x86_64 CALL rel32), so
  * calls with different frames in one unlabelled entry file are told
  * apart; given alone (no sites, no range), it is the whole rule: any
- * direct call to one of them.  The instruction is read only inside
+ * direct call to one of them.  A NULL callee (an undefined weak symbol)
+ * matches no call.  The instruction is read only inside
  * [start, end) (your linker script's bracket of the entry code), or else
  * through the checked read (without a range, the code must lie in the
- * memory the port may read). */
+ * memory the port may read: in a thread's walk, whose reads are its
+ * stacks, the base context's, sfu_port_thread_init's `base`). */
 struct sfu_trap_call {
     const void *start, *end;
     const void *const *sites;
@@ -257,8 +275,17 @@ struct sfu_trap_frame {
  * SFU_TRAP_SP_END only. */
 struct sfu_trap_sp {
     uint8_t from;
+    /* 1: the entry pushed the frame onto the CPU's other SP (the one
+     * SFU_TRAP_SP_LIVE reads, aarch64 SP_EL0) and left that SP at the
+     * frame, so past this frame the walk takes that SP to be the frame's
+     * end: FreeRTOS's portSAVE_CONTEXT, whose push onto SP_EL0 a fault in
+     * an interrupt handler puts between the interrupted task's SP and
+     * the IRQ frame's SFU_TRAP_SP_LIVE.  Only where the port has such an
+     * SP, and with a frame not at the call's SP. */
+    uint8_t on_live;
     uint16_t at;     /* SFU_TRAP_SP_SAVED: SFU_AT(offset of the SP) */
-    int32_t add;     /* SFU_TRAP_SP_END: added to the end */
+    int32_t add;     /* SFU_TRAP_SP_END, SFU_TRAP_SP_CALL: added to the end,
+                      * to the SP at the call */
     const void *var; /* SFU_TRAP_SP_VAR */
 };
 
@@ -350,6 +377,11 @@ struct sfu_port_ctx {
     /* (optional) the control block of the thread the walk is in (THE
      * THREAD'S CONTROL BLOCK); 0: the one the layout's ref points to */
     uint64_t tcb;
+    /* The walk's: the CPU's other SP as the frames crossed so far left it
+     * (a frame with sp.on_live sets it to its end); 0: the CPU's own.
+     * Zero it before each walk (sfu_port_thread_init and the dump do):
+     * the trap callback writes it, so the context must be writable. */
+    uint64_t live_sp;
 };
 
 /* The kernel's saved thread context, described: what its context-switch
@@ -378,7 +410,8 @@ struct sfu_port_ctx {
  *           address in the task control block).  The first layout whose
  *           variant (select) matches the frame is used; its call and
  *           frame.from do not matter here, its SP must not be
- *           SFU_TRAP_SP_LIVE (a thread that is not running has none), and
+ *           SFU_TRAP_SP_LIVE (a thread that is not running has none) nor
+ *           SFU_TRAP_SP_CALL (nor a call), and
  *           size, align, sp and regs above are not used.
  * The resume PC of a called switch is a return address into the function
  * that called the switch routine; that call is never the last instruction
@@ -433,11 +466,20 @@ SFU_DEF int sfu_port_trap(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *out);
  * handler was given), with the full register set for rules that use
  * other registers.  Returns SFU_TRAP_USER if the frame says the
  * interrupted code ran at a lower privilege level, else SFU_TRAP_KERNEL
- * (SFU_TRAP_UNREADABLE if its SP cannot be known; SFU_TRAP_EMPTY for a
+ * (SFU_TRAP_UNREADABLE if its SP cannot be known: SFU_TRAP_SP_CALL, whose
+ * SP only sfu_port_trap_regs_sp is given; SFU_TRAP_EMPTY for a
  * frame every word of which is 0, out->sp then its end).  The trap
  * callback also checks that a PC of 0 is a call through a null pointer
  * (SFU_TRAP_PC_ZERO otherwise: it has the memory to read the code). */
 SFU_DEF int sfu_port_trap_regs(const struct sfu_trap_layout *l, uint64_t frame, sfu_regs *out);
+
+/* sfu_port_trap_regs for a frame found at a call into C whose caller SP
+ * (the SP at the call: what the trap callback gets) is sp: the one that
+ * knows the interrupted SP of a layout whose sp.from is SFU_TRAP_SP_CALL
+ * (sfu_port_trap_regs is this with sp 0, not known).  A handler the
+ * vector code called can pass the SP its call had (aarch64: the vector
+ * code's SP, handed over in a register). */
+SFU_DEF int sfu_port_trap_regs_sp(const struct sfu_trap_layout *l, uint64_t frame, uint64_t sp, sfu_regs *out);
 
 /* The syndrome of the synchronous exception whose trap frame (checked
  * readable, as for sfu_port_trap_regs) is at frame, as l's fault group
@@ -720,6 +762,16 @@ SFU__LAYOUT_INTERNAL const char *sfu__frame_check(const struct sfu_trap_layout *
         if ((l->sp.add & 7) != 0)
             return "sp.add: not a multiple of 8";
         break;
+    case SFU_TRAP_SP_CALL:
+        if ((l->sp.add & 7) != 0)
+            return "sp.add: not a multiple of 8";
+        /* The frame at the SP of the call lies where the interrupted
+         * code's stack would be: an entry that pushed it there left the
+         * interrupted SP at its end (SFU_TRAP_SP_END). */
+        if (l->frame.from == SFU_TRAP_FRAME_SP)
+            return "sp.from: SFU_TRAP_SP_CALL with frame.from SFU_TRAP_FRAME_SP (the frame lies at that SP: "
+                   "SFU_TRAP_SP_END is its end)";
+        break;
     case SFU_TRAP_SP_VAR:
         if (l->sp.var == NULL || ((uintptr_t)l->sp.var & 7u) != 0)
             return "sp.var: missing or not 8-byte aligned";
@@ -731,6 +783,13 @@ SFU__LAYOUT_INTERNAL const char *sfu__frame_check(const struct sfu_trap_layout *
     default:
         return "sp.from: not one of SFU_TRAP_SP_*";
     }
+    if (l->sp.on_live > 1)
+        return "sp.on_live: neither 0 nor 1";
+    if (l->sp.on_live && !SFU__PORT_HAS_LIVE_SP)
+        return "sp.on_live: 1, and this CPU has no other SP";
+    if (l->sp.on_live && l->frame.from == SFU_TRAP_FRAME_SP)
+        return "sp.on_live: 1 with frame.from SFU_TRAP_FRAME_SP (a frame at the call's SP is on the walk's own "
+               "stack)";
     return NULL;
 }
 
@@ -767,13 +826,17 @@ SFU__LAYOUT_FN int sfu_layout_check(const struct sfu_trap_layout *l, const char 
 static inline bool sfu__port_code_byte(const void *ctx, const struct sfu_trap_layout *l, uint64_t addr,
                                        uint8_t *out)
 {
+    const struct sfu_port_ctx *base = ctx != NULL ? ((const struct sfu_port_ctx *)ctx)->kernel : NULL;
     uint64_t w;
 
     if (l != NULL && addr >= (uint64_t)(uintptr_t)l->call.start && addr < (uint64_t)(uintptr_t)l->call.end) {
         *out = *(const volatile uint8_t *)(uintptr_t)addr;
         return true;
     }
-    if (sfu_port_read((void *)(uintptr_t)ctx, addr & ~(uint64_t)7, &w) != 0)
+    /* A thread's walk reads its stacks only: the code through its base
+     * context's memory (the kernel's), checked the same way. */
+    if (sfu_port_read((void *)(uintptr_t)ctx, addr & ~(uint64_t)7, &w) != 0 &&
+        (base == NULL || sfu_port_read((void *)(uintptr_t)base, addr & ~(uint64_t)7, &w) != 0))
         return false;
     *out = (uint8_t)(w >> (8u * (addr & 7u))); /* both ports are little-endian */
     return true;
@@ -819,8 +882,10 @@ static inline bool sfu__port_is_site(const void *ctx, const struct sfu_trap_layo
         site = true;
     if (!site || !(l->call.callees && l->call.ncallees))
         return site;
+    /* A NULL callee (an undefined weak symbol: a function the image does
+     * not have) matches no call. */
     for (i = 0; i < l->call.ncallees; i++) {
-        if (sfu__port_calls(ctx, l, pc, (uint64_t)(uintptr_t)l->call.callees[i]))
+        if (l->call.callees[i] != NULL && sfu__port_calls(ctx, l, pc, (uint64_t)(uintptr_t)l->call.callees[i]))
             return true;
     }
     return false;
@@ -956,10 +1021,17 @@ static inline uint64_t sfu__port_trap_find(const void *ctxv, uint64_t pc, uint64
     return 0;
 }
 
-/* The interrupted SP of a frame; false if it cannot be known. */
-static inline bool sfu__port_trap_sp(const struct sfu_trap_sp *s, uint64_t frame, uint32_t size, uint64_t *sp)
+/* The interrupted SP of a frame, found at a call whose caller SP is
+ * call_sp (0: not known); false if it cannot be known. */
+static inline bool sfu__port_trap_sp(const struct sfu_trap_sp *s, uint64_t frame, uint32_t size, uint64_t call_sp,
+                                     uint64_t *sp)
 {
     switch (s->from) {
+    case SFU_TRAP_SP_CALL:
+        if (call_sp == 0)
+            return false;
+        *sp = call_sp + (uint64_t)(int64_t)s->add;
+        return true;
     case SFU_TRAP_SP_SAVED:
         *sp = sfu__at_word(frame, s->at);
         return true;
@@ -1001,9 +1073,9 @@ static inline bool sfu__port_block_regs(const struct sfu_trap_regs *r, uint64_t 
     return sfu__port_lower_priv_at(r, addr);
 }
 
-SFU__LAYOUT_FN int sfu_port_trap_regs(const struct sfu_trap_layout *l, uint64_t frame, sfu_regs *out)
+SFU__LAYOUT_FN int sfu_port_trap_regs_sp(const struct sfu_trap_layout *l, uint64_t frame, uint64_t sp, sfu_regs *out)
 {
-    if (!sfu__port_trap_sp(&l->sp, frame, l->frame.size, &out->sp))
+    if (!sfu__port_trap_sp(&l->sp, frame, l->frame.size, sp, &out->sp))
         return SFU_TRAP_UNREADABLE;
     if ((sfu__port_block_regs(&l->regs, frame, out) || out->pc == 0) && sfu__port_block_zero(frame, l->frame.size)) {
         /* Never written: no context at all (even where a mode word of 0
@@ -1012,6 +1084,11 @@ SFU__LAYOUT_FN int sfu_port_trap_regs(const struct sfu_trap_layout *l, uint64_t 
         return SFU_TRAP_EMPTY;
     }
     return sfu__port_lower_priv_at(&l->regs, frame) ? SFU_TRAP_USER : SFU_TRAP_KERNEL;
+}
+
+SFU__LAYOUT_FN int sfu_port_trap_regs(const struct sfu_trap_layout *l, uint64_t frame, sfu_regs *out)
+{
+    return sfu_port_trap_regs_sp(l, frame, 0, out);
 }
 
 /* A kernel frame whose PC is 0 is a call through a null function
@@ -1030,12 +1107,12 @@ static inline bool sfu__port_null_call_ok(const void *ctx, const struct sfu_trap
            sfu__port_indirect_call(b, SFU__PORT_ICALL_LEN);
 }
 
-/* sfu_port_trap_regs, with the memory of ctx: a PC of 0 that no call
+/* sfu_port_trap_regs_sp, with the memory of ctx: a PC of 0 that no call
  * through a null pointer explains is SFU_TRAP_PC_ZERO. */
 static inline int sfu__port_trap_regs_at(const void *ctx, const struct sfu_trap_layout *l, uint64_t frame,
-                                         sfu_regs *out)
+                                         uint64_t call_sp, sfu_regs *out)
 {
-    int kind = sfu_port_trap_regs(l, frame, out);
+    int kind = sfu_port_trap_regs_sp(l, frame, call_sp, out);
 
     if (kind == SFU_TRAP_KERNEL && out->pc == 0 && !sfu__port_null_call_ok(ctx, l, out))
         return SFU_TRAP_PC_ZERO;
@@ -1071,14 +1148,24 @@ SFU__LAYOUT_FN unsigned sfu_port_trap_fault(const struct sfu_trap_layout *l, uin
 
 SFU__LAYOUT_FN int sfu_port_trap(void *ctx, uint64_t pc, uint64_t sp, sfu_regs *out)
 {
+    struct sfu_port_ctx *c = (struct sfu_port_ctx *)ctx;
     const struct sfu_trap_layout *l = NULL;
     uint64_t frame = sfu__port_trap_find(ctx, pc, sp, &l);
+    int kind;
 
     if (l == NULL)
         return SFU_TRAP_NONE;
     if (frame == 0)
         return SFU_TRAP_UNREADABLE;
-    return sfu__port_trap_regs_at(ctx, l, frame, out);
+    kind = sfu__port_trap_regs_at(ctx, l, frame, sp, out);
+    if (kind != SFU_TRAP_KERNEL && kind != SFU_TRAP_USER)
+        return kind;
+    /* The other SP as the frames crossed so far left it (sp.on_live). */
+    if (l->sp.from == SFU_TRAP_SP_LIVE && c->live_sp != 0)
+        out->sp = c->live_sp;
+    if (l->sp.on_live)
+        c->live_sp = frame + l->frame.size;
+    return kind;
 }
 
 /* ---- threads ------------------------------------------------------------ */
@@ -1098,6 +1185,8 @@ SFU__LAYOUT_FN int sfu_switch_check(const struct sfu_switch_layout *l, const cha
                 w = "traps[]: a trap layout breaks a rule (sfu_layout_check on it names the rule)";
             else if (l->traps[i].sp.from == SFU_TRAP_SP_LIVE)
                 w = "traps[].sp.from: SFU_TRAP_SP_LIVE, and a thread that is not running has no live SP";
+            else if (l->traps[i].sp.from == SFU_TRAP_SP_CALL)
+                w = "traps[].sp.from: SFU_TRAP_SP_CALL, and a thread that is not running made no call";
         }
     } else if (l->size == 0 || (l->size & 7u) != 0) {
         w = "size: 0 or not a multiple of 8";
@@ -1156,7 +1245,7 @@ static inline int sfu__port_switch_trap(const void *ctx, const struct sfu_switch
 
         if (!sfu__port_context_ok(ctx, addr, l->frame.size, l->frame.align) || !sfu__port_variant(ctx, l, addr))
             continue;
-        switch (sfu__port_trap_regs_at(ctx, l, addr, out)) {
+        switch (sfu__port_trap_regs_at(ctx, l, addr, 0, out)) {
         case SFU_TRAP_USER:
             return SFU_END_USER;
         case SFU_TRAP_KERNEL:
@@ -1187,7 +1276,7 @@ SFU__LAYOUT_FN int sfu_port_switch_regs(const void *ctx, const struct sfu_switch
         out->sp = addr + l->size; /* its end, for where it lies */
         return SFU_END_NEVER_RAN; /* nothing was ever saved there */
     }
-    (void)sfu__port_trap_sp(&l->sp, addr, l->size, &sp); /* SAVED or END: always known */
+    (void)sfu__port_trap_sp(&l->sp, addr, l->size, 0, &sp); /* SAVED or END: always known */
     out->sp = sp;
     return sfu__port_block_regs(&l->regs, addr, out) ? SFU_END_USER : SFU_OK;
 }
@@ -1217,6 +1306,7 @@ SFU__LAYOUT_FN int sfu_port_thread_init(struct sfu_port_thread *t, const struct 
     t->ctx.nentries = base ? base->nentries : 0;
     t->ctx.top = base ? base->top : 0;
     t->ctx.tcb = 0;
+    t->ctx.live_sp = 0;
     t->port.read = sfu_port_read;
     t->port.strip_ra = SFU_PORT_STRIP_RA;
     t->port.trap = base && base->trap ? base->trap : sfu_port_trap;

@@ -130,14 +130,19 @@ row() { # STYLE BOARD KIND
 		add build "$board/board.mk" '' '' "^$kind\\.cflags"
 		case $kind in
 		freertos)
-			# FreeRTOSConfig.h's options for sfu, the two-line
-			# freertos_tasks_c_additions.h, FreeRTOS_Abort's call
-			# (FreeRTOS's own spins).
+			# FreeRTOSConfig.h's options for sfu, FreeRTOS_Abort's
+			# call (FreeRTOS's own spins; the `mov x2, sp` before it
+			# is the examples' report's, which sfu does not read).
+			# tasks.c's freertos_tasks_c_additions.h is sfu's own
+			# (rtos/), found through the include path: a build with
+			# one of its own adds the two lines it holds.  The port's
+			# calls need no code range.
 			add config "$board/freertos/FreeRTOSConfig.h" '' '' \
 				'SFU_|configINCLUDE_FREERTOS_TASK_C_ADDITIONS_H|configRECORD_STACK_HIGH_ADDRESS'
-			add whole "$board/freertos/freertos_tasks_c_additions.h"
-			add port "$board/freertos-port.S" '' '' 'bl freertos_fault'
-			add link "$board/link.ld" '' '' '__text_(start|end) *=' ;;
+			if [ -e "$board/freertos/freertos_tasks_c_additions.h" ]; then
+				add whole "$board/freertos/freertos_tasks_c_additions.h"
+			fi
+			add port "$board/freertos-port.S" '' '' 'bl freertos_fault' ;;
 		threadx)
 			add link "$board/link.ld" '' '' '__text_(start|end) *=' ;;
 		linux)

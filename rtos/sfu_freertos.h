@@ -13,33 +13,45 @@
  *   contexts, with and without the FPU registers, are described and told
  *   apart by the context's own flag word, as portRESTORE_CONTEXT does).
  *
- * USAGE (three places, each a line or two)
+ * USAGE (a few lines; the example image, aarch64-virt-freertos, writes
+ * them as shown)
  *   1. FreeRTOSConfig.h:
  *          #define configINCLUDE_FREERTOS_TASK_C_ADDITIONS_H 1
  *          #define configRECORD_STACK_HIGH_ADDRESS 1  (or SFU_FREERTOS_STACK_BYTES)
- *   2. freertos_tasks_c_additions.h (tasks.c includes it at its end, so
- *      the lists, TCB_t and every FreeRTOSConfig.h option are visible: no
- *      FreeRTOS file changes, nothing made global that is static):
- *          #define SFU_FREERTOS_TASKS_C 1
- *          #include "sfu_freertos.h"
- *      This defines sfu_freertos_traps[] and sfu_freertos_tasks, checked
- *      against TCB_t and the options at compile time.
- *   3. the file with sfu's implementation (README step 1), its include
+ *          #define SFU_FREERTOS_IRQ_STACK_LO __irq_stack_start  (your linker
+ *          #define SFU_FREERTOS_IRQ_STACK_HI __irq_stack_end     script's names)
+ *   2. -I <sfu>/rtos where tasks.c is built too: tasks.c includes
+ *      freertos_tasks_c_additions.h at its end, and rtos/ has one (two
+ *      lines: SFU_FREERTOS_TASKS_C, this header), so the lists, TCB_t and
+ *      every option are visible: no FreeRTOS file changes, nothing made
+ *      global that is static.  This defines sfu_freertos_traps[] and
+ *      sfu_freertos_tasks, checked against TCB_t and the options at
+ *      compile time.  A build with an additions file of its own adds those
+ *      two lines to it.
+ *   3. FreeRTOS_Abort (portASM.S: "B ." after FreeRTOS_SWI_Handler's
+ *      portSAVE_CONTEXT) calls your fault handler instead:
+ *          BL freertos_fault        (another name: SFU_FREERTOS_FAULT_HANDLER)
+ *      Every synchronous exception comes there, a task's and a handler's
+ *      (your vector table sends both to FreeRTOS_SWI_Handler, as
+ *      FreeRTOS's BSPs do); without such a function the image does not
+ *      link.
+ *   4. the file with sfu's implementation (README step 1), its include
  *      and its description line changed (the data is tasks.c's: this file
  *      needs none of the options):
  *          #include "sfu_freertos.h"
  *          static const struct sfu_dump dump = SFU_FREERTOS_DUMP(&state, board_putc);
  *      and sfu_dump_stack(&dump) / sfu_dump_threads(&dump) in your fault
- *      and panic paths (sfu_dump_check(&dump, NULL) at boot).
- *      With the crash record (README), the same fields and the buffer:
+ *      handler and panic path (sfu_dump_check(&dump, NULL) at boot).
+ *      With your own fields (step 1's entries, the crash record of the
+ *      README), SFU_FREERTOS_FIELDS after them:
  *          static const struct sfu_dump dump = { SFU_DUMP_PUTC_FIELDS(&state, board_putc,
  *              sfu_freertos_traps, SFU_FREERTOS_NTRAPS), .threads = &sfu_freertos_tasks,
- *              SFU_DUMP_ENTRIES(sfu_freertos_entries), SFU_DUMP_RECORD(rec, sizeof rec) };
+ *              SFU_DUMP_ENTRIES(entries), SFU_DUMP_RECORD(rec, sizeof rec) };
  *      A fault's cause (sfu_dump_cause from your fault handler) is read
  *      from ESR_EL1 and FAR_EL1 as the handler finds them: the task
  *      context keeps no syndrome.
  *
- * THE KNOBS (define them where both 2 and 3 see them: FreeRTOSConfig.h)
+ * THE KNOBS (define them where tasks.c sees them: FreeRTOSConfig.h)
  *   SFU_FREERTOS_IRQ_IAR       1: FreeRTOS_IRQ_Handler pushes the GIC
  *                              acknowledge pair (IAR, group) below its
  *                              frame before calling vApplicationIRQHandler
@@ -48,23 +60,30 @@
  *   SFU_FREERTOS_IRQ_STACK_LO, SFU_FREERTOS_IRQ_STACK_HI
  *                              the linker symbols bounding the stack
  *                              SP_ELx runs on (the IRQ stack your startup
- *                              code sets): required
- *   SFU_FREERTOS_FAULT_HANDLER the C function FreeRTOS_SWI_Handler's
- *                              abort path calls for a fault (FreeRTOS's
- *                              FreeRTOS_Abort spins; yours reports): the
- *                              task context is then behind pxCurrentTCB
- *                                                  (default: none)
- *   SFU_FREERTOS_SPX_HANDLER   the C function your vector table's entries
- *                              call after pushing the same context (no FP
- *                              part, 288 bytes, flag 0) on SP_ELx: a fault
- *                              in an interrupt handler (the interrupted SP
- *                              the frame's end), or a task's whose stack is
- *                              too full for portSAVE_CONTEXT (SPSR says
- *                              SP_EL0: its SP still there) (default: none)
+ *                              code sets): required (no name is common
+ *                              to the BSPs, and a wrong stack could not be
+ *                              told at boot)
+ *   SFU_FREERTOS_FAULT_HANDLER the C function FreeRTOS_Abort calls (3.):
+ *                              the task context is then behind
+ *                              pxCurrentTCB, a task's or, by its SPSR, a
+ *                              handler's         (default freertos_fault)
+ *   SFU_FREERTOS_SPX_HANDLER   the C function an overflow entry of your
+ *                              vector table calls when SP_EL0 has no room
+ *                              for the context (FreeRTOS would push below
+ *                              the task's stack): the same context (no FP
+ *                              part, 288 bytes, flag 0) pushed on SP_ELx,
+ *                              the interrupted SP the frame's end (SPSR
+ *                              says SP_ELx) or still in SP_EL0; a weak
+ *                              reference: without one, never matched
+ *                                              (default freertos_spx_fault)
  *   SFU_FREERTOS_STACK_BYTES   every task's stack size in bytes, when the
  *                              TCB keeps no pxEndOfStack
  *   SFU_FREERTOS_ENTRY         the function your boot stack starts in
- *                              (main): where its traces end  (default main)
+ *                              (main): where its traces end, for
+ *                              SFU_FREERTOS_DUMP (a weak reference: a
+ *                              dump with its own entries needs none; a
+ *                              missing one is entry 0, refused at boot)
+ *                                                          (default main)
  *
  * WHAT IS REFUSED
  *   At compile time, in tasks.c: SMP (configNUMBER_OF_CORES > 1), MPU
@@ -76,14 +95,18 @@
  *   changed TCB layout is followed, never misread.  At boot
  *   (sfu_dump_check): what sfu_dump_check refuses in any description.  At
  *   a walk: a task context whose flag word is neither 0 nor 1 matches no
- *   layout and is refused ("memory read refused", never walked).
+ *   layout and is refused ("memory read refused", never walked), and so
+ *   is a task that is not running whose context says SP_ELx (FreeRTOS
+ *   switches only from a task).  At link time: no fault handler (3.).
  *   Not shown: a task on xPendingReadyList (linked by its event item, there
  *   only while the scheduler is suspended).
  *
  * Offsets: FreeRTOS-Kernel portable/GCC/ARM_AARCH64/portASM.S
- * (portSAVE_CONTEXT, FreeRTOS_IRQ_Handler; the development branch of
- * V11.2.0, the same in the V10 files), port.c (pxPortInitialiseStack),
- * include/list.h and tasks.c (TCB_t, the state lists) of V11.2.0.
+ * (portSAVE_CONTEXT, FreeRTOS_SWI_Handler and FreeRTOS_Abort ("Full ESR
+ * is in X0, exception class code is in X1"), FreeRTOS_IRQ_Handler; the
+ * development branch of V11.2.0, the same in the V10 files), port.c
+ * (pxPortInitialiseStack), include/list.h and tasks.c (TCB_t, the state
+ * lists, the freertos_tasks_c_additions.h hook) of V11.2.0.
  */
 #ifndef SFU_FREERTOS_H
 #define SFU_FREERTOS_H
@@ -98,6 +121,12 @@
 #endif
 #ifndef SFU_FREERTOS_ENTRY
 #define SFU_FREERTOS_ENTRY main
+#endif
+#ifndef SFU_FREERTOS_FAULT_HANDLER
+#define SFU_FREERTOS_FAULT_HANDLER freertos_fault
+#endif
+#ifndef SFU_FREERTOS_SPX_HANDLER
+#define SFU_FREERTOS_SPX_HANDLER freertos_spx_fault
 #endif
 
 /* The task context portSAVE_CONTEXT pushes (portASM.S; pushes run from
@@ -140,16 +169,18 @@
 
 /* The layouts, in sfu_freertos_traps[]: */
 enum {
-    SFU_FREERTOS_TRAP_TASK = 0,    /* the task context (no FP part), behind pxCurrentTCB */
-    SFU_FREERTOS_TRAP_TASK_FP = 1, /* the same with the FPU registers */
+    SFU_FREERTOS_TRAP_TASK = 0,    /* the task context (no FP part), behind pxCurrentTCB, */
+    SFU_FREERTOS_TRAP_TASK_FP = 1, /* with the FPU registers: from a task (SP_EL0) */
     SFU_FREERTOS_TRAP_IRQ = 2,     /* an IRQ taken from a task (SP_EL0) */
     SFU_FREERTOS_TRAP_IRQ_NESTED = 3, /* an IRQ taken from a handler (SP_ELx) */
     SFU_FREERTOS_TRAP_SPX = 4,     /* SFU_FREERTOS_SPX_HANDLER's frame (never matched */
-    SFU_FREERTOS_TRAP_SPX_TASK = 5 /* without one): from a handler (SP_ELx), or a task */
+    SFU_FREERTOS_TRAP_SPX_TASK = 5, /* without one): from a handler (SP_ELx), or a task */
+    SFU_FREERTOS_TRAP_HANDLER = 6, /* the task context behind pxCurrentTCB of a fault */
+    SFU_FREERTOS_TRAP_HANDLER_FP = 7 /* in a handler (SP_ELx), without and with FP */
 };
 /* The same count whatever FreeRTOSConfig.h says: the dump's file needs
  * none of the options tasks.c compiles the data with. */
-#define SFU_FREERTOS_NTRAPS 6
+#define SFU_FREERTOS_NTRAPS 8
 
 #ifdef __cplusplus
 extern "C" {
@@ -166,16 +197,17 @@ extern const uint64_t sfu_freertos_entries[1];
 /* The whole description of a FreeRTOS system: the dump's state, the
  * output hook (a putc), the RAM of the linker script ([__ram_start,
  * __ram_end), as SFU_DUMP_PUTC), the port's layouts, every task, the boot
- * stack's end.  SFU_FREERTOS_FIELDS: the same without the output and the
- * memory, to follow SFU_DUMP_INIT_FIELDS. */
+ * stack's end (SFU_FREERTOS_ENTRY).  SFU_FREERTOS_FIELDS: the port's
+ * layouts and every task only, after a description's own fields (its
+ * output, memory, entries; not its traps). */
 #define SFU_FREERTOS_FIELDS                                                                         \
     .traps = sfu_freertos_traps, .ntraps = SFU_FREERTOS_NTRAPS, .trap = sfu_port_trap,               \
-    .trap_check = sfu_layout_check, .threads = &sfu_freertos_tasks, SFU_DUMP_ENTRIES(sfu_freertos_entries)
+    .trap_check = sfu_layout_check, .threads = &sfu_freertos_tasks
 #define SFU_FREERTOS_DUMP(state_, putc_fn)                                                          \
     {                                                                                               \
         SFU__DUMP_SFRAME SFU__DUMP_TEXT SFU__DUMP_SYMTAB.state = (state_), .putc = (putc_fn),        \
             .linker_ram = { (uintptr_t)sfu__dump_ram_start, (uintptr_t)sfu__dump_ram_end },         \
-            SFU_FREERTOS_FIELDS                                                                     \
+            SFU_FREERTOS_FIELDS, SFU_DUMP_ENTRIES(sfu_freertos_entries)                             \
     }
 
 #endif /* SFU_FREERTOS_H */
@@ -215,47 +247,67 @@ _Static_assert(offsetof(ListItem_t, pxNext) == offsetof(MiniListItem_t, pxNext),
                "sfu_freertos.h: a list's end node and its items keep pxNext at different offsets");
 
 extern char SFU_FREERTOS_IRQ_STACK_LO[], SFU_FREERTOS_IRQ_STACK_HI[];
-/* The code the calls lie in: linker/sframe.ld's code bounds (the port's
- * calls are read there, not through a task's checked read). */
-extern char sfu__fr_text_start[] __asm__("__text_start");
-extern char sfu__fr_text_end[] __asm__("__text_end");
-#define SFU__FR_CALLS(c) { .start = sfu__fr_text_start, .end = sfu__fr_text_end, .callees = (c), .ncallees = sizeof(c) / sizeof((c)[0]) }
+/* The port's calls into C, by their callee alone: FreeRTOS calls these
+ * functions from portASM.S only (vApplicationIRQHandler, the fault
+ * handler; vTaskSwitchContext from portASM.S's two paths), so no code
+ * range is needed; the instruction before a return address is read
+ * through the dump's checked read (the code must lie in its RAM). */
+#define SFU__FR_CALLS(c) { .callees = (c), .ncallees = sizeof(c) / sizeof((c)[0]) }
 /* The functions the layouts name, by their symbols (whatever prototype
  * your build gives them). */
 #define SFU__FR_STR2(x) #x
 #define SFU__FR_STR(x) SFU__FR_STR2(x)
 extern const char sfu__fr_switch_fn[] __asm__("vTaskSwitchContext");
 extern const char sfu__fr_irq_fn[] __asm__("vApplicationIRQHandler");
-extern const char sfu__fr_entry_fn[] __asm__(SFU__FR_STR(SFU_FREERTOS_ENTRY));
-#ifdef SFU_FREERTOS_FAULT_HANDLER
+/* Weak: a build whose dump names its own entries (SFU_DUMP_ENTRIES) needs
+ * none; SFU_FREERTOS_DUMP's entry then 0, which sfu_dump_check refuses
+ * (not a function's start). */
+extern const char sfu__fr_entry_fn[] __asm__(SFU__FR_STR(SFU_FREERTOS_ENTRY)) __attribute__((weak));
+/* The fault handler FreeRTOS_Abort calls: required (a link error names
+ * it if your build has no such function: faults from both stacks come
+ * through it, and the layouts below are its frames). */
 extern const char sfu__fr_fault_fn[] __asm__(SFU__FR_STR(SFU_FREERTOS_FAULT_HANDLER));
 static const void *const sfu__fr_task_calls[] = { sfu__fr_switch_fn, sfu__fr_fault_fn };
-#else
-static const void *const sfu__fr_task_calls[] = { sfu__fr_switch_fn };
-#endif
+static const void *const sfu__fr_handler_calls[] = { sfu__fr_fault_fn };
 static const void *const sfu__fr_irq_calls[] = { sfu__fr_irq_fn };
-#ifdef SFU_FREERTOS_SPX_HANDLER
-extern const char sfu__fr_spx_fn[] __asm__(SFU__FR_STR(SFU_FREERTOS_SPX_HANDLER));
+/* The overflow entry's handler: weak, so a build without one leaves it
+ * NULL, a callee that matches no call (sfu_layout.h). */
+extern const char sfu__fr_spx_fn[] __asm__(SFU__FR_STR(SFU_FREERTOS_SPX_HANDLER)) __attribute__((weak));
 static const void *const sfu__fr_spx_calls[] = { sfu__fr_spx_fn };
-#else
-/* No such entry: a callee no code calls (a constant, not a function), so
- * the two layouts are never matched. */
-static const char sfu__fr_no_entry[1] = { 0 };
-static const void *const sfu__fr_spx_calls[] = { sfu__fr_no_entry };
-#endif
 
-/* The task context: at pxTopOfStack of the running task (pxCurrentTCB),
- * its variant by its flag word (base + 0: ullPortTaskHasFPUContext as
- * pushed), the interrupted SP its end (the context was pushed on the
- * task's own SP_EL0 stack).  The fault's syndrome is not in it:
- * FreeRTOS_SWI_Handler leaves ESR_EL1 and FAR_EL1 in the CPU, read live
- * when the fault handler asks (sfu_dump_cause; the SPx frames the same). */
-#define SFU__FR_TASK(fp)                                                                            \
+/* The task context, at pxTopOfStack of the running task (pxCurrentTCB),
+ * behind FreeRTOS_SWI_Handler's calls; its variant by its flag word (base
+ * + 0: ullPortTaskHasFPUContext as pushed) and by the saved SPSR's M[0]
+ * (SPSel: EL1t 0b0100 / EL3t 0b1100 against EL1h 0b0101 / EL3h 0b1101,
+ * ARM ARM "SPSR_EL1", "SPSR_EL3").  portASM.S leaves the vector table to
+ * the BSP, and FreeRTOS's Cortex-A53 demo BSPs (the Zynq UltraScale+
+ * demo's) send the current EL's synchronous exception from both SP_EL0
+ * and SP_ELx to FreeRTOS_SWI_Handler, whose portSAVE_CONTEXT always
+ * pushes on SP_EL0 ("MSR SPSEL, #0"; portASM.S V11.2.0), so:
+ *   from a task (M[0] 0)     the context lies on the task's own stack,
+ *                            the interrupted SP its end;
+ *   from a handler (M[0] 1)  the context of the handler lies on the
+ *                            interrupted task's stack, and the handler's
+ *                            own SP (SP_ELx at the fault) is saved
+ *                            nowhere; but "MSR SPSEL, #1" finds SP_ELx as
+ *                            the exception left it, so it is the SP of
+ *                            the call into the fault handler
+ *                            (SFU_TRAP_SP_CALL).
+ * Either way the push moved SP_EL0 and left it at the context (on_live):
+ * the IRQ frame a handler's fault came in on reads the task's SP in
+ * SP_EL0 (SFU_TRAP_SP_LIVE), which the walk then takes to be the
+ * context's end, where it was when the interrupt came. 
+ * The fault's syndrome is not in it: FreeRTOS_SWI_Handler leaves ESR_EL1
+ * and FAR_EL1 in the CPU, read live when the fault handler asks
+ * (sfu_dump_cause; the SPx frames the same). */
+#define SFU__FR_TASK(fp, spx, calls)                                                               \
     {                                                                                               \
-        .call = SFU__FR_CALLS(sfu__fr_task_calls),                                                  \
+        .call = SFU__FR_CALLS(calls),                                                               \
         .frame = { .from = SFU_TRAP_FRAME_TCB, .ref = (const void *)&pxCurrentTCB, .ref_off = 0,    \
                    .size = SFU_FREERTOS_CTX_SIZE(fp), .align = 16 },                                \
-        .sp = { .from = SFU_TRAP_SP_END }, .select = { .at = SFU_AT(0), .mask = UINT64_MAX, .value = (fp) }, \
+        .sp = { .from = (spx) ? SFU_TRAP_SP_CALL : SFU_TRAP_SP_END, .on_live = 1 },                 \
+        .select = { .at = SFU_AT(0), .mask = UINT64_MAX, .value = (fp) },                           \
+        .also = { .at = SFU_AT(SFU__FR_G(fp) - 24u), .mask = 1, .value = (spx) },                  \
         .regs = { .pc = SFU_AT(SFU__FR_G(fp) - 32u), .mode = SFU_AT(SFU__FR_G(fp) - 24u),            \
                   .reg = SFU__FR_REGS(fp) },                                                        \
         .fault = { .live = 3 },                                                                     \
@@ -285,17 +337,22 @@ static const void *const sfu__fr_spx_calls[] = { sfu__fr_no_entry };
     }
 
 const struct sfu_trap_layout sfu_freertos_traps[SFU_FREERTOS_NTRAPS] = {
-    SFU__FR_TASK(0),
-    SFU__FR_TASK(1),
+    SFU__FR_TASK(0, 0, sfu__fr_task_calls),
+    SFU__FR_TASK(1, 0, sfu__fr_task_calls),
     SFU__FR_IRQ(0),
     SFU__FR_IRQ(1),
     SFU__FR_SPX(1),
     SFU__FR_SPX(0),
+    SFU__FR_TASK(0, 1, sfu__fr_handler_calls),
+    SFU__FR_TASK(1, 1, sfu__fr_handler_calls),
 };
 
 /* A task that is not running: its task context (a yield, a preemption, a
  * never-run task's first context from pxPortInitialiseStack: ELR its
- * function, X30 0). */
+ * function, X30 0, SPSR portINITIAL_PSTATE, EL1t or EL3t), always saved
+ * from the task (the tick switches only when the outermost interrupt
+ * ends, port.c/portASM.S): the first two layouts, SPSR.M[0] 0.  A context
+ * that says SP_ELx matches neither and is refused, never walked. */
 const struct sfu_switch_layout sfu_freertos_switch = { .traps = sfu_freertos_traps, .ntraps = 2 };
 
 const uint64_t sfu_freertos_entries[1] = { (uintptr_t)sfu__fr_entry_fn };

@@ -768,7 +768,7 @@ static void write_core(const char *out, const char *image, const struct image *i
 	uint8_t *padded[256];
 	size_t npadded = 0;
 	const char *base = strrchr(image, '/') ? strrchr(image, '/') + 1 : image;
-	unsigned nregs = sfu_crash_nregs(info->machine), prsize = PR_REG + 8 * nregs + 8, i, r, nload = 0, k;
+	unsigned nregs = sfu_crash_nregs(info->machine), prsize = PR_REG + 8 * nregs + 8, i, j, r, nload = 0, k;
 	struct sfu_crash_tinfo t;
 	struct buf notes = { NULL, 0 };
 	uint8_t ps[PRPS_SIZE], pr[PR_REG + 8 * SFU_CRASH_MAX_REGS + 8], mask[16], si[SI_SIZE];
@@ -934,6 +934,20 @@ static void write_core(const char *out, const char *image, const struct image *i
 		padded[npadded] = calloc(1, hi - lo);
 		if (!padded[npadded])
 			die(3, "out of memory");
+		/* The widening must not hide another window's bytes behind
+		 * zeros: windows of one stack can touch (a fault taken in a
+		 * handler, its handler's block right below the interrupted
+		 * one's), and gdb reads an address from the first segment that
+		 * holds it.  Their bytes go in the padding too. */
+		for (j = 0; j < info->nthreads; j++) {
+			struct sfu_crash_tinfo o;
+			uint64_t olo, ohi;
+			sfu_crash_thread_read(p, info, j, &o);
+			olo = o.window > lo ? o.window : lo;
+			ohi = o.window + o.kept < hi ? o.window + o.kept : hi;
+			if (j != i && o.kept && olo < ohi)
+				memcpy(padded[npadded] + (olo - lo), p + o.window_off + (olo - o.window), ohi - olo);
+		}
 		memcpy(padded[npadded] + (t.window - lo), p + t.window_off, t.kept);
 		if (!add_scn(e, padded[npadded++], hi - lo, 8, 7, SHT_PROGBITS, SHF_ALLOC | SHF_WRITE, lo))
 			goto fail;

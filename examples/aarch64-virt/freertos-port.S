@@ -12,9 +12,13 @@
  *                      FPU context, then (that flag, the critical nesting
  *                      count); the stack pointer then goes into
  *                      pxCurrentTCB->pxTopOfStack
- *   FreeRTOS_SWI_Handler  every synchronous exception of a task: saves the
- *                      context first, then SVC is a yield
- *                      (vTaskSwitchContext), anything else the abort path
+ *   FreeRTOS_SWI_Handler  every synchronous exception, of a task (SP_EL0)
+ *                      or of a handler (SP_EL1), the way FreeRTOS's
+ *                      Cortex-A53 BSPs route both: saves the context onto
+ *                      SP_EL0 first (a handler's goes onto the interrupted
+ *                      task's stack; SP_EL1 is left as the exception
+ *                      found it), then SVC is a yield (vTaskSwitchContext),
+ *                      anything else the abort path
  *   FreeRTOS_IRQ_Handler  on the IRQ stack (SP_EL1): the caller-saved
  *                      registers, (ELR, SPSR), (old nesting, its address),
  *                      the GIC pair; vApplicationIRQHandler; a switch only
@@ -24,18 +28,21 @@
  *
  * Where this differs from FreeRTOS, for this board:
  *   - FreeRTOS_Abort calls freertos_fault (a report) instead of spinning;
- *     it may return (probes), and the task is resumed;
+ *     it may return (probes), and the task is resumed; x2 carries the SP
+ *     of the call for the example's report (sfu does not read it);
  *   - the board's GIC code acknowledges interrupts itself (handle_irq), so
  *     the GIC pair pushed is (0, 0), and the frame's address goes in x1;
  *   - the board keeps FP/SIMD off (CPACR_EL1.FPEN): the Q registers are
  *     saved and restored with it turned on around them;
- *   - the vector table is the board's (FreeRTOS leaves it to the BSP): a
- *     synchronous exception on SP_EL1 (in a handler, or while
- *     portSAVE_CONTEXT pushes onto a task stack that is full) goes to
- *     bsp_spx_sync, which pushes the same context, without its FP part, on
- *     SP_EL1 and calls freertos_spx_fault; and a task's synchronous
- *     exception goes there too when its stack has no room for its context
- *     (bsp_sync_sp0), where FreeRTOS would fault again, for good.
+ *   - the vector table is the board's (FreeRTOS leaves it to the BSP):
+ *     both synchronous entries go to FreeRTOS_SWI_Handler through a room
+ *     check (bsp_sync_sp0, bsp_sync_spx): when SP_EL0 (the task's stack,
+ *     or the stack of the task a handler interrupted) has no room for the
+ *     largest context, or no task is current, the same context, without
+ *     its FP part, goes on SP_EL1 instead and freertos_spx_fault reports
+ *     it.  FreeRTOS would push below the task's stack anyway: onto its
+ *     guard page, faulting again in portSAVE_CONTEXT for good (each fault
+ *     pushing further down), or, without one, over whatever lies below.
  */
 #include "a64-pairs.inc"
 #define EC_SVC64 0x15
@@ -131,7 +138,7 @@
     .cfi_startproc
     .cfi_undefined x30
 
-/* A task's synchronous exception. */
+/* A synchronous exception, from a task or a handler. */
     .global FreeRTOS_SWI_Handler
     .type FreeRTOS_SWI_Handler, %function
     .balign 8
@@ -144,6 +151,7 @@ FreeRTOS_SWI_Handler:
     bl vTaskSwitchContext
     portRESTORE_CONTEXT
 .LFreeRTOS_Abort:  /* x0 the ESR, x1 its class */
+    mov x2, sp      /* for the example's report only */
     bl freertos_fault
     portRESTORE_CONTEXT
     .size FreeRTOS_SWI_Handler, . - FreeRTOS_SWI_Handler
@@ -203,43 +211,57 @@ vPortRestoreTaskContext:
     portRESTORE_CONTEXT
     .size vPortRestoreTaskContext, . - vPortRestoreTaskContext
 
-/* The board's: a synchronous exception on SP_EL1. */
-    .type bsp_spx_sync, %function
-bsp_spx_sync:
+/* The board's: whether SP_EL0 (a task's stack) can take the largest
+ * context (CTX_MAX bytes above pxCurrentTCB->pxStack, TCB_t offset 96):
+ * the flags LO if not, or if no task is current; x0 and x1 kept. */
+#define TCB_PXSTACK 96
+#define CTX_MAX 800
+.macro sp0_room
+    stp x0, x1, [sp, #-16]!
+    ldr x1, =pxCurrentTCB
+    ldr x1, [x1]
+    cbz x1, 8f
+    ldr x1, [x1, #TCB_PXSTACK]
+    mrs x0, sp_el0
+    sub x0, x0, #CTX_MAX
+    cmp x0, x1
+    b 9f
+8:  cmp x1, #1          /* no TCB (x1 0): LO */
+9:  ldp x0, x1, [sp], #16
+.endm
+
+/* ... and if not: the context on SP_EL1, freertos_spx_fault's report. */
+.macro spx_context
     push_gprs
     stp xzr, xzr, [sp, #-16]!
     mov x0, sp
     bl freertos_spx_fault
+.endm
+
+/* The board's: a task's synchronous exception (SP_EL0). */
+    .type bsp_sync_sp0, %function
+bsp_sync_sp0:
+    sp0_room
+    b.lo 1f
+    b FreeRTOS_SWI_Handler
+1:  spx_context
+    b .
+    .size bsp_sync_sp0, . - bsp_sync_sp0
+
+/* The board's: a handler's synchronous exception (SP_EL1).  The same
+ * check: FreeRTOS_SWI_Handler pushes a handler's context onto SP_EL0 too,
+ * the stack of the task the interrupt came in on, which may be as full.
+ * Here the report may return (a probe): the handler resumes. */
+    .type bsp_sync_spx, %function
+bsp_sync_spx:
+    sp0_room
+    b.lo 1f
+    b FreeRTOS_SWI_Handler
+1:  spx_context
     ldp x0, x1, [sp], #16
     pop_gprs
     eret
-    .size bsp_spx_sync, . - bsp_spx_sync
-
-/* The board's: a task's synchronous exception, unless the task's stack
- * cannot take its context (SP_EL0 less the largest context below
- * pxCurrentTCB->pxStack, TCB_t offset 96): then that context goes on
- * SP_EL1, the task's SP left in SP_EL0, and freertos_spx_fault reports
- * it.  FreeRTOS itself would fault again in portSAVE_CONTEXT, for good. */
-#define TCB_PXSTACK 96
-#define CTX_MAX 800
-    .type bsp_sync_sp0, %function
-bsp_sync_sp0:
-    stp x0, x1, [sp, #-16]!
-    mrs x0, sp_el0
-    sub x0, x0, #CTX_MAX
-    ldr x1, =pxCurrentTCB
-    ldr x1, [x1]
-    ldr x1, [x1, #TCB_PXSTACK]
-    cmp x0, x1
-    ldp x0, x1, [sp], #16
-    b.lo 1f
-    b FreeRTOS_SWI_Handler
-1:  push_gprs
-    stp xzr, xzr, [sp, #-16]!
-    mov x0, sp
-    bl freertos_spx_fault
-    b .
-    .size bsp_sync_sp0, . - bsp_sync_sp0
+    .size bsp_sync_spx, . - bsp_sync_spx
 
     .type bsp_bad_vector, %function
 bsp_bad_vector:
@@ -260,7 +282,7 @@ a64_vectors:
     ventry FreeRTOS_IRQ_Handler
     ventry bsp_bad_vector
     ventry bsp_bad_vector
-    ventry bsp_spx_sync             /* current EL, SP_EL1: a handler */
+    ventry bsp_sync_spx             /* current EL, SP_EL1: a handler */
     ventry FreeRTOS_IRQ_Handler
     ventry bsp_bad_vector
     ventry bsp_bad_vector

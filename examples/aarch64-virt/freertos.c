@@ -96,7 +96,7 @@ uint64_t ullPortYieldRequired;
 
 void vTaskSwitchContext(void);
 void vApplicationIRQHandler(uint32_t ulICCIAR, uint64_t frame); /* frame: x1, for the reports */
-void freertos_fault(uint64_t esr, uint64_t ec);
+void freertos_fault(uint64_t esr, uint64_t ec, uint64_t sp); /* sp: x2, for the reports */
 void freertos_spx_fault(uint64_t frame);
 EX_NORETURN void freertos_bad_vector(void);
 void vPortRestoreTaskContext(void);
@@ -304,11 +304,18 @@ static uint64_t *task_gprs(uint64_t *frame)
 #define GP_ELR 0
 #define GP_X0 32
 
-void freertos_fault(uint64_t esr, uint64_t ec)
+#define GP_SPSR 1
+
+/* Every synchronous exception's, a task's or a handler's (SPSR.M[0]);
+ * sp: the SP of the call, a handler's interrupted SP. */
+void freertos_fault(uint64_t esr, uint64_t ec, uint64_t sp)
 {
     uint64_t *frame = (uint64_t *)(uintptr_t)pxCurrentTCB->pxTopOfStack;
     uint64_t *gp = task_gprs(frame);
-    const struct sfu_trap_layout *l = &sfu_freertos_traps[frame[0] ? 1 : 0];
+    bool spx = (gp[GP_SPSR] & 1u) != 0;
+    const struct sfu_trap_layout *l =
+        &sfu_freertos_traps[spx ? (frame[0] ? SFU_FREERTOS_TRAP_HANDLER_FP : SFU_FREERTOS_TRAP_HANDLER)
+                                : (frame[0] ? SFU_FREERTOS_TRAP_TASK_FP : SFU_FREERTOS_TRAP_TASK)];
     struct ex_fault f;
 
     (void)ec;
@@ -319,8 +326,8 @@ void freertos_fault(uint64_t esr, uint64_t ec)
     }
     if (ex_probe_take(esr, &gp[GP_ELR]))
         return;
-    a64_describe(&f, 0, l, (uint64_t)(uintptr_t)frame);
-    if (sfu_port_trap_regs(l, (uint64_t)(uintptr_t)frame, &f.regs) != SFU_TRAP_KERNEL) {
+    a64_describe(&f, spx ? 4 : 0, l, (uint64_t)(uintptr_t)frame);
+    if (sfu_port_trap_regs_sp(l, (uint64_t)(uintptr_t)frame, sp, &f.regs) != SFU_TRAP_KERNEL) {
         *(volatile uint64_t *)&f.regs.pc = 0;
         *(volatile uint64_t *)&f.regs.sp = 0;
     }
@@ -356,5 +363,5 @@ EX_NORETURN void freertos_bad_vector(void)
 
 /* tasks.c's last lines. */
 #if configINCLUDE_FREERTOS_TASK_C_ADDITIONS_H == 1
-#include "freertos/freertos_tasks_c_additions.h"
+#include "freertos_tasks_c_additions.h" /* rtos/ (-I): sfu's */
 #endif

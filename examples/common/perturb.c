@@ -245,8 +245,8 @@ static int trap_change(struct sfu_trap_layout *l, unsigned k)
             return 0;
         l->frame.ref_off = (int16_t)(l->frame.ref_off + (how == 0 ? PT_D : -PT_D));
         return 1;
-    case 4: /* sp.from: each other rule */
-        l->sp.from = (uint8_t)((l->sp.from + 1u + how) % 4u);
+    case 4: /* sp.from: three other rules of the five (SFU_TRAP_SP_*) */
+        l->sp.from = (uint8_t)((l->sp.from + 1u + how) % 5u);
         if (l->sp.from == SFU_TRAP_SP_SAVED && l->sp.at == 0)
             l->sp.at = l->regs.reg[SFU_PORT_DWARF_FP];
         if (l->sp.from == SFU_TRAP_SP_VAR && l->sp.var == NULL)
@@ -255,7 +255,7 @@ static int trap_change(struct sfu_trap_layout *l, unsigned k)
     case 5: /* sp.at, sp.add */
         if (l->sp.from == SFU_TRAP_SP_SAVED)
             return at_field(&l->sp.at, how, true) ? 1 : 0;
-        if (l->sp.from != SFU_TRAP_SP_END || how == 2)
+        if ((l->sp.from != SFU_TRAP_SP_END && l->sp.from != SFU_TRAP_SP_CALL) || how == 2)
             return 0;
         l->sp.add += how == 0 ? PT_D : -PT_D;
         return 1;

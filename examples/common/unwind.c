@@ -26,6 +26,7 @@ struct sfu_dump_state ex_dump_state;
  * exception stacks lie below the thread stack). */
 const struct sfu_port_range ex_ram[1] = { { (uintptr_t)__ram_start, (uintptr_t)__ram_end } };
 const sfu_stack ex_boot_stack[1] = { { (uintptr_t)__stack_lo, (uintptr_t)__stack_hi } };
+const uint64_t ex_boot_entries[1] = { (uintptr_t)board_main };
 
 /* The dump's output: the console, CR LF (ex_putc). */
 void ex_write(const char *s, size_t n)

@@ -155,6 +155,7 @@ static void setup(void)
 	g_ctx.nentries = 0;
 	g_ctx.top = 0;
 	g_ctx.tcb = 0;
+	g_ctx.live_sp = 0;
 	g_tcb.sp = 0;
 	g_tcb.fp_enable = 0;
 	g_other_tcb.sp = 0;
@@ -219,6 +220,10 @@ static const struct ut_rule layout_rules[] = {
 	{ "a frame select word with a variable", "select.ref:" },
 	{ "a TCB frame with no current-thread pointer", "frame.ref:" },
 	{ "a TCB frame field not a multiple of 8", "frame.ref_off:" },
+	{ "the SP at the call, with the frame at that SP", "sp.from: SFU_TRAP_SP_CALL with frame.from SFU_TRAP_FRAME_SP" },
+	{ "the SP at the call plus an add not a multiple of 8", "sp.add:" },
+	{ "sp.on_live neither 0 nor 1", "sp.on_live:" },
+	{ "a frame pushed on the other SP, at the call's SP (or no other SP: x86_64)", "sp.on_live: 1" },
 };
 
 /* Break rule i of l; false if the rule does not apply to this arch. */
@@ -272,6 +277,10 @@ static bool break_layout(size_t i, struct sfu_trap_layout *l)
 	case 38: l->select.ref = (const void *)&g_current; break;
 	case 39: l->frame.from = SFU_TRAP_FRAME_TCB; l->frame.ref = NULL; break;
 	case 40: l->frame.from = SFU_TRAP_FRAME_TCB; l->frame.ref_off = 12; break;
+	case 41: l->sp.from = SFU_TRAP_SP_CALL; l->frame.from = SFU_TRAP_FRAME_SP; l->frame.ref = NULL; break;
+	case 42: l->sp.from = SFU_TRAP_SP_CALL; l->sp.add = 12; break;
+	case 43: l->sp.on_live = 2; break;
+	case 44: l->sp.on_live = 1; l->frame.from = SFU_TRAP_FRAME_SP; l->frame.ref = NULL; break;
 	}
 	return true;
 }
@@ -303,10 +312,18 @@ UT_CASE(test_layout_rules)
 	l.sp.from = SFU_TRAP_SP_SAVED;
 	l.sp.at = SFU_AT(F_REGS(0) + 0xf8);
 	EXPECT(sfu_layout_check(&l, NULL) == SFU_OK, "a saved SP at SFU_AT: %s", E(sfu_layout_check(&l, NULL)));
+	/* The SP at the call, with a frame found elsewhere (through the TCB
+	 * here), plus a multiple of 8. */
+	l = g_layouts[0];
+	l.sp.from = SFU_TRAP_SP_CALL;
+	l.sp.add = 16;
+	err = sfu_layout_check(&l, &why);
+	EXPECT(err == SFU_OK, "the SP at the call: %s", why ? why : "(no rule)");
 	why = "unset";
 	EXPECT(sfu_layout_check(NULL, &why) == SFU_E_DESC && why != NULL && strcmp(why, "no layout") == 0,
 	       "no layout: %s", why ? why : "(no rule)");
-	end("ctx " ARCH " layout-check: the variants pass, an SP in a variable, live where the CPU has one");
+	end("ctx " ARCH " layout-check: the variants pass, an SP in a variable, live where the CPU has one, the SP at "
+	    "the call");
 
 	for (i = 0; i < sizeof layout_rules / sizeof layout_rules[0]; i++) {
 		l = g_layouts[0];
@@ -445,6 +462,21 @@ UT_CASE(test_sp_sources)
 	k = sfu_port_trap(&g_ctx, ra, 0, &r);
 	EXPECT(k == SFU_TRAP_KERNEL && r.sp == 0x5550, "SP live: %#llx", (unsigned long long)r.sp);
 #endif
+	/* The SP at the call (the callback's sp), plus add; a frame handed
+	 * over without it has an SP that cannot be known. */
+	g_layouts[0].sp.from = SFU_TRAP_SP_CALL;
+	g_layouts[0].sp.add = 0x10;
+	memset(&r, 0, sizeof r);
+	k = sfu_port_trap(&g_ctx, ra, 0x7770, &r);
+	EXPECT(k == SFU_TRAP_KERNEL && r.sp == 0x7780 && r.pc == 0x111000, "SP at the call + 0x10: %d, %#llx", k,
+	       (unsigned long long)r.sp);
+	memset(&r, 0, sizeof r);
+	k = sfu_port_trap_regs(&g_layouts[0], A(f), &r);
+	EXPECT(k == SFU_TRAP_UNREADABLE && r.pc == 0, "SP at the call, no call: %d", k);
+	k = sfu_port_trap_regs_sp(&g_layouts[0], A(f), 0x8880, &r);
+	EXPECT(k == SFU_TRAP_KERNEL && r.sp == 0x8890 && r.pc == 0x111000, "SP at the call given: %d, %#llx", k,
+	       (unsigned long long)r.sp);
+	g_layouts[0].sp.add = 0;
 	/* The frame from a plain variable (a kernel's current_regs). */
 	g_layouts[0] = variant(0);
 	g_layouts[0].frame.from = SFU_TRAP_FRAME_VAR;
@@ -453,7 +485,50 @@ UT_CASE(test_sp_sources)
 	g_tcb.sp = 0;
 	k = sfu_port_trap(&g_ctx, ra, 0, &r);
 	EXPECT(k == SFU_TRAP_KERNEL && r.pc == 0x111000, "frame from a variable: %d", k);
-	end("ctx " ARCH " sp-sources: frame end + k, a variable, the live SP; the frame from a variable");
+	end("ctx " ARCH " sp-sources: frame end + k, a variable, the live SP, the SP at the call + k; the frame from a "
+	    "variable");
+}
+
+/* A frame its entry pushed onto the CPU's other SP (sp.on_live, FreeRTOS's
+ * portSAVE_CONTEXT onto SP_EL0 for a fault in a handler): past it, a frame
+ * further out whose SP is the live one gets that frame's end, not the
+ * register's value; a walk that crossed none, the register's. */
+UT_CASE(test_sp_on_live)
+{
+#if SFU__PORT_HAS_LIVE_SP
+	sfu_regs r;
+	uint64_t ra, ra2, *f = &mem.a[32], *irq = &mem.b[64];
+	const char *why = NULL;
+	int k;
+	begin();
+	setup();
+	ra = put_call(8, CALLEE_A);
+	ra2 = put_call(16, CALLEE_B);
+	fill(f, 0, 0x111000, KERNEL_MODE, 0xf0f0);
+	g_tcb.sp = A(f);
+	g_layouts[0].sp.from = SFU_TRAP_SP_CALL;
+	g_layouts[0].sp.on_live = 1;
+	/* The interrupt the fault came in on: its frame at the call's SP,
+	 * the interrupted SP the live one. */
+	g_layouts[1] = variant(0);
+	g_layouts[1].call.callees = (const void *const *)g_callees_b;
+	g_layouts[1].frame.from = SFU_TRAP_FRAME_SP;
+	g_layouts[1].frame.ref = NULL;
+	g_layouts[1].sp.from = SFU_TRAP_SP_LIVE;
+	EXPECT(sfu_layout_check(&g_layouts[0], &why) == SFU_OK && sfu_layout_check(&g_layouts[1], &why) == SFU_OK,
+	       "the layouts: %s", why ? why : "(no rule)");
+	fill(irq, 0, 0x222000, KERNEL_MODE, 0xe0e0);
+	g_live_sp = A(f); /* the push left SP_EL0 at the frame */
+	k = sfu_port_trap(&g_ctx, ra2, A(irq), &r);
+	EXPECT(k == SFU_TRAP_KERNEL && r.sp == A(f), "no frame crossed: the register, %#llx", (unsigned long long)r.sp);
+	k = sfu_port_trap(&g_ctx, ra, A(irq) - 0x100, &r);
+	EXPECT(k == SFU_TRAP_KERNEL && r.sp == A(irq) - 0x100 && g_ctx.live_sp == A(f) + 0x120,
+	       "the pushed frame: sp %#llx, live %#llx", (unsigned long long)r.sp, (unsigned long long)g_ctx.live_sp);
+	k = sfu_port_trap(&g_ctx, ra2, A(irq), &r);
+	EXPECT(k == SFU_TRAP_KERNEL && r.pc == 0x222000 && r.sp == A(f) + 0x120,
+	       "past it: the frame's end, %#llx", (unsigned long long)r.sp);
+	end("ctx " ARCH " sp-on-live: past a frame pushed on the other SP, the live SP is its end");
+#endif
 }
 
 /* The variant chosen by a word outside the frame: the FP flag in the
@@ -898,7 +973,8 @@ UT_CASE(test_threads)
  * nothing. */
 UT_CASE(test_switch_trap_rules)
 {
-	static const char *const what[] = { "frame.size not a multiple of 8", "pc a bare offset", "an SP only live" };
+	static const char *const what[] = { "frame.size not a multiple of 8", "pc a bare offset", "an SP only live",
+		                                    "an SP at a call" };
 	struct sfu_switch_layout sl = { .traps = g_layouts, .ntraps = 2 };
 	const char *why;
 	char name[200];
@@ -912,8 +988,10 @@ UT_CASE(test_switch_trap_rules)
 			g_layouts[1].frame.size = 0x321;
 		else if (i == 1)
 			g_layouts[1].regs.pc = F_PC(1);
-		else
+		else if (i == 2)
 			g_layouts[1].sp.from = SFU_TRAP_SP_LIVE;
+		else
+			g_layouts[1].sp.from = SFU_TRAP_SP_CALL;
 		why = NULL;
 		err = sfu_switch_check(&sl, &why);
 		EXPECT(ut_refused(err, why, "traps[]"), "%s: %s, rule \"%s\", not \"traps[]...\"", what[i], E(err),

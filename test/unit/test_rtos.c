@@ -75,6 +75,8 @@ void vTaskSwitchContext(void);
 void vTaskSwitchContext(void) {}
 void vApplicationIRQHandler(void);
 void vApplicationIRQHandler(void) {}
+void freertos_fault(void); /* FreeRTOS_Abort's call (SFU_FREERTOS_FAULT_HANDLER's default) */
+void freertos_fault(void) {}
 #define SFU_FREERTOS_TASKS_C 1
 #include "sfu_freertos.h"
 
@@ -205,7 +207,14 @@ UT_CASE(test_freertos_flag)
     f[0] = 2;
     err = sfu_port_switch_regs(&c, &sfu_freertos_switch, (uintptr_t)f, &r);
     EXPECT(err != SFU_OK, "a flag word of 2 was read (pc %llx)", (unsigned long long)r.pc);
-    end("unit rtos freertos: the task context by its flag word, 0 read, 2 refused");
+    /* A handler's context (SPSR EL1h: a fault in an interrupt handler)
+     * is never a waiting task's: FreeRTOS switches from a task only. */
+    f[0] = 0;
+    f[3] = 0x5;
+    err = sfu_port_switch_regs(&c, &sfu_freertos_switch, (uintptr_t)f, &r);
+    EXPECT(err != SFU_OK, "a waiting task's context saved from SP_ELx was read (pc %llx)", (unsigned long long)r.pc);
+    end("unit rtos freertos: the task context by its flag word and SPSR.M[0], 0 and EL1t read, 2 and EL1h "
+        "refused");
 }
 
 /* The forms the headers brought to sfu_layout.h: a second select word

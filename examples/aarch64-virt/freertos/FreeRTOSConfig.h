@@ -16,14 +16,11 @@
 #define INCLUDE_vTaskDelete 1
 #define configNUMBER_OF_CORES 1
 
-/* sfu (rtos/sfu_freertos.h): tasks.c includes freertos_tasks_c_additions.h,
- * the TCB keeps its stack's end, the IRQ stack and the fault paths. */
+/* sfu (rtos/sfu_freertos.h): tasks.c includes freertos_tasks_c_additions.h
+ * (sfu's, rtos/), the TCB keeps its stack's end, the IRQ stack's bounds. */
 #define configINCLUDE_FREERTOS_TASK_C_ADDITIONS_H 1
 #define configRECORD_STACK_HIGH_ADDRESS 1
 #define SFU_FREERTOS_IRQ_STACK_LO __exc_stack_start
 #define SFU_FREERTOS_IRQ_STACK_HI __exc_stack_end
-#define SFU_FREERTOS_FAULT_HANDLER freertos_fault
-#define SFU_FREERTOS_SPX_HANDLER freertos_spx_fault
-#define SFU_FREERTOS_ENTRY board_main
 
 #endif
