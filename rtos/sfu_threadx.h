@@ -74,6 +74,17 @@
  *   neither 0 nor 1 with SFU_THREADX_ARM_FP 1 is a corrupt TCB: "memory
  *   read refused" (SFU_E_READ).
  *
+ * THE STATES SHOWN
+ *   Every created thread, whatever its state (the created ring), named by
+ *   tx_thread_state as tx_api.h numbers them: ready, completed (its entry
+ *   returned; its trace the shell entry's suspension, ending at
+ *   _tx_thread_shell_entry), terminated (tx_thread_terminate: the frame it
+ *   last saved), suspended, sleep, queue, semaphore, event flag, block
+ *   pool, byte pool, io driver, file, tcp/ip, mutex, priority change; "?"
+ *   past them.  A thread never run: one frame, _tx_thread_shell_entry
+ *   (_tx_thread_stack_build's first frame).  A deleted thread
+ *   (tx_thread_delete) is off the ring: not shown.
+ *
  * Offsets: eclipse-threadx ports_arch/ARMv8-A/threadx/common/src
  * tx_thread_stack_build.S, tx_thread_schedule.S (6.3.0),
  * tx_thread_context_save.S, tx_thread_context_restore.S,

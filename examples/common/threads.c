@@ -129,9 +129,12 @@ EX_NOINLINE void finisher_work(int depth)
 }
 
 /* Ends: by its return where the kernel's thread start takes it (ThreadX's
- * shell entry, which then ends the thread), else by ex_thread_exit. */
+ * shell entry, which then ends the thread), else by ex_thread_exit.
+ * (Where a thread's entry is its stack's first frame, EX_THREAD_OUTERMOST,
+ * it never returns: no thread start to return to.) */
 EX_NOINLINE void thread_finisher(void *arg)
 {
+    EX_THREAD_OUTERMOST();
     (void)arg;
     finisher_work(6);
     if (board_entry_returns())
