@@ -101,7 +101,7 @@ static List_t *volatile pxOverflowDelayedTaskList = &xDelayedTaskList2;
 static List_t xTasksWaitingToReceive = LIST_EMPTY(xTasksWaitingToReceive);
 /* FreeRTOS.h's default is 0; the examples' count starts 100 s of ticks
  * before the 64-bit wrap (FreeRTOS's own way to test the wrap), so that a
- * long timeout lands on the overflow list.  xTickCount is sched.c's tick
+ * long timeout lands on the overflow list.  The count is sched.c's tick
  * count from there. */
 #ifndef configINITIAL_TICK_COUNT
 #define configINITIAL_TICK_COUNT ((TickType_t)0 - 100000u)
@@ -306,10 +306,12 @@ void vTaskSwitchContext(void)
     pxCurrentTCB = next;
 }
 
-/* xTaskGetTickCount: sched.c's ticks from configINITIAL_TICK_COUNT; the
- * delayed lists swapped where the count wrapped since it was last read
- * (taskSWITCH_DELAYED_LISTS, which xTaskIncrementTick does at the wrap). */
-static TickType_t xTickCount(void)
+/* The tick count now (tasks.c's xTickCount): sched.c's ticks from
+ * configINITIAL_TICK_COUNT; the delayed lists swapped where the count
+ * wrapped since it was last read (taskSWITCH_DELAYED_LISTS, which
+ * xTaskIncrementTick does at the wrap; here at the next state change,
+ * which the boots of the scenarios never reach). */
+static TickType_t prvTickCountNow(void)
 {
     TickType_t now = configINITIAL_TICK_COUNT + ex_ticks;
 
@@ -343,7 +345,7 @@ void board_thread_state(struct ex_thread *t)
         vListInsert(&xTasksWaitingToReceive, &tcb->xEventListItem);
         __attribute__((fallthrough)); /* and on a delayed list until its timeout */
     case EX_THREAD_SLEEPING:
-        now = xTickCount();
+        now = prvTickCountNow();
         wake = now + (t->wake - ex_ticks);
         tcb->xStateListItem.xItemValue = wake;
         vListInsert(wake < now ? pxOverflowDelayedTaskList : pxDelayedTaskList, &tcb->xStateListItem);
