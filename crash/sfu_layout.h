@@ -381,8 +381,8 @@ struct sfu_port_ctx {
  *           SFU_TRAP_SP_LIVE (a thread that is not running has none), and
  *           size, align, sp and regs above are not used.
  *   unmatched  (optional, with traps) the rule a context breaks that no
- *           variant matches while every frame and select word could be
- *           read: the field its select words read and what the
+ *           variant matches where a variant's frame fits and every select
+ *           word could be read: the field its select words read and what the
  *           description needs of it (a ready-made description knows it:
  *           an FP-context flag set where the description was built
  *           without the FP layouts).  Such a context is then refused
@@ -878,11 +878,10 @@ static inline bool sfu__port_frame_base(const void *ctx, const struct sfu_trap_l
     return sfu__port_struct_word(ctx, p, l->frame.ref_off, base);
 }
 
-/* Does the readable frame at frame match l's variant?  The select word
- * of the frame, of its variable (read as it is: the layout's own), or of
- * the thread's control block (through the checked read: false if it
- * cannot be read). */
-/* Does the select word match: 1, 0, or -1 where it cannot be read. */
+/* Does the readable frame at frame match the select word sel: 1, 0, or
+ * -1 where it cannot be read?  The word of the frame, of its variable
+ * (read as it is: the layout's own), or of the thread's control block
+ * (through the checked read). */
 static inline int sfu__port_select3(const void *ctx, const struct sfu_trap_select *sel, uint64_t frame)
 {
     unsigned n = sel->size ? sel->size : 8u, sh;
@@ -918,12 +917,9 @@ static inline int sfu__port_select3(const void *ctx, const struct sfu_trap_selec
  * word cannot be read. */
 static inline int sfu__port_variant3(const void *ctx, const struct sfu_trap_layout *l, uint64_t frame)
 {
-    int a = sfu__port_select3(ctx, &l->select, frame), b;
+    int a = sfu__port_select3(ctx, &l->select, frame);
 
-    if (a != 1)
-        return a;
-    b = sfu__port_select3(ctx, &l->also, frame);
-    return b;
+    return a != 1 ? a : sfu__port_select3(ctx, &l->also, frame);
 }
 
 static inline bool sfu__port_variant(const void *ctx, const struct sfu_trap_layout *l, uint64_t frame)
