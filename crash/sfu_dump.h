@@ -1100,12 +1100,14 @@ static SFU__DUMP_NOINLINE void sfu__dump_cursor_frame(const struct sfu_dump *d, 
  * zeroed one says so: nothing was ever saved in it (SFU_E_ZERO_RA, as a
  * return address of 0 inside a stack; SFU_END_NEVER_RAN where a thread
  * that never ran keeps it). */
-static SFU__DUMP_NOINLINE void sfu__dump_refused(const struct sfu_dump *d, const char *what, uint64_t addr, int err)
+static SFU__DUMP_NOINLINE void sfu__dump_refused(const struct sfu_dump *d, const char *what, uint64_t addr, int err,
+                                                  const char *why)
 {
     sfu_dump_str(d, what);
     sfu_dump_hex(d, addr, 16);
     sfu_dump_str(d, ": ");
-    sfu_dump_str(d, err == SFU_E_ZERO_RA      ? "zeroed, nothing was ever saved in it"
+    sfu_dump_str(d, why != NULL                 ? why
+                    : err == SFU_E_ZERO_RA      ? "zeroed, nothing was ever saved in it"
                     : err == SFU_END_NEVER_RAN ? "zeroed at its stack's top: the thread never ran"
                                                : sfu_strerror(err));
     sfu_dump_str(d, "\nbacktrace:\n");
@@ -1379,7 +1381,7 @@ static SFU__DUMP_NOINLINE int sfu__dump_trap_start(const struct sfu_dump *d, con
     if (kind == SFU_TRAP_EMPTY)
         kind = -SFU_E_ZERO_RA; /* a frame of zeros: no context to walk */
     if (kind < 0) {
-        sfu__dump_refused(d, "  trap frame at ", frame, -kind);
+        sfu__dump_refused(d, "  trap frame at ", frame, -kind, NULL);
         return -kind;
     }
     st->user = kind == SFU_TRAP_USER;

@@ -413,6 +413,14 @@ struct sfu_port_ctx {
  *           SFU_TRAP_SP_LIVE (a thread that is not running has none) nor
  *           SFU_TRAP_SP_CALL (nor a call), and
  *           size, align, sp and regs above are not used.
+ *   unmatched  (optional, with traps) the rule a context breaks that no
+ *           variant matches where a variant's frame fits and every select
+ *           word could be read: the field its select words read and what the
+ *           description needs of it (a ready-made description knows it:
+ *           an FP-context flag set where the description was built
+ *           without the FP layouts).  Such a context is then refused
+ *           with SFU_E_DESC, and the dump names the rule; without it, or
+ *           where a word could not be read, SFU_E_READ as before.
  * The resume PC of a called switch is a return address into the function
  * that called the switch routine; that call is never the last instruction
  * of its function (the switch returns), so the first frame of the walk is
@@ -425,6 +433,7 @@ struct sfu_switch_layout {
     struct sfu_trap_regs regs;
     const struct sfu_trap_layout *traps;
     size_t ntraps;
+    const char *unmatched;
 };
 
 /* The layout of a context a switch called as a function pushed on the
@@ -507,9 +516,10 @@ SFU_DEF int sfu_switch_check(const struct sfu_switch_layout *l, const char **why
  * SFU_END_USER if the context says the thread was switched out at a lower
  * privilege level (*out is then its user context, the one frame to show:
  * its walk ends at once with SFU_END_USER), SFU_E_DESC for a layout
- * sfu_switch_check refuses, or SFU_E_READ if the context is not readable
- * (a corrupt saved SP) or no trap variant fits it: *out is then
- * untouched. */
+ * sfu_switch_check refuses or for a context no trap variant matches where
+ * the layout names that rule (unmatched), or SFU_E_READ if the context is
+ * not readable (a corrupt saved SP) or no trap variant fits it: *out is
+ * then untouched. */
 SFU_DEF int sfu_port_switch_regs(const void *ctx, const struct sfu_switch_layout *l, uint64_t addr, sfu_regs *out);
 
 /* Set up t for walks of a thread whose frames lie on stacks[0..n), each
@@ -933,17 +943,17 @@ static inline bool sfu__port_frame_base(const void *ctx, const struct sfu_trap_l
     return sfu__port_struct_word(ctx, p, l->frame.ref_off, base);
 }
 
-/* Does the readable frame at frame match l's variant?  The select word
- * of the frame, of its variable (read as it is: the layout's own), or of
- * the thread's control block (through the checked read: false if it
- * cannot be read). */
-static inline bool sfu__port_select(const void *ctx, const struct sfu_trap_select *sel, uint64_t frame)
+/* Does the readable frame at frame match the select word sel: 1, 0, or
+ * -1 where it cannot be read?  The word of the frame, of its variable
+ * (read as it is: the layout's own), or of the thread's control block
+ * (through the checked read). */
+static inline int sfu__port_select3(const void *ctx, const struct sfu_trap_select *sel, uint64_t frame)
 {
     unsigned n = sel->size ? sel->size : 8u, sh;
     uint64_t addr, w;
 
     if (sel->mask == 0)
-        return true;
+        return 1;
     if (sel->from == SFU_SELECT_FRAME) {
         addr = frame + sel->at - 1u;
         w = *(const volatile uint64_t *)(uintptr_t)(addr & ~(uint64_t)7);
@@ -954,10 +964,10 @@ static inline bool sfu__port_select(const void *ctx, const struct sfu_trap_selec
         uint64_t p = sfu__port_tcb(ctx, sel->ref);
 
         if (p == 0 || p > UINT64_MAX - sel->at)
-            return false;
+            return -1;
         addr = p + sel->at - 1u;
         if ((addr & (n - 1u)) != 0 || !sfu__port_read_ref(ctx, addr & ~(uint64_t)7, &w))
-            return false;
+            return -1;
     }
     /* (The frame's and the variable's word: aligned by the check and the
      * variable's alignment; little-endian, as both ports are.) */
@@ -968,9 +978,18 @@ static inline bool sfu__port_select(const void *ctx, const struct sfu_trap_selec
     return (w & sel->mask) == sel->value;
 }
 
+/* Does the layout's variant match the frame: 1, 0, or -1 where a select
+ * word cannot be read. */
+static inline int sfu__port_variant3(const void *ctx, const struct sfu_trap_layout *l, uint64_t frame)
+{
+    int a = sfu__port_select3(ctx, &l->select, frame);
+
+    return a != 1 ? a : sfu__port_select3(ctx, &l->also, frame);
+}
+
 static inline bool sfu__port_variant(const void *ctx, const struct sfu_trap_layout *l, uint64_t frame)
 {
-    return sfu__port_select(ctx, &l->select, frame) && sfu__port_select(ctx, &l->also, frame);
+    return sfu__port_variant3(ctx, l, frame) == 1;
 }
 
 /* A block of size bytes at addr (checked readable) every word of which
@@ -1188,6 +1207,8 @@ SFU__LAYOUT_FN int sfu_switch_check(const struct sfu_switch_layout *l, const cha
             else if (l->traps[i].sp.from == SFU_TRAP_SP_CALL)
                 w = "traps[].sp.from: SFU_TRAP_SP_CALL, and a thread that is not running made no call";
         }
+    } else if (l->unmatched != NULL) {
+        w = "unmatched: set, and ntraps is 0 (a context of one layout has no variant to match)";
     } else if (l->size == 0 || (l->size & 7u) != 0) {
         w = "size: 0 or not a multiple of 8";
     } else if (l->align < 8 || (l->align & (l->align - 1u)) != 0) {
@@ -1234,17 +1255,28 @@ static inline bool sfu__port_context_ok(const void *ctxv, uint64_t addr, uint64_
     return sfu__port_block_ok(ctx->kernel, addr, size, align);
 }
 
-/* A saved context that is a trap frame: the first variant that fits. */
+/* A saved context that is a trap frame: the first variant that fits.
+ * None: SFU_E_DESC where the layout names the rule such a context breaks
+ * (unmatched), a variant's frame could be read there and every select
+ * word read was; else SFU_E_READ. */
 static inline int sfu__port_switch_trap(const void *ctx, const struct sfu_switch_layout *sl, uint64_t addr,
                                         sfu_regs *out)
 {
     size_t i;
+    bool fits = false, words = true;
 
     for (i = 0; i < sl->ntraps; i++) {
         const struct sfu_trap_layout *l = &sl->traps[i];
+        int v;
 
-        if (!sfu__port_context_ok(ctx, addr, l->frame.size, l->frame.align) || !sfu__port_variant(ctx, l, addr))
+        if (!sfu__port_context_ok(ctx, addr, l->frame.size, l->frame.align))
             continue;
+        fits = true;
+        v = sfu__port_variant3(ctx, l, addr);
+        if (v != 1) {
+            words = words && v == 0;
+            continue;
+        }
         switch (sfu__port_trap_regs_at(ctx, l, addr, 0, out)) {
         case SFU_TRAP_USER:
             return SFU_END_USER;
@@ -1258,7 +1290,7 @@ static inline int sfu__port_switch_trap(const void *ctx, const struct sfu_switch
             return SFU_E_READ;
         }
     }
-    return SFU_E_READ;
+    return sl->unmatched != NULL && fits && words ? SFU_E_DESC : SFU_E_READ;
 }
 
 SFU__LAYOUT_FN int sfu_port_switch_regs(const void *ctx, const struct sfu_switch_layout *l, uint64_t addr,

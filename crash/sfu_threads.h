@@ -750,7 +750,7 @@ static SFU__DUMP_NOINLINE int sfu__dump_thread_start(const struct sfu_dump *d, s
         sfu__dump_rec_name(d, t->name_at, t->name_max);
     st->rec.state_text = t->state;
     if (more == 2) {
-        sfu__dump_refused(d, "  stacks of the thread at ", t->frame, SFU_E_ARG);
+        sfu__dump_refused(d, "  stacks of the thread at ", t->frame, SFU_E_ARG, NULL);
         return SFU__DUMP_SAID;
     }
     if (t->regs != NULL) {
@@ -774,8 +774,11 @@ static SFU__DUMP_NOINLINE int sfu__dump_thread_start(const struct sfu_dump *d, s
          * stack's top (r->sp: its end); anywhere else it is a misread. */
         if (kind == SFU_END_NEVER_RAN && !sfu__dump_at_top(port, r->sp))
             kind = SFU_E_ZERO_RA;
+        /* SFU_E_DESC: a context no variant matches, the rule it breaks
+         * named by the layout (the description was checked at boot, so
+         * the code is not the layout's own). */
         if (kind != SFU_OK && kind != SFU_END_USER) {
-            sfu__dump_refused(d, "  saved context at ", at, kind);
+            sfu__dump_refused(d, "  saved context at ", at, kind, kind == SFU_E_DESC ? t->layout->unmatched : NULL);
             return SFU__DUMP_SAID;
         }
         sfu_dump_str(d, "  saved context at ");
@@ -785,7 +788,7 @@ static SFU__DUMP_NOINLINE int sfu__dump_thread_start(const struct sfu_dump *d, s
         if (kind == SFU_TRAP_EMPTY)
             kind = sfu__dump_at_top(port, r->sp) ? -SFU_END_NEVER_RAN : -SFU_E_ZERO_RA;
         if (kind < 0) {
-            sfu__dump_refused(d, "  trap frame at ", at, -kind);
+            sfu__dump_refused(d, "  trap frame at ", at, -kind, NULL);
             return SFU__DUMP_SAID;
         }
         st->user = kind == SFU_TRAP_USER;

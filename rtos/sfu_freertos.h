@@ -101,6 +101,17 @@
  *   Not shown: a task on xPendingReadyList (linked by its event item, there
  *   only while the scheduler is suspended).
  *
+ * THE STATES SHOWN (the list a task is on, as eTaskGetState says it)
+ *   ready (pxReadyTasksLists; the running task is sfu_dump_stack's),
+ *   blocked (xDelayedTaskList1 and 2: a delay or a wait with a timeout,
+ *   the overflow list included), suspended (xSuspendedTaskList, with
+ *   INCLUDE_vTaskSuspend: vTaskSuspend or a wait with portMAX_DELAY),
+ *   deleted (xTasksWaitingTermination, with INCLUDE_vTaskDelete: deleted,
+ *   by itself or another task, its TCB and stack kept until the idle task
+ *   frees them; its trace from the context it last saved).  A never-run
+ *   task: one frame, its function, whose return address 0 at its stack's
+ *   top ends the trace (pxPortInitialiseStack's X30).
+ *
  * Offsets: FreeRTOS-Kernel portable/GCC/ARM_AARCH64/portASM.S
  * (portSAVE_CONTEXT, FreeRTOS_SWI_Handler and FreeRTOS_Abort ("Full ESR
  * is in X0, exception class code is in X1"), FreeRTOS_IRQ_Handler; the

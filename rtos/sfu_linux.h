@@ -44,6 +44,15 @@
  *   2.47 on), so the walk ends there, complete.  The boot stack ends at
  *   your C entry (kernel_main, start_kernel).
  *
+ * THE STATES SHOWN
+ *   Your task->state names (SFU_DUMP_STATE with your states[]; a NULL
+ *   name: not dumped).  A task that has ended must not be walked where its
+ *   kernel stack is freed (Linux frees it at the dead task's last switch,
+ *   finish_task_switch): leave it out of task[] (a kernel thread is
+ *   reaped at once: release_task unlinks it) or give its state a NULL
+ *   name; a zombie whose stack is kept (the teaching kernels' TASK_ZOMBIE)
+ *   may be shown with its last context.
+ *
  * WHAT IS REFUSED
  *   At compile time: a pt_regs or cpu_context without Linux's members, or
  *   with them of another size (each 8 bytes; regs 31 of them).  At boot

@@ -64,10 +64,26 @@
  *   is an error naming the field, never a misread.  SFU_THREADX_ARM_FP 0
  *   where ENABLE_ARM_FP is defined.  TX_ENABLE_IRQ_NESTING (a walk out
  *   of a nested ISR would look for the outer ISR's frame at its SP).
- *   TX_THREAD_SMP and module builds.  At a walk: a thread whose tx_thread_fp_enable is set
- *   where SFU_THREADX_ARM_FP is 0 (its frames have an FP part the header
- *   does not know) matches no layout, and its dump is refused ("saved
- *   context ...: memory read refused"), never walked.
+ *   TX_THREAD_SMP and module builds.  At a walk (not knowable at boot: a
+ *   thread sets its FP flag itself, once it runs): a thread whose
+ *   tx_thread_fp_enable is set where SFU_THREADX_ARM_FP is 0 (its frames
+ *   have an FP part the header does not know) matches no layout; its dump
+ *   is refused with the field and the rule ("saved context at 0x...:
+ *   tx_thread_fp_enable: set (...), and sfu_threadx.h is built with
+ *   SFU_THREADX_ARM_FP 0: ...", stopped SFU_E_DESC), never walked.  A flag
+ *   neither 0 nor 1 with SFU_THREADX_ARM_FP 1 is a corrupt TCB: "memory
+ *   read refused" (SFU_E_READ).
+ *
+ * THE STATES SHOWN
+ *   Every created thread, whatever its state (the created ring), named by
+ *   tx_thread_state as tx_api.h numbers them: ready, completed (its entry
+ *   returned; its trace the shell entry's suspension, ending at
+ *   _tx_thread_shell_entry), terminated (tx_thread_terminate: the frame it
+ *   last saved), suspended, sleep, queue, semaphore, event flag, block
+ *   pool, byte pool, io driver, file, tcp/ip, mutex, priority change; "?"
+ *   past them.  A thread never run: one frame, _tx_thread_shell_entry
+ *   (_tx_thread_stack_build's first frame).  A deleted thread
+ *   (tx_thread_delete) is off the ring: not shown.
  *
  * Offsets: eclipse-threadx ports_arch/ARMv8-A/threadx/common/src
  * tx_thread_stack_build.S, tx_thread_schedule.S (6.3.0),
@@ -205,6 +221,15 @@ enum {
 #define SFU__TX_NISR (2 + SFU__TX_NFAULT + SFU__TX_NOVF)
 #define SFU_THREADX_SWITCH_TRAPS SFU__TX_NISR
 #define SFU__TX_NSWITCH (SFU_THREADX_ARM_FP ? 4 : 2)
+/* The rule a thread's frame breaks when no switch layout matches it in a
+ * header built without FP (the TCB's flag set: the configuration does not
+ * match); NULL with FP (a flag neither 0 nor 1 is a corrupt TCB, not a
+ * configuration: SFU_E_READ). */
+#define SFU_THREADX_UNMATCHED(fp)                                                                   \
+    ((fp) ? NULL                                                                                    \
+          : "tx_thread_fp_enable: set (the thread saves FP registers), and sfu_threadx.h is built with " \
+            "SFU_THREADX_ARM_FP 0: no layout has its frames' FP part (build the header as the port is, " \
+            "with ENABLE_ARM_FP)")
 #define SFU_THREADX_NTRAPS (SFU__TX_NISR + SFU__TX_NSWITCH)
 
 #ifdef __cplusplus
@@ -357,8 +382,12 @@ const struct sfu_trap_layout sfu_threadx_traps[SFU_THREADX_NTRAPS] = {
 #endif
 };
 
+/* A thread whose tx_thread_fp_enable no layout's select matches: refused
+ * by the walk, with this rule (SFU_E_DESC).  Not known at boot: a thread
+ * sets its flag itself (tx_thread_fp_enable()), once it runs. */
 const struct sfu_switch_layout sfu_threadx_switch = { .traps = &sfu_threadx_traps[SFU_THREADX_SWITCH_TRAPS],
-                                                      .ntraps = SFU__TX_NSWITCH };
+                                                      .ntraps = SFU__TX_NSWITCH,
+                                                      .unmatched = SFU_THREADX_UNMATCHED(SFU_THREADX_ARM_FP) };
 
 /* Where a whole trace ends: the boot stack's entry, and every thread's
  * (tx_thread_create starts each at _tx_thread_shell_entry, whose caller

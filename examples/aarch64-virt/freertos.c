@@ -12,10 +12,22 @@
  * Nothing here is for sfu but the end of the file, which includes
  * freertos_tasks_c_additions.h as tasks.c does.
  *
- * Which list a task is on:
+ * Which list a task is on (sched.c's states, board_thread_state):
  *   running, ready, preempted   pxReadyTasksLists[its priority]
  *   blocked for good            xSuspendedTaskList (FreeRTOS blocks a task
  *                               that waits with portMAX_DELAY there)
+ *   asleep (vTaskDelay), waiting on the semaphore with a timeout
+ *   (xSemaphoreTake)            *pxDelayedTaskList, ordered by the tick it
+ *                               wakes at, or *pxOverflowDelayedTaskList if
+ *                               that tick is past the count's wrap
+ *                               (prvAddCurrentTaskToDelayedList); the
+ *                               waiter's xEventListItem also on the
+ *                               semaphore's xTasksWaitingToReceive
+ *   ended (vTaskDelete of itself, or of it by another task)
+ *                               xTasksWaitingTermination: its TCB and stack
+ *                               are freed by the idle task, later (here
+ *                               never: the examples have no idle task); its
+ *                               saved context is the one it last saved
  *   before the scheduler starts the boot code runs as a task of its own,
  *   xBootTCB (on no list), so that a fault there has a TCB to save its
  *   context into; FreeRTOS's startup code would run without one.
@@ -82,6 +94,19 @@ static List_t xDelayedTaskList1 = LIST_EMPTY(xDelayedTaskList1);
 static List_t xDelayedTaskList2 = LIST_EMPTY(xDelayedTaskList2);
 static List_t xSuspendedTaskList = LIST_EMPTY(xSuspendedTaskList);
 static List_t xTasksWaitingTermination = LIST_EMPTY(xTasksWaitingTermination);
+static List_t *volatile pxDelayedTaskList = &xDelayedTaskList1;
+static List_t *volatile pxOverflowDelayedTaskList = &xDelayedTaskList2;
+/* The one semaphore of the examples (threads.c's), its queue's list of
+ * the tasks waiting to take it. */
+static List_t xTasksWaitingToReceive = LIST_EMPTY(xTasksWaitingToReceive);
+/* FreeRTOS.h's default is 0; the examples' count starts 100 s of ticks
+ * before the 64-bit wrap (FreeRTOS's own way to test the wrap), so that a
+ * long timeout lands on the overflow list.  The count is sched.c's tick
+ * count from there. */
+#ifndef configINITIAL_TICK_COUNT
+#define configINITIAL_TICK_COUNT ((TickType_t)0 - 100000u)
+#endif
+static TickType_t xLastTickCount = configINITIAL_TICK_COUNT;
 static TCB_t xTasks[EX_MAX_THREADS];
 extern char __stack_start[], __stack_end[];
 static TCB_t xBootTCB = { .pxStack = (StackType_t *)__stack_start, .pxEndOfStack = (StackType_t *)__stack_end,
@@ -119,10 +144,27 @@ static void vListInsertEnd(List_t *l, ListItem_t *it)
     l->uxNumberOfItems++;
 }
 
+/* In order of xItemValue, after the items of the same value (vListInsert). */
+static void vListInsert(List_t *l, ListItem_t *it)
+{
+    ListItem_t *at = (ListItem_t *)(void *)&l->xListEnd;
+
+    while (LINKS(at->pxNext) != &l->xListEnd && at->pxNext->xItemValue <= it->xItemValue)
+        at = at->pxNext;
+    it->pxNext = at->pxNext;
+    LINKS(it->pxNext)->pxPrevious = it;
+    it->pxPrevious = at;
+    at->pxNext = it;
+    it->pxContainer = l;
+    l->uxNumberOfItems++;
+}
+
 static void uxListRemove(ListItem_t *it)
 {
     List_t *l = it->pxContainer;
 
+    if (l == NULL)
+        return; /* on no list (listLIST_ITEM_CONTAINER checked first, as tasks.c does) */
     LINKS(it->pxNext)->pxPrevious = it->pxPrevious;
     LINKS(it->pxPrevious)->pxNext = it->pxNext;
     if (l->pxIndex == it)
@@ -251,7 +293,6 @@ static TCB_t *tcb_of_slot(const uint64_t *slot)
 void vTaskSwitchContext(void)
 {
     TCB_t *prev = pxCurrentTCB, *next;
-    const struct ex_thread *pt;
 
     if (!sw.pending)
         return;
@@ -260,16 +301,65 @@ void vTaskSwitchContext(void)
     if (prev != &xBootTCB && prev->pxTopOfStack <= prev->pxStack)
         vApplicationStackOverflowHook(prev, prev->pcTaskName);
     *sw.save = (uint64_t)(uintptr_t)prev->pxTopOfStack;
-    if (prev != &xBootTCB) {
-        pt = &ex_threads[prev - xTasks];
-        if (pt->state == EX_THREAD_BLOCKED) {
-            uxListRemove(&prev->xStateListItem);
-            vListInsertEnd(&xSuspendedTaskList, &prev->xStateListItem);
-        }
-    }
     next = tcb_of_slot(sw.next_slot);
     *sw.next_slot = sw.next;
     pxCurrentTCB = next;
+}
+
+/* The tick count now (tasks.c's xTickCount): sched.c's ticks from
+ * configINITIAL_TICK_COUNT; the delayed lists swapped where the count
+ * wrapped since it was last read (taskSWITCH_DELAYED_LISTS, which
+ * xTaskIncrementTick does at the wrap; here at the next state change,
+ * which the boots of the scenarios never reach). */
+static TickType_t prvTickCountNow(void)
+{
+    TickType_t now = configINITIAL_TICK_COUNT + ex_ticks;
+
+    if (now < xLastTickCount) {
+        List_t *l = pxDelayedTaskList;
+
+        pxDelayedTaskList = pxOverflowDelayedTaskList;
+        pxOverflowDelayedTaskList = l;
+    }
+    xLastTickCount = now;
+    return now;
+}
+
+/* sched.c's hook: the task moved to the list FreeRTOS keeps it on, as
+ * vTaskSuspend (blocked for good), vTaskDelay and xSemaphoreTake (asleep,
+ * waiting: prvAddCurrentTaskToDelayedList), vTaskDelete (ended, by itself
+ * or by another task: prvDeleteTCB waits for the idle task) and
+ * xTaskIncrementTick (woken: back to its ready list) do it. */
+void board_thread_state(struct ex_thread *t)
+{
+    TCB_t *tcb = &xTasks[task_index(t)];
+    TickType_t now, wake;
+
+    uxListRemove(&tcb->xStateListItem);
+    switch (t->state) {
+    case EX_THREAD_BLOCKED:
+        vListInsertEnd(&xSuspendedTaskList, &tcb->xStateListItem);
+        break;
+    case EX_THREAD_WAITING:
+        tcb->xEventListItem.xItemValue = configMAX_PRIORITIES - tcb->uxPriority;
+        vListInsert(&xTasksWaitingToReceive, &tcb->xEventListItem);
+        __attribute__((fallthrough)); /* and on a delayed list until its timeout */
+    case EX_THREAD_SLEEPING:
+        now = prvTickCountNow();
+        wake = now + (t->wake - ex_ticks);
+        tcb->xStateListItem.xItemValue = wake;
+        vListInsert(wake < now ? pxOverflowDelayedTaskList : pxDelayedTaskList, &tcb->xStateListItem);
+        break;
+    case EX_THREAD_EXITED:
+    case EX_THREAD_KILLED:
+        uxListRemove(&tcb->xEventListItem);
+        vListInsertEnd(&xTasksWaitingTermination, &tcb->xStateListItem);
+        break;
+    default: /* woken: its timeout came */
+        uxListRemove(&tcb->xEventListItem);
+        vListInsertEnd(&pxReadyTasksLists[tcb->uxPriority], &tcb->xStateListItem);
+        break;
+    }
 }
 
 /* The interrupt's C handler (FreeRTOS_IRQ_Handler's call): the board's

@@ -13,6 +13,16 @@
  * The boot code is no task: it runs on the boot stack until the scheduler
  * starts (current is NULL), and its context is saved into init_task,
  * which is on no list, when it leaves for good.
+ *
+ * A task's state (board_thread_state): TASK_RUNNING (running, or ready:
+ * a never-run one still at ret_from_fork), TASK_INTERRUPTIBLE (asleep:
+ * schedule_timeout_interruptible), TASK_UNINTERRUPTIBLE (blocked for good,
+ * or waiting on the semaphore: down_timeout).  A task that ends (do_exit,
+ * by itself or killed) is no longer in task[]: these tasks are kernel
+ * threads, whose parent (kthreadd) reaps them at once (exit_notify's
+ * autoreap: release_task unlinks the task before its last __schedule),
+ * and its kernel stack is freed right after that switch
+ * (finish_task_switch: put_task_stack).  No dump could read it.
  */
 #include "ex.h"
 #include "board.h"
@@ -86,17 +96,35 @@ static struct task_struct *task_of_context(uint64_t ctx)
 void ex_switch(uint64_t *save, uint64_t next)
 {
     struct task_struct *prev = current ? current : &init_task, *n = task_of_context(next);
-    const struct ex_thread *t;
 
     *save = (uint64_t)(uintptr_t)&prev->thread.cpu_context;
-    if (prev != &init_task) {
-        t = &ex_threads[prev - tasks];
-        if (t->state == EX_THREAD_BLOCKED)
-            prev->state = TASK_UNINTERRUPTIBLE;
-    }
     current = n;
     linux_stack_lo = (uint64_t)(uintptr_t)n->stack;
     cpu_switch_to(prev, n);
+}
+
+/* sched.c's hook: the task's state as set_current_state and the wake-ups
+ * set it; an ended task released from task[] (see the top). */
+void board_thread_state(struct ex_thread *t)
+{
+    unsigned i = (unsigned)(t - ex_threads);
+
+    switch (t->state) {
+    case EX_THREAD_SLEEPING:
+        tasks[i].state = TASK_INTERRUPTIBLE;
+        break;
+    case EX_THREAD_BLOCKED:
+    case EX_THREAD_WAITING:
+        tasks[i].state = TASK_UNINTERRUPTIBLE;
+        break;
+    case EX_THREAD_EXITED:
+    case EX_THREAD_KILLED:
+        task[i] = NULL;
+        break;
+    default:
+        tasks[i].state = TASK_RUNNING;
+        break;
+    }
 }
 
 void schedule_tail(void)

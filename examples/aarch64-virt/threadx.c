@@ -17,6 +17,14 @@
  * tx_kernel_enter's scheduler.  Every second thread calls what
  * tx_thread_fp_enable() does (its FP registers saved from then on),
  * first thing in its run.
+ *
+ * Every created thread stays on the created ring whatever its state
+ * (tx_thread_state, board_thread_state): TX_READY, TX_SUSPENDED (blocked
+ * for good: tx_thread_suspend), TX_SLEEP (tx_thread_sleep),
+ * TX_SEMAPHORE_SUSP (tx_semaphore_get with a timeout), TX_COMPLETED (its
+ * entry returned: _tx_thread_shell_entry suspends it so) and TX_TERMINATED
+ * (tx_thread_terminate by another thread); a completed or terminated
+ * thread's stack and last saved frame stay until tx_thread_delete.
  */
 #include "ex.h"
 #include "board.h"
@@ -84,7 +92,77 @@ EX_NORETURN void _tx_thread_shell_entry(void)
      * it. */
     EX_OUTERMOST();
     tx_entry[i].entry(tx_entry[i].arg);
-    panic("_tx_thread_shell_entry: the thread returned");
+    /* The entry returned: the thread is TX_COMPLETED, suspended for good
+     * (ThreadX: _tx_thread_system_suspend); sched.c's exit does both. */
+    ex_thread_exit();
+}
+
+/* sched.c's hooks: a thread's entry may return (to the shell entry
+ * above); a thread's state as tx_thread_state. */
+int board_entry_returns(void)
+{
+    return 1;
+}
+
+/* The examples' one semaphore (threads.c's), as tx_semaphore_create
+ * leaves it, count 0. */
+static CHAR tx_sem_name[] = "never posted";
+static TX_SEMAPHORE tx_sem = { .tx_semaphore_id = TX_SEMAPHORE_ID, .tx_semaphore_name = tx_sem_name };
+
+/* Off the semaphore's suspension list, if on it (_tx_semaphore_cleanup,
+ * a timeout's or a termination's). */
+static void tx_sem_unlink(TX_THREAD *t)
+{
+    TX_SEMAPHORE *s = t->tx_thread_suspend_control_block;
+
+    if (s == NULL)
+        return;
+    if (t->tx_thread_suspended_next == t) {
+        s->tx_semaphore_suspension_list = NULL;
+    } else {
+        t->tx_thread_suspended_next->tx_thread_suspended_previous = t->tx_thread_suspended_previous;
+        t->tx_thread_suspended_previous->tx_thread_suspended_next = t->tx_thread_suspended_next;
+        if (s->tx_semaphore_suspension_list == t)
+            s->tx_semaphore_suspension_list = t->tx_thread_suspended_next;
+    }
+    s->tx_semaphore_suspended_count--;
+    t->tx_thread_suspend_control_block = NULL;
+    t->tx_thread_suspended_next = t->tx_thread_suspended_previous = NULL;
+}
+
+/* sched.c's hook: the thread's tx_thread_state as ThreadX sets it, its
+ * timeout in its timer (tx_thread_sleep, tx_semaphore_get's wait_option),
+ * a semaphore's waiter last on its suspension list (_tx_semaphore_get). */
+void board_thread_state(struct ex_thread *et)
+{
+    static const UINT tx_state[EX_THREAD_NSTATES] = {
+        [EX_THREAD_READY] = TX_READY,          [EX_THREAD_PREEMPTED] = TX_READY,
+        [EX_THREAD_BLOCKED] = TX_SUSPENDED,    [EX_THREAD_SLEEPING] = TX_SLEEP,
+        [EX_THREAD_WAITING] = TX_SEMAPHORE_SUSP, [EX_THREAD_EXITED] = TX_COMPLETED,
+        [EX_THREAD_KILLED] = TX_TERMINATED,
+    };
+    TX_THREAD *t = &tx_threads[et - ex_threads];
+
+    tx_sem_unlink(t);
+    t->tx_thread_timer.tx_timer_internal_remaining_ticks = 0;
+    if (et->state == EX_THREAD_SLEEPING || et->state == EX_THREAD_WAITING)
+        t->tx_thread_timer.tx_timer_internal_remaining_ticks = (ULONG)(et->wake - ex_ticks);
+    if (et->state == EX_THREAD_WAITING) {
+        TX_THREAD *first = tx_sem.tx_semaphore_suspension_list;
+
+        t->tx_thread_suspend_control_block = &tx_sem;
+        if (first == NULL) {
+            tx_sem.tx_semaphore_suspension_list = t;
+            t->tx_thread_suspended_next = t->tx_thread_suspended_previous = t;
+        } else {
+            t->tx_thread_suspended_next = first;
+            t->tx_thread_suspended_previous = first->tx_thread_suspended_previous;
+            first->tx_thread_suspended_previous->tx_thread_suspended_next = t;
+            first->tx_thread_suspended_previous = t;
+        }
+        tx_sem.tx_semaphore_suspended_count++;
+    }
+    t->tx_thread_state = tx_state[et->state];
 }
 
 /* sched.c's hook: tx_thread_create for thread t (the stack filled with
@@ -187,8 +265,6 @@ void tx_schedule_hook(void)
         return;
     sw.pending = 0;
     *sw.save = (uint64_t)(uintptr_t)prev->tx_thread_stack_ptr;
-    if (prev != &tx_boot_thread && ex_threads[thread_index(prev)].state == EX_THREAD_BLOCKED)
-        prev->tx_thread_state = TX_SUSPENDED;
     *sw.next_slot = sw.next;
 }
 

@@ -231,10 +231,27 @@ const struct sfu_port_ctx *ex_ram_ctx(void);
  * timer.  Each thread has a guard page, its stack, and (aarch64) its own
  * exception stack, and an sfu port bounded by those stacks.
  */
-#define EX_MAX_THREADS 4u
+#define EX_MAX_THREADS 8u
 #define EX_GUARD_SIZE 4096u
 #define EX_THREAD_STACK 16384u
-enum ex_thread_state { EX_THREAD_FREE, EX_THREAD_READY, EX_THREAD_RUNNING, EX_THREAD_BLOCKED, EX_THREAD_PREEMPTED };
+/* BLOCKED: for good (nothing wakes it); SLEEPING: until a tick
+ * (ex_thread_sleep); WAITING: on a semaphore, until a tick at most
+ * (ex_sem_wait); EXITED: it ended itself (ex_thread_exit); KILLED: another
+ * thread ended it (ex_thread_kill).  An exited or killed thread keeps its
+ * stack and its last saved context (the pool is static); a kernel that
+ * frees them says so in its own state (board_thread_state). */
+enum ex_thread_state {
+    EX_THREAD_FREE,
+    EX_THREAD_READY,
+    EX_THREAD_RUNNING,
+    EX_THREAD_BLOCKED,
+    EX_THREAD_PREEMPTED,
+    EX_THREAD_SLEEPING,
+    EX_THREAD_WAITING,
+    EX_THREAD_EXITED,
+    EX_THREAD_KILLED
+};
+#define EX_THREAD_NSTATES 9u
 struct ex_thread {
     const char *name;
     unsigned id;               /* 1, 2, ... */
@@ -245,18 +262,43 @@ struct ex_thread {
     sfu_stack exc;             /* the exception stack(s) it traps onto */
     uint64_t guard;            /* the guard page below the stack */
     const char *guarded;       /* board_guard's answer */
+    uint64_t wake;             /* SLEEPING, WAITING: the tick it wakes at */
+};
+/* A counting semaphore (ex_sem_wait). */
+struct ex_sem {
+    volatile unsigned count;
 };
 /* The thread slots (a free one: EX_THREAD_FREE), the running thread (NULL
  * before ex_sched_start), and the states' names (sched-sfu.c). */
 extern struct ex_thread ex_threads[EX_MAX_THREADS];
 extern struct ex_thread *ex_current;
-extern const char *const ex_state_names[5];
-/* A new ready thread running entry(arg), which must never return. */
+extern const char *const ex_state_names[EX_THREAD_NSTATES];
+/* A new ready thread running entry(arg), which must never return (it
+ * ends with ex_thread_exit; where board_entry_returns() says so, by
+ * returning). */
 struct ex_thread *ex_thread_create(const char *name, void (*entry)(void *), void *arg);
 /* Leave the boot context for the first thread, for good. */
 EX_NORETURN void ex_sched_start(void);
 /* The running thread blocks (for good, here: nothing wakes it). */
 void ex_thread_block(void);
+/* The running thread sleeps for ticks timer ticks. */
+void ex_thread_sleep(uint64_t ticks);
+/* The running thread takes s, waiting at most ticks for it: 1 taken, 0
+ * timed out. */
+int ex_sem_wait(struct ex_sem *s, uint64_t ticks);
+/* The running thread ends; another thread ends t (not the running one). */
+EX_NORETURN void ex_thread_exit(void);
+void ex_thread_kill(struct ex_thread *t);
+/* Ticks of the timer since the scheduler started. */
+extern volatile uint64_t ex_ticks;
+/* The boards' hooks (weak defaults in sched.c): t's state changed to
+ * BLOCKED, SLEEPING, WAITING, EXITED or KILLED (before the switch away from
+ * it, if it is the running thread), or back to READY from SLEEPING or
+ * WAITING (interrupts masked): a kernel-shaped board moves t where its
+ * kernel keeps such a thread.  board_entry_returns: nonzero where a
+ * thread's start takes its entry's return (ThreadX's shell entry). */
+void board_thread_state(struct ex_thread *t);
+int board_entry_returns(void);
 /* From ex_tick: preempt at the end of this interrupt.  From the board's
  * IRQ handler, after the interrupt is acknowledged: switch if asked. */
 void ex_sched_tick(void);

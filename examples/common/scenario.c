@@ -470,7 +470,7 @@ EX_SCENARIO(badfp,    EX_PANIC, 0, "saved FP overwritten (RA intact), then panic
 EX_SCENARIO(loop,     EX_PANIC, 0, "frame record pointing at itself, then panic")
 EX_SCENARIO(badsp,    EX_FAULT, 0, "SP pointed at unmapped memory, then a push")
 EX_SCENARIO(recipe,   EX_PASS,  0, "the README's step 1 (recipe.c) at the bottom of the demo chain")
-EX_SCENARIO(threads,  EX_PANIC, 0, "3 preemptive threads; one panics: every thread dumped")
+EX_SCENARIO(threads,  EX_PANIC, 0, "a thread in each state; one panics: every thread dumped")
 EX_SCENARIO(overflow, EX_FAULT, 0, "a thread recurses into its stack's guard page")
 EX_SCENARIO(nested,   EX_NESTED, 0, "a fault inside the fault's dump: one line, halt")
 EX_SCENARIO(retained, EX_PASS,  1, "crash record kept across two warm resets")

@@ -13,7 +13,7 @@
  * (sfu_dump_stack shows it; its dumps are bounded by its stacks); a free
  * slot has no state name and is not dumped.  The description's .threads
  * (EX_DUMP, ex.h) points here. */
-const char *const ex_state_names[5] = { NULL, "ready", "running", "blocked", "preempted" };
+const char *const ex_state_names[] = { NULL, "ready", "running", "blocked", "preempted", "sleeping", "waiting", "exited", "killed" };
 const struct sfu_dump_table ex_thread_table = {
     SFU_DUMP_ARRAY(struct ex_thread, ex_threads, EX_MAX_THREADS),
     SFU_DUMP_SAVED(struct ex_thread, ctx, &ex_switch_layout),

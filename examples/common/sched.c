@@ -6,7 +6,11 @@
  * Round robin on the board's timer: each tick asks for a switch
  * (ex_sched_tick), which the board's IRQ handler makes once the interrupt
  * is acknowledged (ex_preempt), so the next thread gets its ticks at once.
- * A thread can also block (ex_thread_block).  Both go through the board's
+ * A thread can also block (ex_thread_block), sleep for some ticks
+ * (ex_thread_sleep), wait on a semaphore with a timeout (ex_sem_wait), end
+ * itself (ex_thread_exit) or end another (ex_thread_kill); the boards
+ * shaped as a kernel mirror each such change in their kernel's own
+ * structures (board_thread_state).  Both go through the board's
  * one context-switch routine, ex_switch (switch.S), which leaves the
  * thread's callee-saved registers and resume PC on its stack; the board
  * describes that context to sfu once (ex_switch_layout, thread.c).
@@ -32,6 +36,7 @@ static unsigned nthreads;
 struct ex_thread *ex_current;
 static uint64_t boot_ctx; /* the boot context, left for good */
 static volatile int need_resched;
+volatile uint64_t ex_ticks;
 /* In .bss: inside the first 2 MiB of the image, which both boards map
  * with 4 KiB pages (link.ld checks). */
 static uint8_t pool[EX_MAX_THREADS][EX_THREAD_BLOCK] __attribute__((aligned(4096)));
@@ -96,6 +101,17 @@ __attribute__((weak)) int board_switch_begin(uint64_t *save, uint64_t next, uint
     return 0;
 }
 
+/* The defaults, for boards with no kernel of their own to keep in step. */
+__attribute__((weak)) void board_thread_state(struct ex_thread *t)
+{
+    (void)t;
+}
+
+__attribute__((weak)) int board_entry_returns(void)
+{
+    return 0;
+}
+
 /* The one place threads switch (interrupts masked).  Not static and never
  * inlined: the resume PC of every thread that is not running is in here,
  * the first frame of its dump. */
@@ -140,21 +156,85 @@ EX_NORETURN void ex_sched_start(void)
     panic("ex_sched_start: the boot context was resumed");
 }
 
-void ex_thread_block(void)
+/* The running thread leaves the CPU in state (interrupts masked): the
+ * thread to switch to.  Its callers call sched_switch themselves, so that
+ * their traces go from sched_switch straight into them (and a debugger
+ * shows no inlined frame of it there). */
+static EX_NOINLINE struct ex_thread *leave(uint8_t state)
 {
     struct ex_thread *next;
 
-    EX_IRQ_OFF();
-    ex_current->state = EX_THREAD_BLOCKED;
+    ex_current->state = state;
+    board_thread_state(ex_current);
     next = pick();
     if (next == NULL)
-        panic("ex_thread_block: no thread left to run");
-    sched_switch(next, 0);
+        panic("sched: no thread left to run");
+    return next;
+}
+
+void ex_thread_block(void)
+{
+    EX_IRQ_OFF();
+    sched_switch(leave(EX_THREAD_BLOCKED), 0);
     EX_IRQ_ON();
 }
 
+void ex_thread_sleep(uint64_t ticks)
+{
+    EX_IRQ_OFF();
+    ex_current->wake = ex_ticks + ticks;
+    sched_switch(leave(EX_THREAD_SLEEPING), 0);
+    EX_IRQ_ON();
+}
+
+int ex_sem_wait(struct ex_sem *s, uint64_t ticks)
+{
+    int taken = 0;
+
+    EX_IRQ_OFF();
+    if (s->count != 0) {
+        s->count--;
+        taken = 1;
+    } else {
+        /* Nothing posts here: the timeout (ex_sched_tick) wakes it. */
+        ex_current->wake = ex_ticks + ticks;
+        sched_switch(leave(EX_THREAD_WAITING), 0);
+    }
+    EX_IRQ_ON();
+    return taken;
+}
+
+EX_NORETURN void ex_thread_exit(void)
+{
+    EX_IRQ_OFF();
+    sched_switch(leave(EX_THREAD_EXITED), 0);
+    panic("ex_thread_exit: an exited thread was resumed");
+}
+
+void ex_thread_kill(struct ex_thread *t)
+{
+    if (t == ex_current)
+        panic("ex_thread_kill: the running thread (ex_thread_exit ends it)");
+    EX_IRQ_OFF();
+    t->state = EX_THREAD_KILLED;
+    board_thread_state(t);
+    EX_IRQ_ON();
+}
+
+/* Each tick: the sleepers and waiters whose time has come are ready. */
 void ex_sched_tick(void)
 {
+    unsigned i;
+
+    ex_ticks++;
+    for (i = 0; i < nthreads; i++) {
+        struct ex_thread *t = &ex_threads[i];
+
+        if ((t->state == EX_THREAD_SLEEPING || t->state == EX_THREAD_WAITING) && ex_ticks >= t->wake) {
+            t->state = EX_THREAD_READY;
+            board_thread_state(t);
+        }
+    }
     if (ex_current != NULL)
         need_resched = 1;
 }

@@ -4,15 +4,27 @@
  * doing known things, so every thread's dump has an exact function
  * sequence.  Every function a trace must show is extern and noinline.
  *
- * threads: three threads, each with its own stack.
+ * threads: a thread in each state the scheduler has, each with its own
+ * stack.
  *   sleeper  sleeper_wait() -> ex_thread_block(): blocked for good; its
  *            dump starts at the switch (sched_switch) from its saved
  *            context and ends at its entry function
  *   spinner  spinner_work() -> leaf_park(): spins until the timer
  *            preempts it; its dump starts at the switch, goes through the
  *            interrupt handler and the trap frame into leaf_park
- *   crasher  waits until the other two are there, then panics: dumped
- *            from its registers, then the other two from their contexts
+ *   napper   napper_wait() -> ex_thread_sleep(): asleep for longer than
+ *            the scenario lasts
+ *   waiter   waiter_wait() -> ex_sem_wait(): waits on a semaphore nobody
+ *            posts, with a timeout longer than the scenario lasts (and,
+ *            where the kernel counts ticks from near their wrap, past it)
+ *   finisher finisher_work(), then ends: ex_thread_exit(), or where the
+ *            kernel's thread start takes an entry's return
+ *            (board_entry_returns), returns to it
+ *   victim   victim_wait() -> ex_thread_block(), then ended by crasher
+ *            (ex_thread_kill)
+ *   crasher  waits until the others are there, kills victim, creates
+ *            newborn (which never runs), then panics: dumped from its
+ *            registers, then the others from their contexts
  *
  * overflow: one thread recurses without end into the guard page below its
  * stack; the fault is taken on the exception stack, and the dump shows
@@ -20,13 +32,26 @@
  */
 #include "ex.h"
 
-static struct ex_thread *sleeper, *spinner;
+static struct ex_thread *sleeper, *spinner, *napper, *waiter, *finisher, *victim;
 static volatile int spinner_parked;
+static struct ex_sem never_posted;
+/* Longer than any boot of the scenario (the timer runs at 1000 Hz). */
+#define EX_LONG_SLEEP 50000u
+#define EX_LONG_WAIT 200000u
 
 EX_NOINLINE void sleeper_wait(int depth);
 EX_NOINLINE EX_NORETURN void thread_sleeper(void *arg);
 EX_NOINLINE void spinner_work(int depth);
 EX_NOINLINE EX_NORETURN void thread_spinner(void *arg);
+EX_NOINLINE void napper_wait(int depth);
+EX_NOINLINE EX_NORETURN void thread_napper(void *arg);
+EX_NOINLINE void waiter_wait(int depth);
+EX_NOINLINE EX_NORETURN void thread_waiter(void *arg);
+EX_NOINLINE void finisher_work(int depth);
+EX_NOINLINE void thread_finisher(void *arg);
+EX_NOINLINE void victim_wait(int depth);
+EX_NOINLINE EX_NORETURN void thread_victim(void *arg);
+EX_NOINLINE EX_NORETURN void thread_newborn(void *arg);
 EX_NOINLINE void crasher_work(int depth);
 EX_NOINLINE EX_NORETURN void thread_crasher(void *arg);
 EX_NOINLINE uint64_t ex_recurse(uint64_t n);
@@ -64,16 +89,99 @@ EX_NOINLINE EX_NORETURN void thread_spinner(void *arg)
         spinner_work(2);
 }
 
+EX_NOINLINE void napper_wait(int depth)
+{
+    volatile int local = depth;
+
+    ex_thread_sleep(EX_LONG_SLEEP);
+    ex_printf("napper: woke up (%d)\n", local);
+}
+
+EX_NOINLINE EX_NORETURN void thread_napper(void *arg)
+{
+    EX_THREAD_OUTERMOST();
+    (void)arg;
+    for (;;)
+        napper_wait(4);
+}
+
+EX_NOINLINE void waiter_wait(int depth)
+{
+    volatile int local = depth;
+    int taken = ex_sem_wait(&never_posted, EX_LONG_WAIT);
+
+    ex_printf("waiter: %s (%d)\n", taken ? "taken" : "timed out", local);
+}
+
+EX_NOINLINE EX_NORETURN void thread_waiter(void *arg)
+{
+    EX_THREAD_OUTERMOST();
+    (void)arg;
+    for (;;)
+        waiter_wait(5);
+}
+
+EX_NOINLINE void finisher_work(int depth)
+{
+    volatile int local = depth;
+
+    ex_printf("finisher: done (%d)\n", local);
+}
+
+/* Ends: by its return where the kernel's thread start takes it (ThreadX's
+ * shell entry, which then ends the thread), else by ex_thread_exit.
+ * (Where a thread's entry is its stack's first frame, EX_THREAD_OUTERMOST,
+ * it never returns: no thread start to return to.) */
+EX_NOINLINE void thread_finisher(void *arg)
+{
+    EX_THREAD_OUTERMOST();
+    (void)arg;
+    finisher_work(6);
+    if (board_entry_returns())
+        return;
+    ex_thread_exit();
+}
+
+EX_NOINLINE void victim_wait(int depth)
+{
+    volatile int local = depth;
+
+    ex_thread_block();
+    ex_printf("victim: woke up (%d)\n", local);
+}
+
+EX_NOINLINE EX_NORETURN void thread_victim(void *arg)
+{
+    EX_THREAD_OUTERMOST();
+    (void)arg;
+    for (;;)
+        victim_wait(7);
+}
+
+/* Created last, just before the panic: it never runs. */
+EX_NOINLINE EX_NORETURN void thread_newborn(void *arg)
+{
+    EX_THREAD_OUTERMOST();
+    (void)arg;
+    panic("newborn ran");
+}
+
 EX_NOINLINE void crasher_work(int depth)
 {
     volatile int local = depth;
 
-    /* Until the sleeper is blocked and the spinner is parked for good
-     * (then nothing they do changes their dump); the timer preempts us
-     * meanwhile. */
-    while (sleeper->state != EX_THREAD_BLOCKED || !spinner_parked)
+    /* Until every other thread is where its dump is checked (then
+     * nothing they do changes it); the timer preempts us meanwhile. */
+    while (sleeper->state != EX_THREAD_BLOCKED || !spinner_parked || napper->state != EX_THREAD_SLEEPING ||
+           waiter->state != EX_THREAD_WAITING || finisher->state != EX_THREAD_EXITED ||
+           victim->state != EX_THREAD_BLOCKED)
         __asm__ volatile("");
-    ex_printf("crasher: the other threads are blocked and preempted; panicking (%d)\n", local);
+    ex_thread_kill(victim);
+    /* Interrupts masked from here: newborn never runs. */
+    EX_IRQ_OFF();
+    (void)ex_thread_create("newborn", thread_newborn, NULL);
+    ex_printf("crasher: the other threads are blocked, preempted, asleep, waiting, ended and new; panicking (%d)\n",
+              local);
     panic("deliberate panic in thread crasher");
 }
 
@@ -90,7 +198,12 @@ EX_NORETURN void ex_threads_scenario(void)
     sleeper = ex_thread_create("sleeper", thread_sleeper, NULL);
     spinner = ex_thread_create("spinner", thread_spinner, NULL);
     (void)ex_thread_create("crasher", thread_crasher, NULL);
-    ex_printf("threads: 3 threads, %u KiB stacks, timer at 1000 Hz, round robin\n", EX_THREAD_STACK / 1024u);
+    napper = ex_thread_create("napper", thread_napper, NULL);
+    waiter = ex_thread_create("waiter", thread_waiter, NULL);
+    finisher = ex_thread_create("finisher", thread_finisher, NULL);
+    victim = ex_thread_create("victim", thread_victim, NULL);
+    ex_printf("threads: 7 threads and 1 to come, %u KiB stacks, timer at 1000 Hz, round robin\n",
+              EX_THREAD_STACK / 1024u);
     board_timer_start(1000);
     ex_sched_start();
 }

@@ -2196,8 +2196,25 @@ UT_CASE(test_thread_tcb_select)
 		         (unsigned long long)A(f1), (unsigned long long)A(&mem.b[60]));
 		EXPECT(strstr(g_out, want) != NULL, "thread int by its own flag:\n%.200s", g_out);
 	}
+	/* Without the FP variant and with the rule it breaks named: thread fp
+	 * refused with it (SFU_E_DESC), never walked; thread int walked. */
+	reset();
+	memset(&g_state, 0, sizeof g_state);
+	sl.traps = &v[1];
+	sl.ntraps = 1;
+	sl.unmatched = "fp_enable: set, and the description has no FP layout";
+	err = sfu_dump_threads(&dump);
+	{
+		char want[200];
+		snprintf(want, sizeof want, "  saved context at 0x%016llx: fp_enable: set, and the description has no FP "
+		         "layout\nbacktrace:\nbacktrace: 0 frames, stopped: the description breaks a rule (SFU_E_DESC)\n",
+		         (unsigned long long)A(f0));
+		EXPECT(err == SFU_END && strstr(g_out, want) != NULL, "%s; the rule not named:\n%.400s", E(err), g_out);
+	}
+	sl.unmatched = NULL;
 	(void)f0;
-	end("unit dump thread table: a saved context's variant chosen by a flag of each thread's own control block");
+	end("unit dump thread table: a saved context's variant chosen by a flag of each thread's own control block; "
+	    "one no variant matches refused with the layout's rule");
 }
 
 int main(void)

@@ -134,7 +134,11 @@ static uint64_t full(int fp)
     return (uintptr_t)f;
 }
 
-static const struct sfu_switch_layout g_nofp = { .traps = &sfu_threadx_traps[SFU_THREADX_SWITCH_TRAPS], .ntraps = 2 };
+/* The header built without SFU_THREADX_ARM_FP: its two layouts (the
+ * same as the first two of the FP header's) and its rule. */
+static const struct sfu_switch_layout g_nofp = { .traps = &sfu_threadx_traps[SFU_THREADX_SWITCH_TRAPS],
+                                                 .ntraps = 2,
+                                                 .unmatched = SFU_THREADX_UNMATCHED(0) };
 
 UT_CASE(test_threadx_fp)
 {
@@ -152,9 +156,18 @@ UT_CASE(test_threadx_fp)
     EXPECT(r.pc == 0x4000 && r.fp == 0x1111 && r.sp == f + 256, "FP frame read as pc %llx fp %llx sp %llx",
            (unsigned long long)r.pc, (unsigned long long)r.fp, (unsigned long long)(r.sp - f));
     err = sfu_port_switch_regs(&c, &g_nofp, f, &r);
-    EXPECT(err != SFU_OK, "the header without SFU_THREADX_ARM_FP read an FP thread's frame (pc %llx)",
-           (unsigned long long)r.pc);
-    end("unit rtos threadx: an FP thread read with SFU_THREADX_ARM_FP 1, refused without it");
+    EXPECT(err == SFU_E_DESC, "the header without SFU_THREADX_ARM_FP on an FP thread's frame: %s (pc %llx), not "
+           "SFU_E_DESC", E(err), (unsigned long long)r.pc);
+    EXPECT(g_nofp.unmatched != NULL && strncmp(g_nofp.unmatched, "tx_thread_fp_enable: set", 24) == 0 &&
+               strstr(g_nofp.unmatched, "SFU_THREADX_ARM_FP 0") != NULL,
+           "the rule does not name the field and the knob: %s", g_nofp.unmatched ? g_nofp.unmatched : "(none)");
+    EXPECT(SFU_THREADX_UNMATCHED(1) == NULL, "the FP header names a rule for a corrupt flag");
+    /* The flag cannot be read (no TCB): no rule claimed, a read refused. */
+    c.tcb = 0;
+    err = sfu_port_switch_regs(&c, &g_nofp, f, &r);
+    EXPECT(err == SFU_E_READ, "no TCB to read the flag from: %s, not SFU_E_READ", E(err));
+    end("unit rtos threadx: an FP thread read with SFU_THREADX_ARM_FP 1, refused without it (SFU_E_DESC, "
+        "tx_thread_fp_enable named)");
 }
 
 UT_CASE(test_threadx_kinds)

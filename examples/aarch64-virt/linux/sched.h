@@ -39,7 +39,7 @@ struct thread_struct {
 #define TASK_UNINTERRUPTIBLE 2
 #define TASK_COMM_LEN 16
 #define THREAD_SIZE 16384u
-#define NR_TASKS 4
+#define NR_TASKS 8
 
 struct task_struct {
     volatile long state;

@@ -23,6 +23,9 @@ typedef int LONG;
 #define TX_TERMINATED 2u
 #define TX_SUSPENDED 3u
 #define TX_SLEEP 4u
+#define TX_QUEUE_SUSP 5u
+#define TX_SEMAPHORE_SUSP 6u
+#define TX_MUTEX_SUSP 13u
 
 struct TX_TIMER_INTERNAL_STRUCT {
     ULONG tx_timer_internal_remaining_ticks;
@@ -73,5 +76,19 @@ typedef struct TX_THREAD_STRUCT {
     VOID (*tx_thread_entry_exit_notify)(struct TX_THREAD_STRUCT *thread_ptr, UINT type);
     ULONG tx_thread_suspension_sequence;
 } TX_THREAD;
+
+/* A counting semaphore: the threads suspended on it (TX_SEMAPHORE_SUSP)
+ * on a circular list through tx_thread_suspended_next, in their order of
+ * suspension. */
+#define TX_SEMAPHORE_ID ((ULONG)0x53454D41)
+typedef struct TX_SEMAPHORE_STRUCT {
+    ULONG tx_semaphore_id;
+    CHAR *tx_semaphore_name;
+    ULONG tx_semaphore_count;
+    struct TX_THREAD_STRUCT *tx_semaphore_suspension_list;
+    UINT tx_semaphore_suspended_count;
+    struct TX_SEMAPHORE_STRUCT *tx_semaphore_created_next, *tx_semaphore_created_previous;
+    VOID (*tx_semaphore_put_notify)(struct TX_SEMAPHORE_STRUCT *semaphore_ptr);
+} TX_SEMAPHORE;
 
 #endif
