@@ -145,17 +145,32 @@ static inline unsigned sfu__port_fault_pack(const uint64_t *w, unsigned have, ui
 }
 
 /* Word i as the CPU holds it in the fault's handler, for a frame that has
- * none (an entry that passes them in registers): MRS ESR_EL1, FAR_EL1 (at
- * EL2 with HCR_EL2.E2H these names reach ESR_EL2 and FAR_EL2).  Knob
- * SFU_PORT_LIVE_FAULT(i): another expression for them (a test's). */
+ * none (an entry that passes them in registers): ESR_ELx and FAR_ELx of
+ * the level the dump runs at, the one the fault was taken to (CurrentEL,
+ * ARM ARM "CurrentEL": EL in bits [3:2]).  An RTOS built to run at EL3
+ * (FreeRTOS's ARM_AARCH64 port without GUEST) or at EL2 without
+ * HCR_EL2.E2H finds its syndrome there, not in ESR_EL1, which would hold
+ * some older EL1 fault's.  Each register is read only at its own level
+ * (an MRS of ESR_EL3 below EL3 is UNDEFINED).  Knob SFU_PORT_LIVE_FAULT(i):
+ * another expression for them (a test's). */
 static inline bool sfu__port_live_fault(unsigned i, uint64_t *v)
 {
 #ifdef SFU_PORT_LIVE_FAULT
     *v = (uint64_t)(SFU_PORT_LIVE_FAULT(i));
 #else
-    uint64_t r;
+    uint64_t r, el;
 
-    if (i == 0)
+    __asm__ volatile("mrs %0, CurrentEL" : "=r"(el));
+    el = (el >> 2) & 3u;
+    if (el == 3 && i == 0)
+        __asm__ volatile("mrs %0, esr_el3" : "=r"(r));
+    else if (el == 3)
+        __asm__ volatile("mrs %0, far_el3" : "=r"(r));
+    else if (el == 2 && i == 0)
+        __asm__ volatile("mrs %0, esr_el2" : "=r"(r));
+    else if (el == 2)
+        __asm__ volatile("mrs %0, far_el2" : "=r"(r));
+    else if (i == 0)
         __asm__ volatile("mrs %0, esr_el1" : "=r"(r));
     else
         __asm__ volatile("mrs %0, far_el1" : "=r"(r));
