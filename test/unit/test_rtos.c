@@ -188,20 +188,28 @@ UT_CASE(test_threadx_kinds)
     end("unit rtos threadx: full and solicited frames, with and without FP");
 }
 
-UT_CASE(test_freertos_flag)
+/* The port context of a walk whose memory is the stack alone. */
+static struct sfu_port_ctx stack_ctx(void)
 {
     static struct sfu_port_range ram[1];
     struct sfu_port_ctx c;
-    uint64_t *f = g_stack + 1024 - 288 / 8;
-    sfu_regs r;
-    int err;
 
-    begin();
     ram[0].start = (uintptr_t)g_stack;
     ram[0].end = (uintptr_t)(g_stack + 1024);
     memset(&c, 0, sizeof c);
     c.ram = ram;
     c.nram = 1;
+    return c;
+}
+
+UT_CASE(test_freertos_flag)
+{
+    struct sfu_port_ctx c = stack_ctx();
+    uint64_t *f = g_stack + 1024 - 288 / 8;
+    sfu_regs r;
+    int err;
+
+    begin();
     memset(f, 0, 288);
     f[2] = 0x4000; /* ELR */
     f[3] = 0x4;    /* SPSR EL1t */
@@ -235,19 +243,13 @@ static uint64_t bl_site(uint32_t *code, const void *callee)
 
 UT_CASE(test_freertos_irq)
 {
-    static struct sfu_port_range ram[1];
-    struct sfu_port_ctx c;
+    struct sfu_port_ctx c = stack_ctx();
     const unsigned i = SFU_FREERTOS_IRQ_IAR ? 2u : 0u; /* the frame's words past the GIC pair */
     uint64_t *f = g_stack + 1024 - SFU_FREERTOS_IRQ_SIZE / 8, ra;
     sfu_regs r;
     int k;
 
     begin();
-    ram[0].start = (uintptr_t)g_stack;
-    ram[0].end = (uintptr_t)(g_stack + 1024);
-    memset(&c, 0, sizeof c);
-    c.ram = ram;
-    c.nram = 1;
     c.traps = sfu_freertos_traps;
     c.ntraps = SFU_FREERTOS_NTRAPS;
     memset(g_stack, 0, sizeof g_stack);
