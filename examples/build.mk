@@ -43,6 +43,13 @@
 #                 traces name them for a synchronous exception
 #   irqtrap, irqstub  the same for an interrupt
 #   variants      the board's image variants
+#   like          test/firmware/expected.txt's lines for this variant name
+#                 apply to the image too (a selector NAME it answers to):
+#                 a variant that differs from that one where its lines do
+#                 not tell
+#   scenarios     the scenarios the tests boot on the image (empty: every
+#                 one); the others are printed "not run" with the words of
+#                 scenarios-why
 #
 # Images.  sfu-<board>.elf is the board's plain image; each variant V is
 # sfu-<board>-V.elf, described by V.<var> for any of the variables above:
@@ -163,7 +170,7 @@ EX_LLDFLAGS := -nostdlib -static -z noexecstack --build-id=sha1 -L $(EX_ROOT)/li
 
 EX_BOARDS := $(patsubst $(EX_DIR)/%/board.mk,%,$(wildcard $(EX_DIR)/*/board.mk))
 EX_VARS := arch srcs lds flags cflags safe-flags core-plain plain core-flags ldflags link sframe title \
-	qemu qemu-machine qemu-cpu qemu-args qemu-exit boots trap stub irqtrap irqstub
+	qemu qemu-machine qemu-cpu qemu-args qemu-exit boots trap stub irqtrap irqstub like scenarios scenarios-why
 EX_ADDED := flags cflags safe-flags core-flags ldflags qemu-args
 EX_IMAGES :=
 
@@ -234,7 +241,7 @@ ex_link = cd $(EX_ROOT) && $(if $(filter lld,$(EX.$(1).link)),$(LLD) $(EX_LLDFLA
 
 # ex_env IMAGE: image.env, the image's description for boot.sh and the tests.
 EX_ENV_VARS := board variant arch cc link sframe pac core-plain qemu qemu-machine qemu-cpu qemu-args qemu-exit trap stub \
-	irqtrap irqstub
+	irqtrap irqstub like scenarios scenarios-why
 ex_env = $(ex_hash) Made by examples/build.mk from examples/$(EX.$(1).board)/board.mk; do not edit.$(ex_nl)$(subst \
 	$(ex_nl) ,$(ex_nl),ex_image=$(1)$(ex_nl)$(foreach x,$(EX_ENV_VARS),ex_$(subst -,_,$(x))=$(call \
 	ex_sq,$(EX.$(1).$(x)))$(ex_nl))ex_boots=$(call ex_sq,$(foreach n,$(EX.$(1).boots),$(strip $(n) $(EX.$(1).boot.$(n)))$(ex_nl))))

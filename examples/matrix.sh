@@ -12,8 +12,9 @@
 # with one instruction per translation block.  Boots through boot.sh, which
 # prints each boot's serial output and an "ok NAME" / "FAIL NAME: why"
 # line; logs go to OUTDIR/logs.  A scenario that test/firmware/expected.txt
-# marks n/a for the image (irqnest where no interrupt can nest) is not
-# booted: a "# IMAGE/HOW/SCENARIO not run: WHY" line instead.  Then "N
+# marks n/a for the image (irqnest where no interrupt can nest), or that
+# the image's board.mk `scenarios` list leaves out, is not booted: a "#
+# IMAGE/HOW/SCENARIO not run: WHY" line instead.  Then "N
 # passed, N failed"; exits 1 if a boot did not end with its scenario's
 # status.
 set -u
@@ -42,8 +43,12 @@ for image; do
 		[ -n "$how" ] || continue
 		: "${first:=$how}"
 		for s in $scenarios; do
+			case " ${ex_scenarios:-$s} " in
+			*" $s "*) ;;
+			*) echo "# $ex_image/$how/$s not run: $ex_scenarios_why"; continue ;;
+			esac
 			na=
-			[ -f "$expected" ] && na=$(awk -v s="$s" -v names=" $ex_arch $ex_board $ex_variant $ex_image $ex_sframe " \
+			[ -f "$expected" ] && na=$(awk -v s="$s" -v names=" $ex_arch $ex_board $ex_variant $ex_image $ex_sframe ${ex_like:-} " \
 				-f "$here/../test/firmware/expect.awk" "$expected")
 			case $na in
 			n/a*) echo "# $ex_image/$how/$s not run: ${na#n/a }"; continue ;;
@@ -55,7 +60,10 @@ for image; do
 $ex_boots
 BOOTS
 	boot "$ex_image/$first/usage" "$image" no-such-scenario
-	[ "$ex_link" = lld ] || boot "$ex_image/$first/timer-1insn" -1 "$image" timer
+	case " ${ex_scenarios:-timer} " in
+	*" timer "*) [ "$ex_link" = lld ] || boot "$ex_image/$first/timer-1insn" -1 "$image" timer ;;
+	*) echo "# $ex_image/$first/timer-1insn not run: $ex_scenarios_why" ;;
+	esac
 done
 
 echo "$pass passed, $fail failed"

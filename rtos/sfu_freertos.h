@@ -6,12 +6,27 @@
  *
  * COVERED
  *   FreeRTOS-Kernel V10.x-V11.x, portable/GCC/ARM_AARCH64 (portASM.S,
- *   port.c, portmacro.h "V11.2.0"), EL3 or EL1 (GUEST), and the
- *   ARM_CA53_64_BCM2837 shape (the same task context; its IRQ frame has no
- *   GIC acknowledge pair: SFU_FREERTOS_IRQ_IAR 0).  Single core, no MPU,
- *   stack growing down, configUSE_TASK_FPU_SUPPORT 1 or 2 (both task
- *   contexts, with and without the FPU registers, are described and told
- *   apart by the context's own flag word, as portRESTORE_CONTEXT does).
+ *   port.c, portmacro.h "V11.2.0"), EL3 or EL1 (GUEST), and the Raspberry
+ *   Pi 3 (BCM2837) port, which FreeRTOS-Kernel does not ship: the public
+ *   one is eggman/FreeRTOS-raspi3's portable/GCC/ARM_CA53_64_RaspberryPi3
+ *   (portASM.S, port.c, portmacro.h, on "FreeRTOS Kernel V10.0.1"), from
+ *   the Cortex-A53 port ARM_AARCH64 grew out of.  At EL1 only, it has
+ *   ARM_AARCH64's task context, pxPortInitialiseStack and
+ *   FreeRTOS_SWI_Handler (SVC a yield, anything else FreeRTOS_Abort);
+ *   its FreeRTOS_IRQ_Handler saves the same frame and keeps
+ *   ullPortInterruptNesting the same way, switching only when the
+ *   outermost interrupt ends, but without a GIC it pushes no acknowledge
+ *   pair below the frame (SFU_FREERTOS_IRQ_IAR 0), hands
+ *   vApplicationIRQHandler the core's local interrupt source register
+ *   (CORE0_INT_SRC) in w0 instead, and writes no EOI.  Interrupts nest as
+ *   on ARM_AARCH64: its port.c FreeRTOS_Tick_Handler unmasks IRQs once
+ *   the tick is cleared (with no priority mask: any IRQ), and an IRQ
+ *   taken then pushes its frame on SP_ELx below the tick's.  Both proven
+ *   on images (aarch64-virt-freertos, aarch64-virt-freertos-bcm).  Single
+ *   core, no MPU, stack growing down, configUSE_TASK_FPU_SUPPORT 1 or 2
+ *   (both task contexts, with and without the FPU registers, are
+ *   described and told apart by the context's own flag word, as
+ *   portRESTORE_CONTEXT does).
  *
  * USAGE (a few lines; the example image, aarch64-virt-freertos, writes
  * them as shown)
@@ -55,7 +70,8 @@
  *   SFU_FREERTOS_IRQ_IAR       1: FreeRTOS_IRQ_Handler pushes the GIC
  *                              acknowledge pair (IAR, group) below its
  *                              frame before calling vApplicationIRQHandler
- *                              (ARM_AARCH64); 0: it does not (BCM2837)
+ *                              (ARM_AARCH64); 0: it does not (the BCM2837
+ *                              port, ARM_CA53_64_RaspberryPi3)
  *                                                            (default 1)
  *   SFU_FREERTOS_IRQ_STACK_LO, SFU_FREERTOS_IRQ_STACK_HI
  *                              the linker symbols bounding the stack
@@ -97,7 +113,9 @@
  *   a walk: a task context whose flag word is neither 0 nor 1 matches no
  *   layout and is refused ("memory read refused", never walked), and so
  *   is a task that is not running whose context says SP_ELx (FreeRTOS
- *   switches only from a task).  At link time: no fault handler (3.).
+ *   switches only from a task), and an IRQ frame whose nesting pair does
+ *   not hold the address of ullPortInterruptNesting.  At link time: no
+ *   fault handler (3.).
  *   Not shown: a task on xPendingReadyList (linked by its event item, there
  *   only while the scheduler is suspended).
  *
@@ -117,7 +135,10 @@
  * is in X0, exception class code is in X1"), FreeRTOS_IRQ_Handler; the
  * development branch of V11.2.0, the same in the V10 files), port.c
  * (pxPortInitialiseStack), include/list.h and tasks.c (TCB_t, the state
- * lists, the freertos_tasks_c_additions.h hook) of V11.2.0.
+ * lists, the freertos_tasks_c_additions.h hook) of V11.2.0; the BCM2837
+ * port's portASM.S (its FreeRTOS_IRQ_Handler, portSAVE_CONTEXT) and
+ * port.c (pxPortInitialiseStack, FreeRTOS_Tick_Handler) in
+ * eggman/FreeRTOS-raspi3, portable/GCC/ARM_CA53_64_RaspberryPi3.
  */
 #ifndef SFU_FREERTOS_H
 #define SFU_FREERTOS_H
@@ -128,7 +149,7 @@
 #define SFU_FREERTOS_IRQ_IAR 1
 #endif
 #if SFU_FREERTOS_IRQ_IAR != 0 && SFU_FREERTOS_IRQ_IAR != 1
-#error "SFU_FREERTOS_IRQ_IAR must be 0 (BCM2837) or 1 (ARM_AARCH64)"
+#error "SFU_FREERTOS_IRQ_IAR must be 0 (the BCM2837 port) or 1 (ARM_AARCH64)"
 #endif
 #ifndef SFU_FREERTOS_ENTRY
 #define SFU_FREERTOS_ENTRY main
@@ -162,7 +183,8 @@
     }
 
 /* FreeRTOS_IRQ_Handler's frame on SP_ELx at its call into
- * vApplicationIRQHandler: [IAR, group] (ARM_AARCH64 only), [previous
+ * vApplicationIRQHandler: [IAR, group] (ARM_AARCH64 only: not the BCM2837
+ * port's), [previous
  * ullPortInterruptNesting, its address], [ELR, SPSR], [X29, X30], [X18,
  * X19], [X16, X17] ... [X0, X1].  X20-X28 are not saved there: the C
  * handler keeps them (AAPCS64 callee-saved). */
@@ -292,7 +314,7 @@ static const void *const sfu__fr_spx_calls[] = { sfu__fr_spx_fn };
  * (SPSel: EL1t 0b0100 / EL3t 0b1100 against EL1h 0b0101 / EL3h 0b1101,
  * ARM ARM "SPSR_EL1", "SPSR_EL3").  portASM.S leaves the vector table to
  * the BSP, and FreeRTOS's Cortex-A53 demo BSPs (the Zynq UltraScale+
- * demo's) send the current EL's synchronous exception from both SP_EL0
+ * demo's; the BCM2837 port's demo, FreeRTOS_asm_vector.S, too) send the current EL's synchronous exception from both SP_EL0
  * and SP_ELx to FreeRTOS_SWI_Handler, whose portSAVE_CONTEXT always
  * pushes on SP_EL0 ("MSR SPSEL, #0"; portASM.S V11.2.0), so:
  *   from a task (M[0] 0)     the context lies on the task's own stack,
@@ -325,7 +347,14 @@ static const void *const sfu__fr_spx_calls[] = { sfu__fr_spx_fn };
     }
 /* The IRQ frame, at the SP of the call; the interrupted SP: a task's in
  * SP_EL0 (untouched by the handler), a handler's the frame's end.  Told
- * apart by SPSR.M[0] (SPSel). */
+ * apart by SPSR.M[0] (SPSel).  And known by its nesting pair: the word
+ * above the previous count is the address of ullPortInterruptNesting
+ * ("STP X1, X5" in both ports), where a task context holds its critical
+ * nesting count.  SPSR alone cannot tell the two apart: without the GIC
+ * pair (BCM2837) the frame's ELR and SPSR lie where a task context keeps
+ * its own, so a description that looked for the frame in a task's saved
+ * context would find one that fits.  With the pair it matches no layout. */
+extern const char sfu__fr_nesting[] __asm__("ullPortInterruptNesting");
 #define SFU__FR_IRQ(spx)                                                                            \
     {                                                                                               \
         .call = SFU__FR_CALLS(sfu__fr_irq_calls),                                                   \
@@ -333,6 +362,7 @@ static const void *const sfu__fr_spx_calls[] = { sfu__fr_spx_fn };
         .sp = { .from = (spx) ? SFU_TRAP_SP_END : SFU_TRAP_SP_LIVE },                               \
         .select = { .at = SFU_AT(SFU__FR_I + 24u), .mask = 1, .value = (spx) },                     \
         .regs = { .pc = SFU_AT(SFU__FR_I + 16u), .mode = SFU_AT(SFU__FR_I + 24u), .reg = SFU__FR_IRQ_REGS }, \
+        .also = { .at = SFU_AT(SFU__FR_I + 8u), .mask = UINT64_MAX, .value = (uintptr_t)sfu__fr_nesting }, \
     }
 
 /* SFU_FREERTOS_SPX_HANDLER's frame, at the SP of its call: the

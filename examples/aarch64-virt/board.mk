@@ -40,7 +40,7 @@ stub := trap_common
 irqtrap := a64_trap
 irqstub := trap_common
 
-variants := pac lld kernel rtos freertos threadx linux nofp mmuoff gen os
+variants := pac lld kernel rtos freertos freertos-bcm threadx linux nofp mmuoff gen os
 pac.flags := -mbranch-protection=pac-ret
 pac.title := pac-ret build
 lld.link := lld
@@ -88,6 +88,29 @@ freertos.trap := freertos_fault
 freertos.stub := FreeRTOS_SWI_Handler
 freertos.irqtrap := vApplicationIRQHandler
 freertos.irqstub := FreeRTOS_IRQ_Handler
+# The same with FreeRTOS_IRQ_Handler written as the Raspberry Pi 3
+# (BCM2837) port writes it (freertos-port.S, EX_FREERTOS_BCM2837: no GIC
+# pair below the frame), described by rtos/sfu_freertos.h with its knob
+# SFU_FREERTOS_IRQ_IAR 0: the one line of FreeRTOSConfig.h a BCM2837 user
+# adds, given here on the command line so that both images share the
+# file.  The board's GIC stays (board.c's handle_irq acknowledges it, as on
+# every image): only the entry's frame changes.  Everything else is the
+# freertos image's code, so its expected.txt lines are freertos's (like),
+# and only the scenarios that walk FreeRTOS_IRQ_Handler's frame, or go
+# through its switch path (threads' spinner), are booted on it.
+freertos-bcm.srcs := $(freertos.srcs)
+freertos-bcm.flags := $(freertos.flags) -DEX_FREERTOS_BCM2837=1
+freertos-bcm.cflags := $(freertos.cflags) -DSFU_FREERTOS_IRQ_IAR=0
+freertos-bcm.core-plain := 1
+freertos-bcm.plain := $(freertos.plain)
+freertos-bcm.title := FreeRTOS, IRQ entry as in the BCM2837 port
+freertos-bcm.trap := $(freertos.trap)
+freertos-bcm.stub := $(freertos.stub)
+freertos-bcm.irqtrap := $(freertos.irqtrap)
+freertos-bcm.irqstub := $(freertos.irqstub)
+freertos-bcm.like := freertos
+freertos-bcm.scenarios := timer irqpanic irqfault irqnest threads perturb
+freertos-bcm.scenarios-why := booted on the freertos image, whose code this one is but for FreeRTOS_IRQ_Handler's frame (the BCM2837 port's), which this scenario does not walk
 # Eclipse ThreadX's ARMv8-A port (threadx-port.S: context save and restore,
 # the solicited return, the scheduler, all on SP_EL0), a kernel shaped as
 # ThreadX's (threadx.c: TX_THREAD, the created ring), described to sfu by

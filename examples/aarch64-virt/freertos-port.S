@@ -26,6 +26,18 @@
  *                      for: the IRQ frame popped, portSAVE_CONTEXT,
  *                      vTaskSwitchContext, portRESTORE_CONTEXT
  *
+ * EX_FREERTOS_BCM2837 1 (the freertos-bcm image): FreeRTOS_IRQ_Handler
+ * written the way the public Raspberry Pi 3 (BCM2837) port writes it
+ * (eggman/FreeRTOS-raspi3, portable/GCC/ARM_CA53_64_RaspberryPi3/
+ * portASM.S, on FreeRTOS V10.0.1; FreeRTOS-Kernel itself has no BCM2837
+ * port): the same frame down to the nesting pair, and nothing below it.
+ * The SoC has no GIC, so nothing is acknowledged or pushed across the
+ * call: w0 carries the core's local interrupt source register
+ * (CORE0_INT_SRC), and no EOI follows.  Its task context, SWI handler and
+ * switch path are ARM_AARCH64's (EL1 only).  This board keeps its GIC,
+ * acknowledged by board.c's handle_irq as on every image, so the variant
+ * changes the frame only: w0 is 0 (no such register here).
+ *
  * Where this differs from FreeRTOS, for this board:
  *   - FreeRTOS_Abort calls freertos_fault (a report) instead of spinning;
  *     it may return (probes), and the task is resumed; x2 carries the SP
@@ -46,6 +58,9 @@
  */
 #include "a64-pairs.inc"
 #define EC_SVC64 0x15
+#ifndef EX_FREERTOS_BCM2837
+#define EX_FREERTOS_BCM2837 0
+#endif
 
     .arch_extension simd
 
@@ -171,11 +186,18 @@ FreeRTOS_IRQ_Handler:
     add x6, x1, #1
     str x6, [x5]
     stp x1, x5, [sp, #-16]!
+#if EX_FREERTOS_BCM2837
+    /* BCM2837: no GIC pair; the interrupt source in w0. */
+    mov x0, #0
+    mov x1, sp
+    bl vApplicationIRQHandler
+#else
     stp xzr, xzr, [sp, #-16]!
     mov x0, #0
     mov x1, sp
     bl vApplicationIRQHandler
     add sp, sp, #16
+#endif
     ldp x1, x5, [sp], #16
     str x1, [x5]
     cbnz x1, .Lirq_exit

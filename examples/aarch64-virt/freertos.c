@@ -370,8 +370,11 @@ void board_thread_state(struct ex_thread *t)
 void vApplicationIRQHandler(uint32_t ulICCIAR, uint64_t frame)
 {
     sfu_regs r;
-    unsigned k = frame != 0 && (((const uint64_t *)(uintptr_t)frame)[5] & 1u) ? SFU_FREERTOS_TRAP_IRQ_NESTED
-                                                                              : SFU_FREERTOS_TRAP_IRQ;
+    /* SPSR.M[0] where the layouts read it (select.at: the byte offset + 1,
+     * SFU_AT; past the GIC pair or not, SFU_FREERTOS_IRQ_IAR). */
+    uint16_t at = sfu_freertos_traps[SFU_FREERTOS_TRAP_IRQ].select.at;
+    unsigned k = frame != 0 && (*(const uint64_t *)(uintptr_t)(frame + at - 1u) & 1u) ? SFU_FREERTOS_TRAP_IRQ_NESTED
+                                                                                    : SFU_FREERTOS_TRAP_IRQ;
     int outer = in_irq;
 
     (void)ulICCIAR;

@@ -17,6 +17,11 @@
  *                     solicited one without FP
  *   freertos flag     portSAVE_CONTEXT's context by its flag word: 0 and 1
  *                     read, anything else refused
+ *   freertos irq      FreeRTOS_IRQ_Handler's frame at the call into
+ *                     vApplicationIRQHandler, from a task and nested,
+ *                     read; the same frame with anything but
+ *                     ullPortInterruptNesting's address in its nesting
+ *                     pair refused (what tells it from a task context)
  */
 #define SFU_IMPLEMENTATION
 #define SFU_ERROR_STRINGS 1
@@ -75,6 +80,7 @@ void vTaskSwitchContext(void);
 void vTaskSwitchContext(void) {}
 void vApplicationIRQHandler(void);
 void vApplicationIRQHandler(void) {}
+uint64_t ullPortInterruptNesting; /* port.c's: the IRQ frame's nesting pair holds its address */
 void freertos_fault(void); /* FreeRTOS_Abort's call (SFU_FREERTOS_FAULT_HANDLER's default) */
 void freertos_fault(void) {}
 #define SFU_FREERTOS_TASKS_C 1
@@ -195,20 +201,28 @@ UT_CASE(test_threadx_kinds)
     end("unit rtos threadx: full and solicited frames, with and without FP");
 }
 
-UT_CASE(test_freertos_flag)
+/* The port context of a walk whose memory is the stack alone. */
+static struct sfu_port_ctx stack_ctx(void)
 {
     static struct sfu_port_range ram[1];
     struct sfu_port_ctx c;
-    uint64_t *f = g_stack + 1024 - 288 / 8;
-    sfu_regs r;
-    int err;
 
-    begin();
     ram[0].start = (uintptr_t)g_stack;
     ram[0].end = (uintptr_t)(g_stack + 1024);
     memset(&c, 0, sizeof c);
     c.ram = ram;
     c.nram = 1;
+    return c;
+}
+
+UT_CASE(test_freertos_flag)
+{
+    struct sfu_port_ctx c = stack_ctx();
+    uint64_t *f = g_stack + 1024 - 288 / 8;
+    sfu_regs r;
+    int err;
+
+    begin();
     memset(f, 0, 288);
     f[2] = 0x4000; /* ELR */
     f[3] = 0x4;    /* SPSR EL1t */
@@ -228,6 +242,57 @@ UT_CASE(test_freertos_flag)
     EXPECT(err != SFU_OK, "a waiting task's context saved from SP_ELx was read (pc %llx)", (unsigned long long)r.pc);
     end("unit rtos freertos: the task context by its flag word and SPSR.M[0], 0 and EL1t read, 2 and EL1h "
         "refused");
+}
+
+/* A BL to callee at code[0] (in the walk's RAM, where the layouts read
+ * the instruction before a return address): the return address. */
+static uint64_t bl_site(uint32_t *code, const void *callee)
+{
+    int64_t d = ((int64_t)(uintptr_t)callee - (int64_t)(uintptr_t)code) / 4;
+
+    code[0] = 0x94000000u | ((uint32_t)d & 0x03ffffffu);
+    return (uintptr_t)code + 4u;
+}
+
+UT_CASE(test_freertos_irq)
+{
+    struct sfu_port_ctx c = stack_ctx();
+    const unsigned i = SFU_FREERTOS_IRQ_IAR ? 2u : 0u; /* the frame's words past the GIC pair */
+    uint64_t *f = g_stack + 1024 - SFU_FREERTOS_IRQ_SIZE / 8, ra;
+    sfu_regs r;
+    int k;
+
+    begin();
+    c.traps = sfu_freertos_traps;
+    c.ntraps = SFU_FREERTOS_NTRAPS;
+    memset(g_stack, 0, sizeof g_stack);
+    ra = bl_site((uint32_t *)(void *)g_stack, (const void *)vApplicationIRQHandler);
+    f[i + 0] = 0; /* the previous ullPortInterruptNesting */
+    f[i + 1] = (uintptr_t)&ullPortInterruptNesting;
+    f[i + 2] = 0x4000; /* ELR */
+    f[i + 3] = 0x4;    /* SPSR EL1t: a task's */
+    f[i + 4] = 0x1111; /* X29 */
+    f[i + 5] = 0x3000; /* X30 */
+    g_live_sp = (uintptr_t)(g_stack + 512);
+    memset(&r, 0, sizeof r);
+    k = sfu_port_trap(&c, ra, (uintptr_t)f, &r);
+    EXPECT(k == SFU_TRAP_KERNEL && r.pc == 0x4000 && r.fp == 0x1111 && r.ra == 0x3000 && r.sp == g_live_sp,
+           "from a task: %d pc %llx fp %llx sp %llx", k, (unsigned long long)r.pc, (unsigned long long)r.fp,
+           (unsigned long long)r.sp);
+    f[i + 3] = 0x5; /* EL1h: nested, the interrupted SP the frame's end */
+    memset(&r, 0, sizeof r);
+    k = sfu_port_trap(&c, ra, (uintptr_t)f, &r);
+    EXPECT(k == SFU_TRAP_KERNEL && r.pc == 0x4000 && r.sp == (uintptr_t)f + SFU_FREERTOS_IRQ_SIZE,
+           "nested: %d pc %llx sp %llx", k, (unsigned long long)r.pc, (unsigned long long)r.sp);
+    /* A task context's critical nesting count where the address is. */
+    f[i + 3] = 0x4;
+    f[i + 1] = 0;
+    k = sfu_port_trap(&c, ra, (uintptr_t)f, &r);
+    EXPECT(k == SFU_TRAP_UNREADABLE, "a frame without ullPortInterruptNesting's address was read: %d pc %llx", k,
+           (unsigned long long)r.pc);
+    g_live_sp = 0;
+    end("unit rtos freertos irq: the IRQ frame from a task and nested read, one without "
+        "ullPortInterruptNesting's address in its nesting pair refused");
 }
 
 /* The forms the headers brought to sfu_layout.h: a second select word
