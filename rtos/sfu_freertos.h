@@ -22,7 +22,10 @@
  *   on ARM_AARCH64: its port.c FreeRTOS_Tick_Handler unmasks IRQs once
  *   the tick is cleared (with no priority mask: any IRQ), and an IRQ
  *   taken then pushes its frame on SP_ELx below the tick's.  Both proven
- *   on images (aarch64-virt-freertos, aarch64-virt-freertos-bcm).  Single
+ *   on images (aarch64-virt-freertos, aarch64-virt-freertos-bcm), at
+ *   EL1; no image runs ARM_AARCH64's EL3 build, whose frames are the same
+ *   (SPSR_EL3's M bits, ELR_EL3) and whose fault syndrome the aarch64
+ *   port reads from ESR_EL3 and FAR_EL3 (it reads CurrentEL).  Single
  *   core, no MPU, stack growing down, configUSE_TASK_FPU_SUPPORT 1 or 2
  *   (both task contexts, with and without the FPU registers, are
  *   described and told apart by the context's own flag word, as
