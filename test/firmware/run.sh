@@ -271,7 +271,9 @@ suite_make_vars() { # SUITE -> prints make variable assignments, one per line
 # the image.  gcc: all.  clang: not the images that repeat another (the gen
 # variant where every image is one, the lld variant where every image is
 # linked by lld), not the kernel variant (its vector code is assembly, the
-# same whatever the compiler); clang14-gas only those whose SFrame its
+# same whatever the compiler), not freertos-bcm (the freertos image with
+# another IRQ entry in assembly and another constant of sfu_freertos.h:
+# clang compiles the same C for both); clang14-gas only those whose SFrame its
 # producer changes (plain, pac, lld: the rest is clang 14's code, which the
 # clang14 suite runs).
 suite_boots() {
@@ -279,7 +281,8 @@ suite_boots() {
 	bookworm | trixie | sid) return 0 ;;
 	clang14-gas) case $ex_variant in '' | pac | lld) true ;; *) false ;; esac ;;
 	clang22-sframe) [ "$ex_arch" = x86_64 ] && case $ex_variant in '' | nofp) true ;; *) false ;; esac ;;
-	*) [ "$ex_variant" != gen ] && [ "$ex_variant" != kernel ] && [ "$ex_variant" != os ] ;;
+	*) [ "$ex_variant" != gen ] && [ "$ex_variant" != kernel ] && [ "$ex_variant" != os ] &&
+		[ "$ex_variant" != freertos-bcm ] ;;
 	esac
 }
 
