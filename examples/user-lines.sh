@@ -144,7 +144,13 @@ row() { # STYLE BOARD KIND
 			fi
 			add port "$board/freertos-port.S" '' '' 'bl freertos_fault' ;;
 		threadx)
-			add link "$board/link.ld" '' '' '__text_(start|end) *=' ;;
+			# The port's calls need no code range (their callees
+			# alone: the header's default names, threadx.c's C
+			# handlers); the build line also carries ThreadX's own
+			# ENABLE_ARM_FP, which the header's FP knob is derived
+			# from.  Nothing else: the description file holds the
+			# rest, the include of tx_api.h among it.
+			;;
 		linux)
 			add link "$board/link.ld" '' '' "$LINK_ENTRY"
 			add cfi "$board/linux-switch.S" '^ret_from_fork:' '\.size ret_from_fork' '\.cfi_' ;;

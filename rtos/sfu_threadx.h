@@ -11,19 +11,25 @@
  *   which), TX_THREAD as tx_api.h 6.4.2 and tx_port.h 6.2.1 build it with
  *   the port's defaults (TX_THREAD_EXTENSION_2 = tx_thread_fp_enable).
  *
- * USAGE (the file with sfu's implementation, README step 1):
+ * USAGE (README step 1's file: its include and its description line
+ * change, its entries line goes; before its includes):
  *       #include "tx_api.h"               (optional: the offsets are then
  *                                           checked against TX_THREAD)
- *       #define SFU_THREADX_IRQ_HANDLER irq_handler   (your ISR's C function)
  *       #define SFU_THREADX_SYSTEM_STACK_LO __sys_stack_lo   (and _HI)
+ *       #define SFU_THREADX_ENTRY board_main   (only where it is not main)
  *       #define SFU_IMPLEMENTATION
  *       #include "sfu_threadx.h"
  *       static const struct sfu_dump dump = SFU_THREADX_DUMP(&state, board_putc);
  *   and sfu_dump_stack(&dump) / sfu_dump_threads(&dump) where you report.
+ *   Your stubs' C functions by the default names (tx_irq_handler,
+ *   tx_fault_handler, tx_overflow_fault if you have that stub) or named
+ *   by the knobs below; ENABLE_ARM_FP seen where the port's build has it.
  *   With the crash record (README), the same fields and the buffer:
  *       static const struct sfu_dump dump = { SFU_DUMP_PUTC_FIELDS(&state, board_putc,
  *           sfu_threadx_traps, SFU_THREADX_SWITCH_TRAPS), .threads = &sfu_threadx_threads,
  *           SFU_DUMP_ENTRIES(sfu_threadx_entries), SFU_DUMP_RECORD(rec, sizeof rec) };
+ *   or, after a description's own fields, SFU_THREADX_FIELDS and
+ *   SFU_DUMP_ENTRIES(sfu_threadx_entries).
  *   A fault's cause (sfu_dump_cause from SFU_THREADX_FAULT_HANDLER or
  *   _OVERFLOW_HANDLER) is read from ESR_EL1 and FAR_EL1 as the handler
  *   finds them: context_save's frame keeps no syndrome.
@@ -38,23 +44,31 @@
  *                              ENABLE_ARM_FP defined is refused)
  *   SFU_THREADX_IRQ_HANDLER    the C function your interrupt stub calls
  *                              between _tx_thread_context_save and
- *                              _tx_thread_context_restore (required)
+ *                              _tx_thread_context_restore (default
+ *                              tx_irq_handler; required: without such a
+ *                              function the image does not link)
  *   SFU_THREADX_FAULT_HANDLER  the C function a synchronous stub calls
  *                              after pushing context_save's frame shape
  *                              (192 bytes) at the SP where the exception
  *                              happened, without counting it in
  *                              _tx_thread_system_state (a thread's stack,
- *                              or the system stack in an ISR)
+ *                              or the system stack in an ISR) (default
+ *                              tx_fault_handler; required, as the IRQ's)
  *   SFU_THREADX_OVERFLOW_HANDLER  the C function a stub calls after
  *                              pushing context_save's 192-byte frame on
  *                              another stack (SP_ELx), the thread's SP left
  *                              in SP_EL0 (a thread stack with no room)
+ *                              (default tx_overflow_fault, a weak
+ *                              reference: without one, its layout matches
+ *                              no call)
  *   SFU_THREADX_SYSTEM_STACK_LO, _HI  the linker symbols bounding
  *                              _tx_thread_system_stack_ptr's stack, where
- *                              ISRs run (required)
+ *                              ISRs run (required: no default)
  *   SFU_THREADX_OTHER_STACK_LO, _HI  the overflow stub's stack (optional)
  *   SFU_THREADX_ENTRY          the function the boot stack starts in
- *                                                           (default main)
+ *                              (default main, a weak reference: without
+ *                              one SFU_THREADX_DUMP's entry is 0, refused
+ *                              by sfu_dump_check at the first dump)
  *
  * WHAT IS REFUSED
  *   At compile time, with tx_api.h included (TX_THREAD_ID defined): every
@@ -64,8 +78,11 @@
  *   is an error naming the field, never a misread.  SFU_THREADX_ARM_FP 0
  *   where ENABLE_ARM_FP is defined.  TX_ENABLE_IRQ_NESTING (a walk out
  *   of a nested ISR would look for the outer ISR's frame at its SP).
- *   TX_THREAD_SMP and module builds.  At a walk (not knowable at boot: a
- *   thread sets its FP flag itself, once it runs): a thread whose
+ *   TX_THREAD_SMP and module builds.  No SFU_THREADX_SYSTEM_STACK_LO or
+ *   _HI.  At link time: no function by SFU_THREADX_IRQ_HANDLER's or
+ *   _FAULT_HANDLER's name (their defaults if not defined).  At a walk
+ *   (not knowable at boot: a thread sets its FP flag itself, once it
+ *   runs): a thread whose
  *   tx_thread_fp_enable is set where SFU_THREADX_ARM_FP is 0 (its frames
  *   have an FP part the header does not know) matches no layout; its dump
  *   is refused with the field and the rule ("saved context at 0x...:
@@ -114,6 +131,15 @@
 #endif
 #ifndef SFU_THREADX_ENTRY
 #define SFU_THREADX_ENTRY main
+#endif
+#ifndef SFU_THREADX_IRQ_HANDLER
+#define SFU_THREADX_IRQ_HANDLER tx_irq_handler
+#endif
+#ifndef SFU_THREADX_FAULT_HANDLER
+#define SFU_THREADX_FAULT_HANDLER tx_fault_handler
+#endif
+#ifndef SFU_THREADX_OVERFLOW_HANDLER
+#define SFU_THREADX_OVERFLOW_HANDLER tx_overflow_fault
 #endif
 #if defined(TX_THREAD_SMP_SOURCE_CODE) || defined(TX_THREAD_SMP_MAX_CORES) || defined(TXM_MODULE)
 #error "sfu_threadx.h: the SMP and module builds of ThreadX are not covered"
@@ -199,26 +225,16 @@ struct sfu_threadx_thread {
     }
 
 /* The layouts of sfu_threadx_traps[]: */
-#ifdef SFU_THREADX_FAULT_HANDLER
-#define SFU__TX_NFAULT 1
-#else
-#define SFU__TX_NFAULT 0
-#endif
-#ifdef SFU_THREADX_OVERFLOW_HANDLER
-#define SFU__TX_NOVF 1
-#else
-#define SFU__TX_NOVF 0
-#endif
 enum {
     SFU_THREADX_TRAP_ISR = 0,        /* first-level: the minimal frame behind the TCB */
     SFU_THREADX_TRAP_ISR_NESTED = 1, /* nested: the minimal frame at the SP */
-    SFU_THREADX_TRAP_FAULT = 2,      /* SFU_THREADX_FAULT_HANDLER's, if defined */
-    SFU_THREADX_TRAP_OVERFLOW = 2 + SFU__TX_NFAULT /* SFU_THREADX_OVERFLOW_HANDLER's, if defined */
+    SFU_THREADX_TRAP_FAULT = 2,      /* SFU_THREADX_FAULT_HANDLER's */
+    SFU_THREADX_TRAP_OVERFLOW = 3    /* SFU_THREADX_OVERFLOW_HANDLER's (never matched without one) */
     /* then a thread that is not running (sfu_threadx_switch's, from
      * SFU_THREADX_SWITCH_TRAPS): solicited, full, each without and (with
      * SFU_THREADX_ARM_FP) with the FP part */
 };
-#define SFU__TX_NISR (2 + SFU__TX_NFAULT + SFU__TX_NOVF)
+#define SFU__TX_NISR 4
 #define SFU_THREADX_SWITCH_TRAPS SFU__TX_NISR
 #define SFU__TX_NSWITCH (SFU_THREADX_ARM_FP ? 4 : 2)
 /* The rule a thread's frame breaks when no switch layout matches it in a
@@ -244,16 +260,20 @@ extern const uint64_t sfu_threadx_entries[2];
 #endif
 
 /* The whole description: the state, a putc, the linker script's RAM (as
- * SFU_DUMP_PUTC), the ISR layouts, every thread, the boot stack's end.
- * SFU_THREADX_FIELDS: the same without the output and the memory. */
+ * SFU_DUMP_PUTC), the ISR layouts, every thread, where traces end (the
+ * boot stack's entry, SFU_THREADX_ENTRY, and _tx_thread_shell_entry).
+ * SFU_THREADX_FIELDS: the ISR layouts and every thread only, after a
+ * description's own fields (its output, memory; not its traps), followed
+ * by SFU_DUMP_ENTRIES(sfu_threadx_entries) or entries of its own that
+ * hold _tx_thread_shell_entry. */
 #define SFU_THREADX_FIELDS                                                                          \
     .traps = sfu_threadx_traps, .ntraps = SFU__TX_NISR, .trap = sfu_port_trap,                       \
-    .trap_check = sfu_layout_check, .threads = &sfu_threadx_threads, SFU_DUMP_ENTRIES(sfu_threadx_entries)
+    .trap_check = sfu_layout_check, .threads = &sfu_threadx_threads
 #define SFU_THREADX_DUMP(state_, putc_fn)                                                           \
     {                                                                                               \
         SFU__DUMP_SFRAME SFU__DUMP_TEXT SFU__DUMP_SYMTAB.state = (state_), .putc = (putc_fn),        \
             .linker_ram = { (uintptr_t)sfu__dump_ram_start, (uintptr_t)sfu__dump_ram_end },         \
-            SFU_THREADX_FIELDS                                                                      \
+            SFU_THREADX_FIELDS, SFU_DUMP_ENTRIES(sfu_threadx_entries)                               \
     }
 
 #endif /* SFU_THREADX_H */
@@ -264,9 +284,6 @@ extern const uint64_t sfu_threadx_entries[2];
 #if (defined(SFU_IMPLEMENTATION) || defined(SFU_THREADX_DATA)) && !defined(SFU_THREADX_IMPLEMENTATION_DONE)
 #define SFU_THREADX_IMPLEMENTATION_DONE
 
-#if !defined(SFU_THREADX_IRQ_HANDLER)
-#error "sfu_threadx.h: define SFU_THREADX_IRQ_HANDLER, the C function your interrupt stub calls"
-#endif
 #if !defined(SFU_THREADX_SYSTEM_STACK_LO) || !defined(SFU_THREADX_SYSTEM_STACK_HI)
 #error "sfu_threadx.h: define SFU_THREADX_SYSTEM_STACK_LO and _HI, the linker symbols of the system stack"
 #endif
@@ -301,21 +318,28 @@ extern char SFU_THREADX_SYSTEM_STACK_LO[], SFU_THREADX_SYSTEM_STACK_HI[];
 extern const char sfu__tx_current[] __asm__("_tx_thread_current_ptr");
 extern const char sfu__tx_created[] __asm__("_tx_thread_created_ptr");
 extern const char sfu__tx_state[] __asm__("_tx_thread_system_state");
-extern const char sfu__tx_entry_fn[] __asm__(SFU__TX_STR(SFU_THREADX_ENTRY));
+/* Weak: a build whose dump names its own entries (SFU_DUMP_ENTRIES)
+ * needs none; SFU_THREADX_DUMP's entry is then 0, which sfu_dump_check
+ * refuses (not a function's start). */
+extern const char sfu__tx_entry_fn[] __asm__(SFU__TX_STR(SFU_THREADX_ENTRY)) __attribute__((weak));
+/* The ISR's and the fault handler's C functions: required (a link error
+ * names the function if your build has none by that name: every
+ * interrupt comes through the one, every fault the layouts describe
+ * through the other). */
 extern const char sfu__tx_irq_fn[] __asm__(SFU__TX_STR(SFU_THREADX_IRQ_HANDLER));
-extern char sfu__tx_text_start[] __asm__("__text_start");
-extern char sfu__tx_text_end[] __asm__("__text_end");
-static const void *const sfu__tx_isr_calls[] = { sfu__tx_irq_fn };
-#ifdef SFU_THREADX_FAULT_HANDLER
 extern const char sfu__tx_fault_fn[] __asm__(SFU__TX_STR(SFU_THREADX_FAULT_HANDLER));
+/* The overflow stub's: weak, so a build without one leaves it NULL, a
+ * callee that matches no call (sfu_layout.h): that layout is never
+ * matched. */
+extern const char sfu__tx_ovf_fn[] __asm__(SFU__TX_STR(SFU_THREADX_OVERFLOW_HANDLER)) __attribute__((weak));
+static const void *const sfu__tx_isr_calls[] = { sfu__tx_irq_fn };
 static const void *const sfu__tx_fault_calls[] = { sfu__tx_fault_fn };
-#endif
-#ifdef SFU_THREADX_OVERFLOW_HANDLER
-extern const char sfu__tx_ovf_fn[] __asm__(SFU__TX_STR(SFU_THREADX_OVERFLOW_HANDLER));
 static const void *const sfu__tx_ovf_calls[] = { sfu__tx_ovf_fn };
-#endif
-#define SFU__TX_CALLS(c)                                                                            \
-    { .start = sfu__tx_text_start, .end = sfu__tx_text_end, .callees = (c), .ncallees = sizeof(c) / sizeof((c)[0]) }
+/* The calls into C, by their callee alone: the port's stubs are the only
+ * callers of these functions, so no code range is needed; the instruction
+ * before a return address is read through the dump's checked read (the
+ * code must lie in its RAM). */
+#define SFU__TX_CALLS(c) { .callees = (c), .ncallees = sizeof(c) / sizeof((c)[0]) }
 
 /* An ISR's frame: _tx_thread_system_state 1 (the first level) behind the
  * interrupted thread's tx_thread_stack_ptr, else (nested) at the SP of
@@ -356,7 +380,6 @@ static const void *const sfu__tx_ovf_calls[] = { sfu__tx_ovf_fn };
 const struct sfu_trap_layout sfu_threadx_traps[SFU_THREADX_NTRAPS] = {
     SFU__TX_ISR(0),
     SFU__TX_ISR(1),
-#ifdef SFU_THREADX_FAULT_HANDLER
     {
         .call = SFU__TX_CALLS(sfu__tx_fault_calls),
         .frame = { .from = SFU_TRAP_FRAME_SP, .size = SFU_THREADX_MINIMAL_SIZE, .align = 16 },
@@ -364,8 +387,6 @@ const struct sfu_trap_layout sfu_threadx_traps[SFU_THREADX_NTRAPS] = {
         .regs = { .pc = SFU_AT(8), .mode = SFU_AT(0), .reg = SFU__TX_MINIMAL_REGS },
         .fault = { .live = 3 }, /* ESR_EL1, FAR_EL1: the frame has no syndrome */
     },
-#endif
-#ifdef SFU_THREADX_OVERFLOW_HANDLER
     {
         .call = SFU__TX_CALLS(sfu__tx_ovf_calls),
         .frame = { .from = SFU_TRAP_FRAME_SP, .size = SFU_THREADX_MINIMAL_SIZE, .align = 16 },
@@ -373,7 +394,6 @@ const struct sfu_trap_layout sfu_threadx_traps[SFU_THREADX_NTRAPS] = {
         .regs = { .pc = SFU_AT(8), .mode = SFU_AT(0), .reg = SFU__TX_MINIMAL_REGS },
         .fault = { .live = 3 },
     },
-#endif
     SFU__TX_SOLICITED(0),
     SFU__TX_FULL(0),
 #if SFU_THREADX_ARM_FP

@@ -117,7 +117,7 @@ freertos-bcm.scenarios-why := booted on the freertos image, whose code this one 
 # rtos/sfu_threadx.h only, its offsets checked against threadx/tx_api.h.
 threadx.srcs := head.S threadx-port.S threadx.c threadx-sfu.c board.c
 threadx.flags := -DEX_THREAD_EXC_STACK=0u
-threadx.cflags := -I rtos
+threadx.cflags := -I rtos -DENABLE_ARM_FP
 threadx.core-plain := 1
 threadx.plain := recipe.c threadx-sfu.c
 threadx.title := ThreadX ARMv8-A port

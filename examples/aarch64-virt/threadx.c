@@ -30,8 +30,6 @@
 #include "board.h"
 
 #include "threadx/tx_api.h"
-#define SFU_THREADX_FAULT_HANDLER tx_fault_handler
-#define SFU_THREADX_OVERFLOW_HANDLER tx_overflow_fault
 #include "sfu_threadx.h"
 
 TX_THREAD *_tx_thread_created_ptr;

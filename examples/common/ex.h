@@ -213,12 +213,15 @@ void ex_frame_hook(const struct sfu_dump *d, unsigned n, const sfu_frame *f);
  * (SFU_FREERTOS_FIELDS): what a user's own description line gives there
  * (README step 1's, SFU_FREERTOS_DUMP), the examples' output, hooks and
  * record.  (sfu_dump.h's initializer parts without its SFU_DUMP_TRAPS,
- * which the header's fields set.) */
+ * which the header's fields set.)  EX_DUMP_RTOS_OWN_FIELDS: the same
+ * without the entries, for a header whose traces end at an entry of its
+ * own too (SFU_THREADX_FIELDS, then its entries). */
 extern const uint64_t ex_boot_entries[1];
-#define EX_DUMP_RTOS_FIELDS                                                                                   \
+#define EX_DUMP_RTOS_OWN_FIELDS                                                                               \
     SFU__DUMP_SFRAME SFU__DUMP_TEXT SFU__DUMP_SYMTAB .state = &ex_dump_state, .write = ex_write, .ram = ex_ram, \
         .nram = 1, .stacks = ex_boot_stack, .nstacks = 1, .name = ex_name_hook, .frame = ex_frame_hook,         \
-        SFU_DUMP_ENTRIES(ex_boot_entries), SFU_DUMP_RECORD((uint8_t *)__retained_start, EX_RECORD_SIZE)
+        SFU_DUMP_RECORD((uint8_t *)__retained_start, EX_RECORD_SIZE)
+#define EX_DUMP_RTOS_FIELDS EX_DUMP_RTOS_OWN_FIELDS, SFU_DUMP_ENTRIES(ex_boot_entries)
 void ex_unwind_setup(void);
 /* Ports for the examples' own walks and reads (the crash record, the
  * reports): the image's RAM and trap layouts, bounded by the boot stack;

@@ -73,6 +73,17 @@ if a64_tools "unit rtos aarch64"; then
 	else
 		fail "unit rtos mismatch: matching types" "does not build: $(grep -m1 error "$out/rtos_mismatch-0.log")"
 	fi
+	# sfu_threadx.h's handlers by name: the ISR's and the fault handler's
+	# (its default name, tx_fault_handler) strong, so a build without
+	# them does not link; the overflow stub's (default tx_overflow_fault)
+	# weak, an entry a build may not have; no code range (__text_start).
+	syms=$(aarch64-linux-gnu-nm "$out/rtos_mismatch-0.o" 2>&1)
+	if grep -qx ' *U irq_handler' <<<"$syms" && grep -qx ' *U tx_fault_handler' <<<"$syms" &&
+		grep -qx ' *w tx_overflow_fault' <<<"$syms" && ! grep -q '__text_start' <<<"$syms"; then
+		pass "unit rtos threadx handlers" "the ISR and fault handlers required (undefined, strong), the overflow one weak, no code range"
+	else
+		fail "unit rtos threadx handlers" "nm: $(grep -E 'irq_handler|tx_fault_handler|tx_overflow_fault|__text_' <<<"$syms" | tr '\n' ' ')"
+	fi
 	while IFS='|' read -r c what want; do
 		if rtos_cc "$c"; then
 			fail "unit rtos mismatch: $what" "built: the mismatch was not refused"

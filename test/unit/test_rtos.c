@@ -38,18 +38,17 @@ static uint64_t g_live_sp;
 
 TX_THREAD *_tx_thread_current_ptr, *_tx_thread_created_ptr;
 ULONG _tx_thread_system_state;
-/* linker/sframe.ld's code bounds: 64 bytes of a stand-in. */
-char ut_text[64] __asm__("__text_start");
-__asm__(".globl __text_end\n.set __text_end, __text_start + 64");
 char ut_sys_lo[64], ut_sys_hi[8];
-void ut_irq(void);
+void ut_irq(void), ut_fault(void);
 void ut_irq(void) {}
+void ut_fault(void) {}
 void _tx_thread_shell_entry(void);
 void _tx_thread_shell_entry(void) {}
 int main(void);
 
 #define SFU_THREADX_ARM_FP 1
 #define SFU_THREADX_IRQ_HANDLER ut_irq
+#define SFU_THREADX_FAULT_HANDLER ut_fault
 #define SFU_THREADX_SYSTEM_STACK_LO ut_sys_lo
 #define SFU_THREADX_SYSTEM_STACK_HI ut_sys_hi
 #include "sfu_threadx.h"
