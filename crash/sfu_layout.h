@@ -321,7 +321,7 @@ struct sfu_trap_regs {
  * offsets in the frame of the port's fault words (aarch64: ESR_ELx,
  * FAR_ELx; x86_64: the vector, the error code, CR2), or, bit i of live,
  * word i read from the CPU when the dump runs (an entry that hands them
- * to C in registers: aarch64 ESR_EL1 and FAR_EL1, x86_64 CR2; valid in the
+ * to C in registers: aarch64 ESR_ELx and FAR_ELx of the level the dump runs at, x86_64 CR2; valid in the
  * fault's own handler only).  A dump of such a frame (sfu_dump_trap,
  * sfu_dump_cause) opens with the fault's cause in one line and keeps it in
  * the crash record.  Name them in the layout of the synchronous

@@ -66,7 +66,7 @@
  *              sfu_freertos_traps, SFU_FREERTOS_NTRAPS), .threads = &sfu_freertos_tasks,
  *              SFU_DUMP_ENTRIES(entries), SFU_DUMP_RECORD(rec, sizeof rec) };
  *      A fault's cause (sfu_dump_cause from your fault handler) is read
- *      from ESR_EL1 and FAR_EL1 as the handler finds them: the task
+ *      from ESR_ELx and FAR_ELx (x: the level it runs at) as the handler finds them: the task
  *      context keeps no syndrome.
  *
  * THE KNOBS (define them where tasks.c sees them: FreeRTOSConfig.h)
