@@ -319,14 +319,14 @@ struct sfu_trap_regs {
 
 /* Where a synchronous exception's syndrome is (optional): the SFU_AT
  * offsets in the frame of the port's fault words (aarch64: ESR_ELx,
- * FAR_ELx; x86_64: the vector, the error code, CR2), or, bit i of live,
- * word i read from the CPU when the dump runs (an entry that hands them
- * to C in registers: aarch64 ESR_ELx and FAR_ELx of the level the dump runs at, x86_64 CR2; valid in the
- * fault's own handler only).  A dump of such a frame (sfu_dump_trap,
- * sfu_dump_cause) opens with the fault's cause in one line and keeps it in
- * the crash record.  Name them in the layout of the synchronous
- * exceptions' entry only: an interrupt has no syndrome (aarch64's ESR_EL1
- * still holds the last synchronous exception's). */
+ * FAR_ELx; x86_64: the vector, the error code, CR2), or, bit i of live, word
+ * i read from the CPU when the dump runs (an entry that hands them to C in
+ * registers: aarch64 ESR_ELx and FAR_ELx of the level the dump runs at,
+ * x86_64 CR2; valid in the fault's own handler only).  A dump of such a frame
+ * (sfu_dump_trap, sfu_dump_cause) opens with the fault's cause in one line
+ * and keeps it in the crash record.  Name them in the layout of the
+ * synchronous exceptions' entry only: an interrupt has no syndrome (aarch64's
+ * ESR_EL1 still holds the last synchronous exception's). */
 struct sfu_trap_fault {
     uint16_t at[SFU_PORT_FAULT_WORDS];
     uint8_t live;

@@ -65,9 +65,9 @@
  *          static const struct sfu_dump dump = { SFU_DUMP_PUTC_FIELDS(&state, board_putc,
  *              sfu_freertos_traps, SFU_FREERTOS_NTRAPS), .threads = &sfu_freertos_tasks,
  *              SFU_DUMP_ENTRIES(entries), SFU_DUMP_RECORD(rec, sizeof rec) };
- *      A fault's cause (sfu_dump_cause from your fault handler) is read
- *      from ESR_ELx and FAR_ELx (x: the level it runs at) as the handler finds them: the task
- *      context keeps no syndrome.
+ *      A fault's cause (sfu_dump_cause from your fault handler) is read from
+ *      ESR_ELx and FAR_ELx (x: the level it runs at) as the handler finds
+ *      them: the task context keeps no syndrome.
  *
  * THE KNOBS (define them where tasks.c sees them: FreeRTOSConfig.h)
  *   SFU_FREERTOS_IRQ_IAR       1: FreeRTOS_IRQ_Handler pushes the GIC

@@ -31,8 +31,8 @@
  *   or, after a description's own fields, SFU_THREADX_FIELDS and
  *   SFU_DUMP_ENTRIES(sfu_threadx_entries).
  *   A fault's cause (sfu_dump_cause from SFU_THREADX_FAULT_HANDLER or
- *   _OVERFLOW_HANDLER) is read from ESR_ELx and FAR_ELx (the level it runs at) as the handler
- *   finds them: context_save's frame keeps no syndrome.
+ *   _OVERFLOW_HANDLER) is read from ESR_ELx and FAR_ELx (the level it runs
+ *   at) as the handler finds them: context_save's frame keeps no syndrome.
  *   One translation unit defines the data (SFU_IMPLEMENTATION's); others
  *   include it plainly for the declarations.
  *
