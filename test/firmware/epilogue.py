@@ -5,16 +5,16 @@ epilogue's tail, one per line (none: every PC is).
 
 clang 14 writes no CFI for aarch64 epilogues (LLVM 15 brought asynchronous
 unwind tables to AArch64): once an epilogue has restored the frame record
-(`ldp x29, x30, ...`) or popped the frame (`add sp, sp, ...`), the rows of
-both SFrame producers that read its CFI (GNU as, sfu-gen) still describe
-the frame, and a walk interrupted there is wrong.  test/firmware accepts
-failing timer traces of clang 14's aarch64 images at such PCs only.  A PC
-is in an epilogue's tail when, in its function, the instructions from it
-on reach a `ret` within 4 instructions with no branch or call before it,
-and the frame record was restored or the frame popped before it (the
-instruction at a PC has not run) within the same tail, no branch or call
-between that instruction and it.
-"""
+(`ldp x29, x30, ...`; without a frame pointer, x30 in any pair or alone) or
+popped the frame (`add sp, sp, ...`, a load post-indexed on sp: `ldp x30,
+x19, [sp], #16`), the rows of both SFrame producers that read its CFI (GNU
+as, sfu-gen) still describe the frame, and a walk interrupted there is
+wrong.  test/firmware accepts failing timer traces of clang 14's aarch64
+images at such PCs only.  A PC is in an epilogue's tail when, in its
+function, the instructions from it on reach a `ret` within 4 instructions
+with no branch or call before it, and the frame record was restored or the
+frame popped before it (the instruction at a PC has not run) within the
+same tail, no branch or call between that instruction and it."""
 import re
 import subprocess
 import sys
@@ -33,7 +33,8 @@ def main():
             insns.append(None)
     at = {ins[0]: i for i, ins in enumerate(insns) if ins}
     branch = re.compile(r"^(b|bl|blr|br|b\.\w+|cbz|cbnz|tbz|tbnz)\s")
-    restore = re.compile(r"^(ldp\s+x29,\s*x30|add\s+sp,\s*sp|ldr\s+x30)")
+    restore = re.compile(r"^(ldp\s+x29,\s*x30|ldp\s+x30,|ldp\s+\w+,\s*x30,|add\s+sp,\s*sp|ldr\s+x30"
+                         r"|ldp?\s+[^\[]*\[sp\],\s*#)")
     for pc in pcs:
         i = at.get(pc)
         ok = False
