@@ -14,7 +14,8 @@
  * into the interrupted code).  The descriptions: a copy of ex_dump in RAM
  * per change, with its trap layouts, the thread table's switch layout (and
  * its trap layouts) and the thread table copied, one field changed:
- *   trap layout   frame.size, .off, .from, .ref_off; sp.from, .at, .add;
+ *   trap layout   frame.size, .off, .from, .ref_off; sp.from, .at, .add,
+ *                 .on_live;
  *                 select.from, .at, .mask, .value; regs.pc, regs.mode,
  *                 each regs.reg[] (+-8, and the PC, mode, frame pointer
  *                 and link register left out);
@@ -293,8 +294,11 @@ static int trap_change(struct sfu_trap_layout *l, unsigned k)
             return 0;
         l->frame.align = (uint16_t)(l->frame.align * 2u);
         return 1;
-    case 11:
-        return 0;
+    case 11: /* sp.on_live: turned on where it is off, off where on */
+        if (how != 0)
+            return 0;
+        l->sp.on_live ^= 1u;
+        return 1;
     default: /* each register */
         r = field - 12u;
         return at_field(&l->regs.reg[r], how, r == SFU_PORT_DWARF_FP || (int)r == SFU_PORT_DWARF_RA) ? 1 : 0;
