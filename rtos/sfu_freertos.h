@@ -236,15 +236,10 @@ extern const uint64_t sfu_freertos_entries[1];
  * stack's end (SFU_FREERTOS_ENTRY).  SFU_FREERTOS_FIELDS: the port's
  * layouts and every task only, after a description's own fields (its
  * output, memory, entries; not its traps). */
-#define SFU_FREERTOS_FIELDS                                                                         \
-    .traps = sfu_freertos_traps, .ntraps = SFU_FREERTOS_NTRAPS, .trap = sfu_port_trap,               \
-    .trap_check = sfu_layout_check, .threads = &sfu_freertos_tasks
+#define SFU_FREERTOS_FIELDS SFU_DUMP_TRAPS(sfu_freertos_traps, SFU_FREERTOS_NTRAPS), .threads = &sfu_freertos_tasks
 #define SFU_FREERTOS_DUMP(state_, putc_fn)                                                          \
-    {                                                                                               \
-        SFU__DUMP_SFRAME SFU__DUMP_TEXT SFU__DUMP_SYMTAB.state = (state_), .putc = (putc_fn),        \
-            .linker_ram = { (uintptr_t)sfu__dump_ram_start, (uintptr_t)sfu__dump_ram_end },         \
-            SFU_FREERTOS_FIELDS, SFU_DUMP_ENTRIES(sfu_freertos_entries)                             \
-    }
+    { SFU_DUMP_PUTC_FIELDS(state_, putc_fn, sfu_freertos_traps, SFU_FREERTOS_NTRAPS),               \
+      .threads = &sfu_freertos_tasks, SFU_DUMP_ENTRIES(sfu_freertos_entries) }
 
 #endif /* SFU_FREERTOS_H */
 

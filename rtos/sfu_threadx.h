@@ -266,15 +266,10 @@ extern const uint64_t sfu_threadx_entries[2];
  * description's own fields (its output, memory; not its traps), followed
  * by SFU_DUMP_ENTRIES(sfu_threadx_entries) or entries of its own that
  * hold _tx_thread_shell_entry. */
-#define SFU_THREADX_FIELDS                                                                          \
-    .traps = sfu_threadx_traps, .ntraps = SFU__TX_NISR, .trap = sfu_port_trap,                       \
-    .trap_check = sfu_layout_check, .threads = &sfu_threadx_threads
+#define SFU_THREADX_FIELDS SFU_DUMP_TRAPS(sfu_threadx_traps, SFU__TX_NISR), .threads = &sfu_threadx_threads
 #define SFU_THREADX_DUMP(state_, putc_fn)                                                           \
-    {                                                                                               \
-        SFU__DUMP_SFRAME SFU__DUMP_TEXT SFU__DUMP_SYMTAB.state = (state_), .putc = (putc_fn),        \
-            .linker_ram = { (uintptr_t)sfu__dump_ram_start, (uintptr_t)sfu__dump_ram_end },         \
-            SFU_THREADX_FIELDS, SFU_DUMP_ENTRIES(sfu_threadx_entries)                               \
-    }
+    { SFU_DUMP_PUTC_FIELDS(state_, putc_fn, sfu_threadx_traps, SFU__TX_NISR),                       \
+      .threads = &sfu_threadx_threads, SFU_DUMP_ENTRIES(sfu_threadx_entries) }
 
 #endif /* SFU_THREADX_H */
 
